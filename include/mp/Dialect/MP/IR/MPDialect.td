@@ -1,0 +1,56 @@
+//===- MPDialect.td - mp dialect definition ----------------*- tablegen -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_DIALECT_MP_IR_MPDIALECT_TD
+#define MP_DIALECT_MP_IR_MPDIALECT_TD
+
+include "mlir/IR/DialectBase.td"
+
+def MP_Dialect : Dialect {
+  let name = "mp";
+  let cppNamespace = "::mlir::mp";
+  let summary = "Automatic mixed precision: precision attributes and training ops";
+  let description = [{
+    The `mp` dialect holds what upstream MLIR lacks for automatic mixed
+    precision (AMP). Graphs themselves stay in upstream dialects (`func`,
+    `linalg`, `tensor`, `arith`, `math`, `scf`); mp contributes:
+
+    * `#mp.precision<...>`: a floating-point precision (f32, f16, bf16, and
+      the fp8 formats e4m3/e5m2 reserved for later stages);
+    * `#mp.class<...>`: the precision class an op belongs to (allow, deny,
+      infer, clear);
+    * discardable attributes that the passes read and write:
+      - `mp.override = #mp.precision<f16>` forces the precision of an op; on a
+        function or any op with regions it applies to every op inside (the
+        innermost override wins);
+      - `mp.class` and `mp.precision`, written by `mp-classify-precision` and
+        consumed (and removed) by `mp-insert-casts`. On `scf.for`, `scf.if`
+        and `scf.while`, `mp.precision` is an array with one precision per
+        carried value (for `scf.while`: the `before` arguments, then the
+        results).
+      - `mp.accumulator`, written by `mp-classify-precision` with
+        `low-precision-accumulation`, gives the accumulator precision of a
+        contraction, convolution or sum that goes low (f32 when absent).
+
+    ```mlir
+    %0 = linalg.matmul {mp.override = #mp.precision<f32>}
+           ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)
+           outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Names of the discardable attributes owned by this dialect.
+    static constexpr ::llvm::StringLiteral kOverrideAttrName = "mp.override";
+    static constexpr ::llvm::StringLiteral kClassAttrName = "mp.class";
+    static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mp.precision";
+    static constexpr ::llvm::StringLiteral kAccumulatorAttrName =
+        "mp.accumulator";
+  }];
+}
+
+#endif // MP_DIALECT_MP_IR_MPDIALECT_TD

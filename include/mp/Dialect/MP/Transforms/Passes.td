@@ -1,0 +1,149 @@
+//===- Passes.td - mp transformation passes ----------------*- tablegen -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_DIALECT_MP_TRANSFORMS_PASSES_TD
+#define MP_DIALECT_MP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ClassifyPrecisionPass : Pass<"mp-classify-precision", "ModuleOp"> {
+  let summary = "Classify ops into allow/deny/infer/clear and paint precisions";
+  let description = [{
+    Analysis only: classifies every op of every function with a precision
+    policy and paints the graph with TensorFlow's AMP algorithm, extended to
+    `scf` regions (see docs/Classification.md). The result is written as
+    attributes that `mp-insert-casts` consumes:
+
+    * `mp.class = #mp.class<...>` on every classified op;
+    * `mp.precision = #mp.precision<...>` on every op with f32 values (an
+      array with one precision per carried value on `scf.for`, `scf.while`,
+      `scf.if`, `scf.index_switch` and `scf.execute_region`);
+    * `mp.accumulator` on accumulating ops with `low-precision-accumulation`.
+
+    The policy is `fp16`, `bf16` or the path of a JSON/YAML policy file
+    (docs/Policies.md); the `*-add`/`*-remove` options edit its lists. An op in
+    two lists is an error. `mp.override = #mp.precision<...>` on an op forces
+    its precision; on a function or region op it applies to every op inside.
+
+    Example:
+    ```mlir
+    // mp-opt --mp-classify-precision='policy=fp16'
+    %0 = linalg.matmul {mp.class = #mp.class<allow>,
+                        mp.precision = #mp.precision<f16>} ins(...) outs(...)
+    %1 = linalg.exp {mp.class = #mp.class<deny>,
+                     mp.precision = #mp.precision<f32>} ins(%0 ...) outs(...)
+    ```
+
+    With `report=FILE` the pass writes a JSON report (per op: location, op,
+    class, precision, reason; a summary with ops per precision, planned
+    casts, low-precision share of contraction FLOPs and activation bytes),
+    with `dot=FILE` a Graphviz view of the coloured graph, and with
+    `summary=true` a table on stderr.
+  }];
+  let dependentDialects = ["::mlir::mp::MPDialect"];
+  let options = [
+    Option<"policy", "policy", "std::string", /*default=*/"\"fp16\"",
+           "Precision policy: fp16, bf16, or the path of a JSON/YAML file">,
+    Option<"level", "level", "std::string", /*default=*/"\"\"",
+           "Override the policy's level: default, tensor-cores-only, "
+           "treat-infer-as-deny, unsafe-force-all">,
+    ListOption<"allowAdd", "allow-add", "std::string",
+               "Op names to add to the allow list">,
+    ListOption<"allowRemove", "allow-remove", "std::string",
+               "Op names to remove from the allow list">,
+    ListOption<"denyAdd", "deny-add", "std::string",
+               "Op names to add to the deny list">,
+    ListOption<"denyRemove", "deny-remove", "std::string",
+               "Op names to remove from the deny list">,
+    ListOption<"inferAdd", "infer-add", "std::string",
+               "Op names to add to the infer list">,
+    ListOption<"inferRemove", "infer-remove", "std::string",
+               "Op names to remove from the infer list">,
+    ListOption<"clearAdd", "clear-add", "std::string",
+               "Op names to add to the clear list">,
+    ListOption<"clearRemove", "clear-remove", "std::string",
+               "Op names to remove from the clear list">,
+    Option<"lowPrecisionAccumulation", "low-precision-accumulation", "bool",
+           /*default=*/"false",
+           "Accumulate contractions, convolutions and sums that go low in the "
+           "low-precision type instead of f32">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark on each op left in its precision (unknown op or "
+           "non-f32 types)">,
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of every decision to this file ('-' for "
+           "stdout)">,
+    Option<"dotFile", "dot", "std::string", /*default=*/"\"\"",
+           "Write a Graphviz (DOT) view of the painted graph to this file">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Print a summary table to stderr">,
+  ];
+  let statistics = [
+    Statistic<"numLowOps", "low-precision-ops", "Ops painted low precision">,
+    Statistic<"numF32Ops", "f32-ops", "Ops kept in f32">,
+  ];
+}
+
+def InsertCastsPass : Pass<"mp-insert-casts", "ModuleOp"> {
+  let summary = "Retype ops painted low and insert casts at the boundaries";
+  let description = [{
+    Applies the precisions written by `mp-classify-precision`: ops painted
+    low are retyped in place (contractions and convolutions get low-precision
+    inputs and keep their f32 accumulator; elementwise bodies compute in the
+    low type; constants are converted at compile time), carried values of
+    `scf` ops change type together, and `arith.truncf`/`arith.extf` are
+    inserted where a value meets a use of another precision: one cast per
+    value and type, placed right after the value's definition (so casts of
+    values defined outside a loop stay outside it). Function signatures are
+    unchanged. The `mp.class`, `mp.precision` and `mp.accumulator` attributes
+    are removed.
+
+    ```mlir
+    // before (after mp-classify-precision)
+    %0 = linalg.matmul {mp.precision = #mp.precision<f16>}
+           ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>)
+    // after
+    %a16 = arith.truncf %a : tensor<4x8xf32> to tensor<4x8xf16>
+    %b16 = arith.truncf %b : tensor<8x16xf32> to tensor<8x16xf16>
+    %0 = linalg.matmul ins(%a16, %b16 : tensor<4x8xf16>, tensor<8x16xf16>)
+           outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numCasts", "casts", "Casts inserted">,
+    Statistic<"numRetyped", "retyped-values", "Values whose type changed">,
+  ];
+}
+
+def OptimizeCastsPass : Pass<"mp-optimize-casts", "ModuleOp"> {
+  let summary = "Remove redundant casts and move casts to cheap places";
+  let description = [{
+    Cleans up `arith.truncf`/`arith.extf` in any graph (whether mp inserted
+    them or not):
+
+    * `truncf(extf(x))` back to the type of `x` folds to `x`;
+    * casts of constants are folded at compile time (unless they overflow);
+    * identical casts of one value are merged into one, placed right after
+      the value's definition, which also moves casts of loop-invariant values
+      out of `scf.for`/`scf.while` loops;
+    * a cast of a broadcast (`linalg.broadcast` or a broadcasting
+      `linalg.generic`) becomes a broadcast of the cast input, and a cast
+      before `tensor.extract_slice`/`tensor.extract` moves after it, so
+      casts convert the smaller tensor.
+
+    `extf(truncf(x))` is kept: it rounds, and removing it would change
+    results.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRemoved", "casts-removed", "Casts removed">,
+    Statistic<"numMoved", "casts-moved", "Casts moved to a smaller tensor">,
+  ];
+}
+
+#endif // MP_DIALECT_MP_TRANSFORMS_PASSES_TD

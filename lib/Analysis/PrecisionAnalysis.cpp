@@ -1,0 +1,674 @@
+//===- PrecisionAnalysis.cpp - AMP classification and painting --*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The painting follows TensorFlow's auto_mixed_precision (see
+// ../shared/REFERENCE.md and docs/Classification.md):
+//   1. allow-list ops go low;
+//   2. deny spreads forward through infer/clear ops, ending at a deny or infer
+//      op (clear ops on the way are painted deny only if the path reaches one);
+//   3. infer/clear ops both downstream and upstream of low ops go low;
+//   4. clear ops connected to low ops through clear ops go low;
+//   5. a loop-carried value goes low only if the loop body yields it low.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Analysis/PrecisionAnalysis.h"
+#include "mp/Analysis/Location.h"
+#include "mp/Utils/FloatCasts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::mp;
+
+//===----------------------------------------------------------------------===//
+// Op and type predicates
+//===----------------------------------------------------------------------===//
+
+bool mlir::mp::isF32Like(Type type) {
+  if (isa<RankedTensorType, UnrankedTensorType, VectorType>(type))
+    type = cast<ShapedType>(type).getElementType();
+  return type.isF32();
+}
+
+namespace {
+/// How the types of an op relate to the AMP rewrite.
+enum class TypeFit {
+  /// No floating-point operand or result.
+  NoFloat,
+  /// Every float operand/result is f32 (tensor, vector or scalar).
+  F32,
+  /// Some float value has another type (f64, f16, complex, memref...).
+  Foreign,
+};
+} // namespace
+
+static TypeFit getTypeFit(Operation *op) {
+  bool anyF32 = false;
+  auto check = [&](Type type) {
+    Type elem = type;
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      elem = shaped.getElementType();
+    if (!isa<FloatType, ComplexType>(elem))
+      return true;
+    if (!isF32Like(type))
+      return false;
+    anyF32 = true;
+    return true;
+  };
+  for (Type t : op->getOperandTypes())
+    if (!check(t))
+      return TypeFit::Foreign;
+  for (Type t : op->getResultTypes())
+    if (!check(t))
+      return TypeFit::Foreign;
+  return anyF32 ? TypeFit::F32 : TypeFit::NoFloat;
+}
+
+bool mlir::mp::isF32Op(Operation *op) {
+  return getTypeFit(op) == TypeFit::F32;
+}
+
+bool mlir::mp::isElementTypeAgnostic(Operation *op) {
+  return isa<tensor::DimOp, tensor::RankOp>(op);
+}
+
+bool mlir::mp::isCarryingControlFlow(Operation *op) {
+  return isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::IndexSwitchOp,
+             scf::ExecuteRegionOp>(op);
+}
+
+unsigned mlir::mp::getCarriedSlotCount(Operation *op) {
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return forOp.getInitArgs().size();
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+    return whileOp.getInits().size() + whileOp.getNumResults();
+  if (isCarryingControlFlow(op))
+    return op->getNumResults();
+  return 0;
+}
+
+/// Ops whose regions are a body computing each element (not a graph).
+static bool hasBodyRegions(Operation *op) {
+  return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op);
+}
+
+static bool isArithmeticCombiner(Operation *op) {
+  return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+             math::FmaOp>(op);
+}
+
+bool mlir::mp::isArithmeticAccumulation(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() == 0 ||
+      op->getNumRegions() == 0 || op->getRegion(0).empty())
+    return false;
+  return llvm::any_of(linalgOp.getBlock()->getOperations(),
+                      [](Operation &bodyOp) {
+                        return isArithmeticCombiner(&bodyOp);
+                      });
+}
+
+std::optional<Precision> mlir::mp::getOverride(Operation *op) {
+  for (Operation *cur = op; cur; cur = cur->getParentOp())
+    if (auto attr = cur->getAttrOfType<PrecisionAttr>(
+            MPDialect::kOverrideAttrName))
+      return attr.getValue();
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Classification
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct Classification {
+  std::optional<PrecisionClass> cls;
+  std::string key;
+  /// Set when the class was derived from an op in a structured op's body.
+  bool fromBody = false;
+};
+} // namespace
+
+/// Classifies a structured op from the ops of its body: deny if one is deny,
+/// unknown if one is unknown or has foreign types, else infer if one is
+/// infer, else clear.
+static Classification classifyBody(linalg::LinalgOp op, const Policy &policy) {
+  Classification result{PrecisionClass::clear, "", true};
+  for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+    TypeFit fit = getTypeFit(&bodyOp);
+    if (fit == TypeFit::NoFloat)
+      continue;
+    std::string name = bodyOp.getName().getStringRef().str();
+    std::optional<PrecisionClass> cls =
+        fit == TypeFit::F32 && bodyOp.getNumRegions() == 0
+            ? policy.lookup(name)
+            : std::nullopt;
+    if (!cls)
+      return Classification{std::nullopt, name, true};
+    if (*cls == PrecisionClass::deny)
+      return Classification{cls, name, true};
+    if (*cls != PrecisionClass::clear && result.cls == PrecisionClass::clear) {
+      result.cls = PrecisionClass::infer;
+      result.key = name;
+    }
+    if (result.key.empty())
+      result.key = name;
+  }
+  if (result.key.empty())
+    result.key = "linalg.yield";
+  return result;
+}
+
+static Classification classify(Operation *op, const Policy &policy) {
+  std::string name = op->getName().getStringRef().str();
+  if (std::optional<PrecisionClass> cls = policy.lookup(name))
+    return Classification{cls, name};
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return Classification{std::nullopt, name};
+  StringRef key;
+  if (linalg::isaContractionOpInterface(linalgOp))
+    key = "linalg:contraction";
+  else if (linalg::isaConvolutionOpInterface(linalgOp))
+    key = "linalg:convolution";
+  else if (isArithmeticAccumulation(op))
+    key = "linalg:additive-reduction";
+  if (!key.empty())
+    if (std::optional<PrecisionClass> cls = policy.lookup(key))
+      return Classification{cls, key.str()};
+  return classifyBody(linalgOp, policy);
+}
+
+/// Returns true if an f32 constant holds a finite value that `low` cannot.
+static bool constantOverflows(arith::ConstantOp op, Precision low) {
+  if (!isa<FloatAttr, DenseFPElementsAttr>(op.getValue()))
+    return false;
+  Type lowType = withElementType(op.getType(),
+                                 getFloatType(op.getContext(), low));
+  return failed(convertFloatConstant(op.getValue(), lowType));
+}
+
+//===----------------------------------------------------------------------===//
+// Graph construction
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Painter {
+public:
+  Painter(const Policy &policy, const PrecisionAnalysisOptions &opts)
+      : policy(policy), opts(opts), low(policy.getLowPrecision()) {}
+
+  LogicalResult build(Operation *root);
+  void paint();
+  PrecisionGraph take() { return PrecisionGraph{std::move(nodes)}; }
+
+private:
+  /// Effective role of a node during painting.
+  enum class Role { Allow, Deny, Infer, Clear, Fixed };
+
+  unsigned addNode(Operation *op, int slot);
+  LogicalResult collect(Region &region);
+  LogicalResult addOpNode(Operation *op);
+  void addCarriedSlots(Operation *op);
+  std::optional<unsigned> nodeOf(Value value) const;
+  void addEdge(Value from, unsigned to);
+  void addEdges();
+  /// Values that flow into the carried slot `slot` of `op`; with
+  /// `loopBodyOnly`, only those produced inside a loop body.
+  SmallVector<Value> getSlotFeeders(Operation *op, int slot,
+                                    bool loopBodyOnly) const;
+
+  void propagateDeny();
+  void paintBetweenAllow();
+  void spreadAllowThroughClear();
+  void demoteLoopSlotsFedInF32();
+  std::string describe(unsigned node) const;
+  std::string listReason(const PrecisionNode &node) const;
+
+  const Policy &policy;
+  const PrecisionAnalysisOptions &opts;
+  Precision low;
+  std::vector<PrecisionNode> nodes;
+  std::vector<Role> roles;
+  DenseMap<Operation *, unsigned> opNodes;
+  DenseMap<std::pair<Operation *, int>, unsigned> slotNodes;
+};
+} // namespace
+
+unsigned Painter::addNode(Operation *op, int slot) {
+  unsigned idx = nodes.size();
+  nodes.emplace_back();
+  nodes.back().op = op;
+  nodes.back().slot = slot;
+  roles.push_back(Role::Clear);
+  if (slot < 0)
+    opNodes[op] = idx;
+  else
+    slotNodes[{op, slot}] = idx;
+  return idx;
+}
+
+/// The type of carried slot `slot` of a control-flow op.
+static Type getSlotType(Operation *op, int slot) {
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    unsigned numBefore = whileOp.getInits().size();
+    if (slot < static_cast<int>(numBefore))
+      return whileOp.getInits()[slot].getType();
+    return whileOp.getResult(slot - numBefore).getType();
+  }
+  return op->getResult(slot).getType();
+}
+
+void Painter::addCarriedSlots(Operation *op) {
+  unsigned count = getCarriedSlotCount(op);
+  for (unsigned i = 0; i < count; ++i) {
+    if (!isF32Like(getSlotType(op, i)))
+      continue;
+    unsigned idx = addNode(op, i);
+    PrecisionNode &node = nodes[idx];
+    node.cls = PrecisionClass::clear;
+    node.key = op->getName().getStringRef().str();
+    if (std::optional<Precision> forced = getOverride(op)) {
+      node.overridden = true;
+      node.precision = *forced;
+      roles[idx] = *forced == Precision::f32 ? Role::Deny : Role::Allow;
+      node.reason = "override: " + stringifyPrecision(*forced).str();
+    }
+  }
+}
+
+LogicalResult Painter::addOpNode(Operation *op) {
+  TypeFit fit = getTypeFit(op);
+  if (fit == TypeFit::Foreign) {
+    if (opts.remarks)
+      op->emitRemark() << "mp: left in its precision: it has floating-point "
+                          "values that are not f32";
+    return success();
+  }
+  if (fit == TypeFit::NoFloat)
+    return success();
+  unsigned idx = addNode(op, -1);
+  Classification c = classify(op, policy);
+  PrecisionNode &node = nodes[idx];
+  node.cls = c.cls;
+  node.key = c.key;
+  if (std::optional<Precision> forced = getOverride(op)) {
+    if (*forced != Precision::f32 && *forced != Precision::f16 &&
+        *forced != Precision::bf16)
+      return op->emitError()
+             << "mp.override with " << stringifyPrecision(*forced)
+             << " is not supported yet; use f32, f16 or bf16";
+    node.overridden = true;
+    node.precision = *forced;
+    roles[idx] = *forced == Precision::f32 ? Role::Deny : Role::Allow;
+    node.reason = "override: " + stringifyPrecision(*forced).str();
+    return success();
+  }
+  if (!c.cls) {
+    roles[idx] = Role::Fixed;
+    node.reason = c.fromBody ? "body op " + c.key + " is in no list: keeps f32"
+                             : "in no list: keeps f32";
+    if (opts.remarks)
+      op->emitRemark() << "mp: '" << (c.fromBody ? c.key : node.key)
+                       << "' is in no precision list; the op stays f32 (add "
+                          "it to a list with the policy options)";
+    return success();
+  }
+  if (auto cst = dyn_cast<arith::ConstantOp>(op);
+      cst && constantOverflows(cst, low)) {
+    cst.emitWarning() << "constant does not fit in "
+                      << stringifyPrecision(low)
+                      << " (values overflow to inf); it stays f32";
+    roles[idx] = Role::Deny;
+    node.cls = PrecisionClass::deny;
+    node.reason = "constant overflows " + stringifyPrecision(low).str();
+    return success();
+  }
+  switch (*c.cls) {
+  case PrecisionClass::allow:
+    roles[idx] = Role::Allow;
+    break;
+  case PrecisionClass::deny:
+    roles[idx] = Role::Deny;
+    break;
+  case PrecisionClass::infer:
+    roles[idx] = policy.getLevel() == PolicyLevel::TreatInferAsDeny
+                     ? Role::Deny
+                     : Role::Infer;
+    break;
+  case PrecisionClass::clear:
+    roles[idx] = Role::Clear;
+    break;
+  }
+  return success();
+}
+
+LogicalResult Painter::collect(Region &region) {
+  for (Block &block : region) {
+    for (Operation &op : block) {
+      // tensor.empty holds no data: each use gets an empty tensor of the type
+      // it needs, so it never joins the graph.
+      if (op.hasTrait<OpTrait::IsTerminator>() || isElementTypeAgnostic(&op) ||
+          isa<tensor::EmptyOp>(op))
+        continue;
+      if (isCarryingControlFlow(&op))
+        addCarriedSlots(&op);
+      else if (failed(addOpNode(&op)))
+        return failure();
+      if (hasBodyRegions(&op))
+        continue;
+      for (Region &nested : op.getRegions())
+        if (failed(collect(nested)))
+          return failure();
+    }
+  }
+  return success();
+}
+
+std::optional<unsigned> Painter::nodeOf(Value value) const {
+  auto lookupSlot = [&](Operation *op,
+                        int slot) -> std::optional<unsigned> {
+    auto it = slotNodes.find({op, slot});
+    if (it == slotNodes.end())
+      return std::nullopt;
+    return it->second;
+  };
+  if (auto result = dyn_cast<OpResult>(value)) {
+    Operation *op = result.getOwner();
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return lookupSlot(op, whileOp.getInits().size() +
+                                result.getResultNumber());
+    if (isCarryingControlFlow(op))
+      return lookupSlot(op, result.getResultNumber());
+    auto it = opNodes.find(op);
+    if (it == opNodes.end())
+      return std::nullopt;
+    return it->second;
+  }
+  auto arg = cast<BlockArgument>(value);
+  Operation *parent = arg.getOwner()->getParentOp();
+  if (auto forOp = dyn_cast_or_null<scf::ForOp>(parent)) {
+    if (arg.getArgNumber() < forOp.getNumInductionVars())
+      return std::nullopt;
+    return lookupSlot(parent,
+                      arg.getArgNumber() - forOp.getNumInductionVars());
+  }
+  if (auto whileOp = dyn_cast_or_null<scf::WhileOp>(parent)) {
+    if (arg.getOwner()->getParent() == &whileOp.getBefore())
+      return lookupSlot(parent, arg.getArgNumber());
+    return lookupSlot(parent,
+                      whileOp.getInits().size() + arg.getArgNumber());
+  }
+  return std::nullopt;
+}
+
+void Painter::addEdge(Value from, unsigned to) {
+  std::optional<unsigned> src = nodeOf(from);
+  if (!src || *src == to)
+    return;
+  nodes[*src].succs.push_back(to);
+  nodes[to].preds.push_back(*src);
+}
+
+SmallVector<Value> Painter::getSlotFeeders(Operation *op, int slot,
+                                           bool loopBodyOnly) const {
+  SmallVector<Value> feeders;
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    if (!loopBodyOnly)
+      feeders.push_back(forOp.getInitArgs()[slot]);
+    feeders.push_back(forOp.getYieldedValues()[slot]);
+    return feeders;
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    unsigned numBefore = whileOp.getInits().size();
+    if (slot < static_cast<int>(numBefore)) {
+      if (!loopBodyOnly)
+        feeders.push_back(whileOp.getInits()[slot]);
+      feeders.push_back(whileOp.getYieldOp().getOperand(slot));
+    } else {
+      feeders.push_back(
+          whileOp.getConditionOp().getArgs()[slot - numBefore]);
+    }
+    return feeders;
+  }
+  if (loopBodyOnly)
+    return feeders;
+  for (Region &region : op->getRegions())
+    if (!region.empty())
+      feeders.push_back(
+          region.front().getTerminator()->getOperand(slot));
+  return feeders;
+}
+
+void Painter::addEdges() {
+  for (unsigned idx = 0, e = nodes.size(); idx < e; ++idx) {
+    Operation *op = nodes[idx].op;
+    if (nodes[idx].slot >= 0) {
+      for (Value feeder : getSlotFeeders(op, nodes[idx].slot, false))
+        addEdge(feeder, idx);
+      continue;
+    }
+    // An f32 accumulator does not follow the precision of its op: its
+    // initial value is not connected to the op.
+    bool f32Accumulator =
+        !opts.lowPrecisionAccumulation && isArithmeticAccumulation(op);
+    for (OpOperand &operand : op->getOpOperands())
+      if (!f32Accumulator ||
+          !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand))
+        addEdge(operand.get(), idx);
+    if (hasBodyRegions(op)) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(op->getRegions(), captured);
+      for (Value value : captured)
+        addEdge(value, idx);
+    }
+  }
+}
+
+LogicalResult Painter::build(Operation *root) {
+  for (Region &region : root->getRegions())
+    if (failed(collect(region)))
+      return failure();
+  addEdges();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Painting
+//===----------------------------------------------------------------------===//
+
+std::string Painter::describe(unsigned idx) const {
+  const PrecisionNode &node = nodes[idx];
+  std::string text = node.op->getName().getStringRef().str();
+  if (node.slot >= 0)
+    text += " (carried value #" + std::to_string(node.slot) + ")";
+  return text + " at " + formatLocation(node.op->getLoc());
+}
+
+std::string Painter::listReason(const PrecisionNode &node) const {
+  std::string text =
+      (stringifyPrecisionClass(*node.cls) + " list: " + node.key).str();
+  return node.slot < 0 && isa<linalg::LinalgOp>(node.op) &&
+                 node.key != node.op->getName().getStringRef() &&
+                 node.key.find(':') == std::string::npos
+             ? text + " (in the body)"
+             : text;
+}
+
+void Painter::propagateDeny() {
+  // Forward search from deny nodes through infer/clear nodes.
+  std::vector<int> origin(nodes.size(), -1);
+  std::deque<unsigned> queue;
+  for (unsigned i = 0; i < nodes.size(); ++i)
+    if (roles[i] == Role::Deny) {
+      origin[i] = i;
+      queue.push_back(i);
+    }
+  std::vector<bool> reached(nodes.size(), false);
+  while (!queue.empty()) {
+    unsigned cur = queue.front();
+    queue.pop_front();
+    for (unsigned next : nodes[cur].succs) {
+      if (reached[next] ||
+          (roles[next] != Role::Infer && roles[next] != Role::Clear))
+        continue;
+      reached[next] = true;
+      origin[next] = origin[cur];
+      queue.push_back(next);
+    }
+  }
+  // A reached node is painted deny if the path goes on to an infer or deny
+  // node: search backwards from such end points within the reached set.
+  std::vector<bool> marked(nodes.size(), false);
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    if (!reached[i])
+      continue;
+    bool isEnd = roles[i] == Role::Infer ||
+                 llvm::any_of(nodes[i].succs, [&](unsigned s) {
+                   return roles[s] == Role::Deny;
+                 });
+    if (isEnd && !marked[i]) {
+      marked[i] = true;
+      queue.push_back(i);
+    }
+  }
+  while (!queue.empty()) {
+    unsigned cur = queue.front();
+    queue.pop_front();
+    for (unsigned prev : nodes[cur].preds)
+      if (reached[prev] && !marked[prev]) {
+        marked[prev] = true;
+        queue.push_back(prev);
+      }
+  }
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    if (!marked[i])
+      continue;
+    roles[i] = Role::Deny;
+    nodes[i].reason = "propagated deny from " + describe(origin[i]) + " (" +
+                      listReason(nodes[i]) + ")";
+  }
+}
+
+void Painter::paintBetweenAllow() {
+  auto search = [&](bool forward) {
+    std::vector<bool> seen(nodes.size(), false);
+    std::deque<unsigned> queue;
+    for (unsigned i = 0; i < nodes.size(); ++i)
+      if (roles[i] == Role::Allow)
+        queue.push_back(i);
+    while (!queue.empty()) {
+      unsigned cur = queue.front();
+      queue.pop_front();
+      for (unsigned next : forward ? nodes[cur].succs : nodes[cur].preds) {
+        if (seen[next] ||
+            (roles[next] != Role::Infer && roles[next] != Role::Clear))
+          continue;
+        seen[next] = true;
+        queue.push_back(next);
+      }
+    }
+    return seen;
+  };
+  std::vector<bool> downstream = search(true), upstream = search(false);
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    if (!downstream[i] || !upstream[i])
+      continue;
+    roles[i] = Role::Allow;
+    nodes[i].reason =
+        "between low-precision ops (" + listReason(nodes[i]) + ")";
+  }
+}
+
+void Painter::spreadAllowThroughClear() {
+  std::deque<unsigned> queue;
+  for (unsigned i = 0; i < nodes.size(); ++i)
+    if (roles[i] == Role::Allow)
+      queue.push_back(i);
+  while (!queue.empty()) {
+    unsigned cur = queue.front();
+    queue.pop_front();
+    auto visit = [&](unsigned next) {
+      if (roles[next] != Role::Clear)
+        return;
+      roles[next] = Role::Allow;
+      nodes[next].reason = "clear op next to low-precision " + describe(cur) +
+                           " (" + listReason(nodes[next]) + ")";
+      queue.push_back(next);
+    };
+    llvm::for_each(nodes[cur].succs, visit);
+    llvm::for_each(nodes[cur].preds, visit);
+  }
+}
+
+void Painter::demoteLoopSlotsFedInF32() {
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    PrecisionNode &node = nodes[i];
+    if (node.slot < 0 || roles[i] != Role::Allow || node.overridden)
+      continue;
+    for (Value feeder : getSlotFeeders(node.op, node.slot, true)) {
+      std::optional<unsigned> src = nodeOf(feeder);
+      if (!src || roles[*src] == Role::Allow)
+        continue;
+      roles[i] = Role::Clear;
+      node.reason = "loop-carried value produced in f32 by " + describe(*src) +
+                    "; kept f32 so the loop needs no cast";
+      break;
+    }
+  }
+}
+
+void Painter::paint() {
+  PolicyLevel level = policy.getLevel();
+  if (level == PolicyLevel::UnsafeForceAll) {
+    for (unsigned i = 0; i < nodes.size(); ++i)
+      if (roles[i] != Role::Fixed && !nodes[i].overridden &&
+          roles[i] != Role::Allow) {
+        roles[i] = Role::Allow;
+        nodes[i].reason = listReason(nodes[i]) + "; level unsafe-force-all";
+      }
+  } else if (level != PolicyLevel::TensorCoresOnly) {
+    propagateDeny();
+    paintBetweenAllow();
+    spreadAllowThroughClear();
+    demoteLoopSlotsFedInF32();
+  }
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    PrecisionNode &node = nodes[i];
+    if (node.overridden)
+      continue;
+    node.precision = roles[i] == Role::Allow ? low : Precision::f32;
+    if (!node.reason.empty())
+      continue;
+    if (roles[i] == Role::Allow || roles[i] == Role::Deny)
+      node.reason = listReason(node);
+    else if (level == PolicyLevel::TensorCoresOnly)
+      node.reason = listReason(node) + "; level tensor-cores-only";
+    else
+      node.reason = listReason(node) + "; no low-precision neighbours";
+  }
+}
+
+FailureOr<PrecisionGraph>
+mlir::mp::paintPrecisions(Operation *root, const Policy &policy,
+                          const PrecisionAnalysisOptions &opts) {
+  Painter painter(policy, opts);
+  if (failed(painter.build(root)))
+    return failure();
+  painter.paint();
+  return painter.take();
+}

@@ -1,0 +1,224 @@
+//===- TypePlan.cpp - Planned types of a painted graph ----------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Analysis/TypePlan.h"
+#include "mp/Analysis/PrecisionAnalysis.h"
+#include "mp/Utils/FloatCasts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// Named structured ops rebuild their body from their types.
+static bool hasGeneratedBody(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp &&
+         !isa<linalg::GenericOp, linalg::MapOp, linalg::ReduceOp>(op) &&
+         linalgOp.getRegionBuilder() != nullptr;
+}
+
+/// Scalar arith/math ops that compute in whatever float type they are given.
+static bool isRetypableScalarOp(Operation *op) {
+  Dialect *dialect = op->getDialect();
+  if (!dialect || op->getNumRegions() != 0 || isa<arith::BitcastOp>(op))
+    return false;
+  StringRef ns = dialect->getNamespace();
+  return (ns == "arith" || ns == "math") && isF32Op(op);
+}
+
+void TypePlan::retype(Value value, Type type) {
+  if (type == value.getType() || newTypes.count(value))
+    return;
+  newTypes[value] = type;
+  retyped.emplace_back(value, type);
+}
+
+/// Values that carry slot `slot` of a control-flow op.
+static SmallVector<Value> getSlotValues(Operation *op, unsigned slot) {
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return {forOp.getResult(slot), forOp.getRegionIterArgs()[slot]};
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    unsigned numBefore = whileOp.getInits().size();
+    if (slot < numBefore)
+      return {whileOp.getBeforeArguments()[slot]};
+    return {whileOp.getResult(slot - numBefore),
+            whileOp.getAfterArguments()[slot - numBefore]};
+  }
+  return {op->getResult(slot)};
+}
+
+LogicalResult TypePlan::planOp(Operation *op) {
+  Attribute attr = op->getAttr(MPDialect::kPrecisionAttrName);
+  if (!attr)
+    return success();
+  MLIRContext *ctx = op->getContext();
+  if (isCarryingControlFlow(op)) {
+    auto array = dyn_cast<ArrayAttr>(attr);
+    unsigned count = getCarriedSlotCount(op);
+    if (!array || array.size() != count)
+      return op->emitError() << "'" << MPDialect::kPrecisionAttrName
+                             << "' on this op must be an array of " << count
+                             << " precisions, one per carried value";
+    for (unsigned i = 0; i < count; ++i) {
+      Precision p = cast<PrecisionAttr>(array[i]).getValue();
+      for (Value value : getSlotValues(op, i))
+        if (p != Precision::f32 && isF32Like(value.getType()))
+          retype(value, withElementType(value.getType(), getFloatType(ctx, p)));
+    }
+    return success();
+  }
+  auto precisionAttr = dyn_cast<PrecisionAttr>(attr);
+  if (!precisionAttr)
+    return op->emitError() << "'" << MPDialect::kPrecisionAttrName
+                           << "' must be a single precision on this op";
+  Precision p = precisionAttr.getValue();
+  if (p == Precision::f32)
+    return success();
+  computePrecision[op] = p;
+  Type lowType = getFloatType(ctx, p);
+  Type accType = lowType;
+  if (isArithmeticAccumulation(op)) {
+    auto acc =
+        op->getAttrOfType<PrecisionAttr>(MPDialect::kAccumulatorAttrName);
+    Precision accPrecision = acc ? acc.getValue() : Precision::f32;
+    accumulators[op] = accPrecision;
+    accType = getFloatType(ctx, accPrecision);
+  }
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    // A constant that cannot be converted stays f32 (its users get a cast).
+    if (failed(convertFloatConstant(
+            cst.getValue(), withElementType(cst.getType(), lowType))))
+      return success();
+    constants.push_back(op);
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  for (OpResult result : op->getResults()) {
+    if (!isF32Like(result.getType()))
+      continue;
+    bool isAcc = linalgOp && accumulators.count(op);
+    retype(result, withElementType(result.getType(), isAcc ? accType : lowType));
+  }
+  if (linalgOp) {
+    for (OpOperand *operand : linalgOp.getOpOperandsMatchingBBargs()) {
+      BlockArgument arg = linalgOp.getMatchingBlockArgument(operand);
+      if (!isF32Like(arg.getType()))
+        continue;
+      retype(arg, linalgOp.isDpsInit(operand) ? accType : lowType);
+    }
+    if (hasGeneratedBody(op)) {
+      regenerated.push_back(op);
+      return success();
+    }
+    if (accumulators.count(op))
+      return success();
+  } else if (!isa<tensor::PadOp, tensor::GenerateOp>(op)) {
+    return success();
+  }
+  // Elementwise bodies compute in the low type.
+  for (Region &region : op->getRegions())
+    region.walk([&](Operation *bodyOp) {
+      if (!isRetypableScalarOp(bodyOp))
+        return;
+      if (auto cst = dyn_cast<arith::ConstantOp>(bodyOp)) {
+        if (failed(convertFloatConstant(
+                cst.getValue(), withElementType(cst.getType(), lowType))))
+          return;
+        constants.push_back(bodyOp);
+      }
+      computePrecision[bodyOp] = p;
+      for (OpResult result : bodyOp->getResults())
+        if (isF32Like(result.getType()))
+          retype(result, withElementType(result.getType(), lowType));
+    });
+  return success();
+}
+
+Type TypePlan::expectedType(OpOperand &use) const {
+  Operation *owner = use.getOwner();
+  Value value = use.get();
+  Type original = value.getType();
+  unsigned idx = use.getOperandNumber();
+  if (isElementTypeAgnostic(owner))
+    return getNewType(value);
+  Operation *parent = owner->getParentOp();
+  if (isa<scf::YieldOp>(owner)) {
+    if (auto forOp = dyn_cast<scf::ForOp>(parent))
+      return getNewType(forOp.getRegionIterArgs()[idx]);
+    if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
+      return getNewType(whileOp.getBeforeArguments()[idx]);
+    if (isCarryingControlFlow(parent))
+      return getNewType(parent->getResult(idx));
+    return original;
+  }
+  if (isa<scf::ConditionOp>(owner)) {
+    if (idx == 0)
+      return original;
+    return getNewType(cast<scf::WhileOp>(parent).getResult(idx - 1));
+  }
+  if (isa<linalg::YieldOp, tensor::YieldOp>(owner)) {
+    if (idx >= parent->getNumResults())
+      return original;
+    return withElementType(
+        original,
+        getElementTypeOrSelf(getNewType(parent->getResult(idx))));
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
+    if (idx < forOp.getNumControlOperands())
+      return original;
+    return getNewType(
+        forOp.getRegionIterArgs()[idx - forOp.getNumControlOperands()]);
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(owner))
+    return getNewType(whileOp.getBeforeArguments()[idx]);
+  auto it = computePrecision.find(owner);
+  if (it == computePrecision.end() || !isF32Like(original))
+    return original;
+  Precision p = it->second;
+  if (auto acc = accumulators.find(owner); acc != accumulators.end())
+    if (cast<DestinationStyleOpInterface>(owner).isDpsInit(&use))
+      p = acc->second;
+  return withElementType(original, getFloatType(owner->getContext(), p));
+}
+
+FailureOr<TypePlan> TypePlan::build(Operation *root) {
+  TypePlan plan;
+  WalkResult walk = root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    return failed(plan.planOp(op)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  llvm::DenseSet<Operation *> skipBodies(plan.regenerated.begin(),
+                                         plan.regenerated.end());
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != root && skipBodies.count(op->getParentOp()))
+      return WalkResult::skip();
+    for (OpOperand &use : op->getOpOperands()) {
+      Type expected = plan.expectedType(use);
+      if (expected != plan.getNewType(use.get()))
+        plan.castUses.push_back({&use, expected});
+    }
+    return WalkResult::advance();
+  });
+  return plan;
+}
+
+unsigned TypePlan::getNumCasts() const {
+  llvm::DenseSet<std::pair<Value, Type>> distinct;
+  for (const CastUse &cu : castUses)
+    if (!cu.use->get().getDefiningOp<tensor::EmptyOp>())
+      distinct.insert({cu.use->get(), cu.type});
+  return distinct.size();
+}

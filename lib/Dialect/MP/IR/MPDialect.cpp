@@ -1,0 +1,97 @@
+//===- MPDialect.cpp - mp dialect -------------------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Dialect/MP/IR/MPDialect.h"
+#include "mp/Dialect/MP/IR/MPOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+#include "mp/Dialect/MP/IR/MPEnums.cpp.inc"
+#include "mp/Dialect/MP/IR/MPOpsDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "mp/Dialect/MP/IR/MPAttrs.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "mp/Dialect/MP/IR/MPOps.cpp.inc"
+
+void MPDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "mp/Dialect/MP/IR/MPAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "mp/Dialect/MP/IR/MPOps.cpp.inc"
+      >();
+}
+
+/// `mp.precision` is a precision, or an array of them on ops that carry
+/// values through regions.
+static bool isPrecisionOrArray(Attribute attr) {
+  if (isa<PrecisionAttr>(attr))
+    return true;
+  auto array = dyn_cast<ArrayAttr>(attr);
+  return array && llvm::all_of(array, llvm::IsaPred<PrecisionAttr>);
+}
+
+LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  auto check = [&](bool ok, StringRef expected) -> LogicalResult {
+    if (ok)
+      return success();
+    return op->emitError() << "'" << name << "' must be " << expected
+                           << ", got " << value;
+  };
+  if (name == kOverrideAttrName || name == kAccumulatorAttrName)
+    return check(isa<PrecisionAttr>(value),
+                 "a precision such as #mp.precision<f16>");
+  if (name == kClassAttrName)
+    return check(isa<PrecisionClassAttr>(value),
+                 "a precision class such as #mp.class<allow>");
+  if (name == kPrecisionAttrName)
+    return check(isPrecisionOrArray(value),
+                 "a precision or an array of precisions");
+  return op->emitError() << "unknown mp attribute '" << name
+                         << "' (known: mp.override, mp.class, mp.precision, "
+                            "mp.accumulator)";
+}
+
+Type mlir::mp::getFloatType(MLIRContext *ctx, Precision precision) {
+  Builder b(ctx);
+  switch (precision) {
+  case Precision::f32:
+    return b.getF32Type();
+  case Precision::f16:
+    return b.getF16Type();
+  case Precision::bf16:
+    return b.getBF16Type();
+  case Precision::f8E4M3FN:
+    return b.getType<Float8E4M3FNType>();
+  case Precision::f8E5M2:
+    return b.getType<Float8E5M2Type>();
+  }
+  llvm_unreachable("unknown precision");
+}
+
+std::optional<Precision> mlir::mp::getPrecision(Type type) {
+  return TypeSwitch<Type, std::optional<Precision>>(type)
+      .Case([](Float32Type) { return Precision::f32; })
+      .Case([](Float16Type) { return Precision::f16; })
+      .Case([](BFloat16Type) { return Precision::bf16; })
+      .Case([](Float8E4M3FNType) { return Precision::f8E4M3FN; })
+      .Case([](Float8E5M2Type) { return Precision::f8E5M2; })
+      .Default([](Type) { return std::nullopt; });
+}

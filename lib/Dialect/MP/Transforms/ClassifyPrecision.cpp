@@ -1,0 +1,195 @@
+//===- ClassifyPrecision.cpp - mp-classify-precision ------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Analysis/Policy.h"
+#include "mp/Analysis/PrecisionAnalysis.h"
+#include "mp/Analysis/Report.h"
+#include "mp/Analysis/TypePlan.h"
+#include "mp/Dialect/MP/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_CLASSIFYPRECISIONPASS
+#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+struct ClassifyPrecisionPass
+    : public mp::impl::ClassifyPrecisionPassBase<ClassifyPrecisionPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  /// Loads the policy and applies the list options; emits an error naming the
+  /// offending option on failure.
+  FailureOr<Policy> buildPolicy();
+  void annotate(const PrecisionGraph &graph);
+  LogicalResult writeOutputs(const Policy &policy,
+                             ArrayRef<FunctionPainting> paintings);
+};
+} // namespace
+
+/// Keys the policy understands that are not op names.
+static bool isPseudoKey(StringRef key) {
+  return key == "linalg:contraction" || key == "linalg:convolution" ||
+         key == "linalg:additive-reduction";
+}
+
+FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
+  ModuleOp module = getOperation();
+  llvm::Expected<Policy> loaded = Policy::load(policy);
+  if (!loaded) {
+    module.emitError() << "mp-classify-precision: "
+                       << llvm::toString(loaded.takeError());
+    return failure();
+  }
+  Policy result = std::move(*loaded);
+  if (!level.empty()) {
+    std::optional<PolicyLevel> parsed = parsePolicyLevel(level);
+    if (!parsed) {
+      module.emitError() << "mp-classify-precision: unknown level '" << level
+                         << "'; expected default, tensor-cores-only, "
+                            "treat-infer-as-deny or unsafe-force-all";
+      return failure();
+    }
+    result.setLevel(*parsed);
+  }
+  struct Edit {
+    PrecisionClass cls;
+    ListOption<std::string> &add, &remove;
+  } edits[] = {{PrecisionClass::allow, allowAdd, allowRemove},
+               {PrecisionClass::deny, denyAdd, denyRemove},
+               {PrecisionClass::infer, inferAdd, inferRemove},
+               {PrecisionClass::clear, clearAdd, clearRemove}};
+  MLIRContext *ctx = module.getContext();
+  for (Edit &edit : edits) {
+    StringRef list = stringifyPrecisionClass(edit.cls);
+    for (const std::string &key : edit.remove) {
+      if (!result.remove(edit.cls, key)) {
+        module.emitError() << "mp-classify-precision: " << list
+                           << "-remove: '" << key << "' is not in the " << list
+                           << " list";
+        return failure();
+      }
+    }
+    for (const std::string &key : edit.add) {
+      if (!isPseudoKey(key) && !RegisteredOperationName::lookup(key, ctx))
+        module.emitWarning() << "mp-classify-precision: " << list
+                             << "-add: '" << key
+                             << "' is not a registered op; it only matches "
+                                "ops of that exact name";
+      result.add(edit.cls, key);
+    }
+  }
+  if (llvm::Error err = result.verify()) {
+    module.emitError() << "mp-classify-precision: "
+                       << llvm::toString(std::move(err));
+    return failure();
+  }
+  return result;
+}
+
+void ClassifyPrecisionPass::annotate(const PrecisionGraph &graph) {
+  MLIRContext *ctx = &getContext();
+  DenseMap<Operation *, SmallVector<Attribute>> carried;
+  for (const PrecisionNode &node : graph.nodes) {
+    auto precision = PrecisionAttr::get(ctx, node.precision);
+    if (node.slot >= 0) {
+      SmallVector<Attribute> &slots = carried[node.op];
+      if (slots.empty())
+        slots.assign(getCarriedSlotCount(node.op),
+                     PrecisionAttr::get(ctx, Precision::f32));
+      slots[node.slot] = precision;
+      continue;
+    }
+    if (node.cls)
+      node.op->setAttr(MPDialect::kClassAttrName,
+                       PrecisionClassAttr::get(ctx, *node.cls));
+    node.op->setAttr(MPDialect::kPrecisionAttrName, precision);
+    if (node.precision != Precision::f32)
+      ++numLowOps;
+    else
+      ++numF32Ops;
+    if (lowPrecisionAccumulation && node.precision != Precision::f32 &&
+        isArithmeticAccumulation(node.op))
+      node.op->setAttr(MPDialect::kAccumulatorAttrName, precision);
+  }
+  for (auto &[op, slots] : carried)
+    op->setAttr(MPDialect::kPrecisionAttrName, ArrayAttr::get(ctx, slots));
+}
+
+/// Opens `path` for writing ('-' is stdout); emits an error on failure.
+static std::unique_ptr<llvm::ToolOutputFile> openOutput(ModuleOp module,
+                                                        StringRef option,
+                                                        StringRef path) {
+  std::string message;
+  auto file = openOutputFile(path, &message);
+  if (!file)
+    module.emitError() << "mp-classify-precision: cannot write " << option
+                       << " file '" << path << "': " << message;
+  return file;
+}
+
+LogicalResult
+ClassifyPrecisionPass::writeOutputs(const Policy &policy,
+                                    ArrayRef<FunctionPainting> paintings) {
+  if (reportFile.empty() && dotFile.empty() && !summary)
+    return success();
+  ModuleOp module = getOperation();
+  FailureOr<TypePlan> plan = TypePlan::build(module);
+  if (failed(plan))
+    return failure();
+  PrecisionSummary figures = summarize(paintings, *plan);
+  if (!reportFile.empty()) {
+    auto file = openOutput(module, "report", reportFile);
+    if (!file)
+      return failure();
+    writeJsonReport(file->os(), policy, paintings, figures);
+    file->keep();
+  }
+  if (!dotFile.empty()) {
+    auto file = openOutput(module, "dot", dotFile);
+    if (!file)
+      return failure();
+    writeDotGraph(file->os(), paintings);
+    file->keep();
+  }
+  if (summary)
+    printSummaryTable(llvm::errs(), policy, figures);
+  return success();
+}
+
+void ClassifyPrecisionPass::runOnOperation() {
+  FailureOr<Policy> resolved = buildPolicy();
+  if (failed(resolved))
+    return signalPassFailure();
+  PrecisionAnalysisOptions opts;
+  opts.remarks = remarks;
+  opts.lowPrecisionAccumulation = lowPrecisionAccumulation;
+  std::vector<FunctionPainting> paintings;
+  WalkResult walk = getOperation().walk([&](FunctionOpInterface fn) {
+    if (fn.isExternal())
+      return WalkResult::advance();
+    FailureOr<PrecisionGraph> graph = paintPrecisions(fn, *resolved, opts);
+    if (failed(graph))
+      return WalkResult::interrupt();
+    annotate(*graph);
+    paintings.push_back({fn, std::move(*graph)});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || failed(writeOutputs(*resolved, paintings)))
+    return signalPassFailure();
+}

@@ -1,0 +1,260 @@
+//===- OptimizeCasts.cpp - mp-optimize-casts --------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/FloatCasts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_OPTIMIZECASTSPASS
+#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+
+/// truncf(extf(x)) -> x when the truncation returns to the type of x: the
+/// widening is exact, so the pair is the identity.
+struct FoldRoundTrip : public OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto ext = op.getIn().getDefiningOp<arith::ExtFOp>();
+    if (!ext || ext.getIn().getType() != op.getType())
+      return rewriter.notifyMatchFailure(op, "not a round trip");
+    rewriter.replaceOp(op, ext.getIn());
+    return success();
+  }
+};
+
+/// cast(constant) -> constant of the new type, unless a value overflows.
+template <typename CastOp>
+struct FoldCastOfConstant : public OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto cst = op.getIn().template getDefiningOp<arith::ConstantOp>();
+    if (!cst)
+      return rewriter.notifyMatchFailure(op, "operand is not a constant");
+    FailureOr<TypedAttr> converted =
+        convertFloatConstant(cst.getValue(), op.getType());
+    if (failed(converted))
+      return rewriter.notifyMatchFailure(op, "constant does not convert");
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, *converted);
+    return success();
+  }
+};
+
+/// cast(linalg.fill(c, tensor.empty)) -> linalg.fill(cast(c), tensor.empty).
+template <typename CastOp>
+struct FillInCastType : public OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto fill = op.getIn().template getDefiningOp<linalg::FillOp>();
+    if (!fill || fill->getNumResults() != 1)
+      return rewriter.notifyMatchFailure(op, "not a fill");
+    auto empty =
+        fill.getOutputs()[0].template getDefiningOp<tensor::EmptyOp>();
+    if (!empty)
+      return rewriter.notifyMatchFailure(op, "fill of a non-empty tensor");
+    Type elem = getElementTypeOrSelf(op.getType());
+    Value scalar = CastOp::create(rewriter, op.getLoc(), elem,
+                                  fill.getInputs()[0]);
+    Value newEmpty = tensor::EmptyOp::create(rewriter, empty.getLoc(),
+                                             op.getType(),
+                                             empty.getDynamicSizes());
+    rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, newEmpty);
+    return success();
+  }
+};
+
+/// True for a structured op that only broadcasts its single input into a
+/// fresh tensor.empty (linalg.broadcast, or a linalg.generic yielding its
+/// input) and makes the data larger.
+static bool isGrowingBroadcast(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || !op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+    return false;
+  auto yield = dyn_cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  if (!yield || yield->getNumOperands() != 1 ||
+      yield->getOperand(0) != op.getRegionInputArgs()[0] ||
+      &op.getBlock()->front() != yield.getOperation())
+    return false;
+  auto inType = dyn_cast<RankedTensorType>(op.getDpsInputs()[0].getType());
+  auto outType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return inType && outType && inType.hasStaticShape() &&
+         outType.hasStaticShape() &&
+         outType.getNumElements() > inType.getNumElements();
+}
+
+/// cast(broadcast(x)) -> broadcast(cast(x)): convert the smaller tensor.
+template <typename CastOp>
+struct CastBeforeBroadcast : public OpRewritePattern<CastOp> {
+  using OpRewritePattern<CastOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto bcast = op.getIn().template getDefiningOp<linalg::LinalgOp>();
+    if (!bcast || !isGrowingBroadcast(bcast) || !bcast->hasOneUse())
+      return rewriter.notifyMatchFailure(op, "not a broadcast used once");
+    Type elem = getElementTypeOrSelf(op.getType());
+    Value input = bcast.getDpsInputs()[0];
+    auto empty = bcast.getDpsInits()[0].template getDefiningOp<tensor::EmptyOp>();
+    rewriter.setInsertionPoint(bcast);
+    Value castInput = CastOp::create(
+        rewriter, op.getLoc(), withElementType(input.getType(), elem), input);
+    Value newEmpty = tensor::EmptyOp::create(
+        rewriter, empty.getLoc(), withElementType(empty.getType(), elem),
+        empty.getDynamicSizes());
+    rewriter.modifyOpInPlace(bcast, [&] {
+      bcast->setOperand(0, castInput);
+      bcast->setOperand(1, newEmpty);
+      for (BlockArgument arg : bcast.getBlock()->getArguments())
+        arg.setType(elem);
+      bcast->getResult(0).setType(op.getType());
+    });
+    rewriter.replaceOp(op, bcast->getResult(0));
+    return success();
+  }
+};
+
+/// extract_slice(cast(x)) -> cast(extract_slice(x)).
+struct SliceBeforeCast : public OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *castOp = op.getSource().getDefiningOp();
+    if (!castOp || !isFloatCast(castOp))
+      return rewriter.notifyMatchFailure(op, "source is not a float cast");
+    Value source = castOp->getOperand(0);
+    Type sourceElem = getElementTypeOrSelf(source.getType());
+    auto slice = tensor::ExtractSliceOp::create(
+        rewriter, op.getLoc(),
+        cast<RankedTensorType>(withElementType(op.getType(), sourceElem)),
+        source, op.getMixedOffsets(), op.getMixedSizes(),
+        op.getMixedStrides());
+    rewriter.replaceOp(op, createFloatCast(rewriter, castOp->getLoc(), slice,
+                                           op.getType()));
+    return success();
+  }
+};
+
+/// extract(cast(x), i) -> cast(extract(x, i)).
+struct ExtractBeforeCast : public OpRewritePattern<tensor::ExtractOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::ExtractOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *castOp = op.getTensor().getDefiningOp();
+    if (!castOp || !isFloatCast(castOp))
+      return rewriter.notifyMatchFailure(op, "tensor is not a float cast");
+    Value element = tensor::ExtractOp::create(
+        rewriter, op.getLoc(), castOp->getOperand(0), op.getIndices());
+    rewriter.replaceOp(op, createFloatCast(rewriter, castOp->getLoc(), element,
+                                           op.getType()));
+    return success();
+  }
+};
+
+struct OptimizeCastsPass
+    : public mp::impl::OptimizeCastsPassBase<OptimizeCastsPass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult applyPatterns(const FrozenRewritePatternSet &patterns);
+  void mergeAndHoistCasts();
+};
+} // namespace
+
+void mlir::mp::populateOptimizeCastsPatterns(RewritePatternSet &patterns) {
+  patterns.add<FoldRoundTrip, FoldCastOfConstant<arith::TruncFOp>,
+               FoldCastOfConstant<arith::ExtFOp>,
+               CastBeforeBroadcast<arith::TruncFOp>,
+               CastBeforeBroadcast<arith::ExtFOp>, FillInCastType<arith::TruncFOp>,
+               FillInCastType<arith::ExtFOp>, SliceBeforeCast,
+               ExtractBeforeCast>(patterns.getContext());
+}
+
+/// Merges casts of one value to one type into a single cast placed right
+/// after the value's definition. This moves casts of loop-invariant values
+/// out of loops and makes a weight used many times cast once.
+void OptimizeCastsPass::mergeAndHoistCasts() {
+  llvm::MapVector<std::tuple<Value, Type, DictionaryAttr>,
+                  SmallVector<Operation *>>
+      groups;
+  getOperation().walk([&](Operation *op) {
+    if (isFloatCast(op))
+      groups[{op->getOperand(0), op->getResult(0).getType(),
+              op->getAttrDictionary()}]
+          .push_back(op);
+  });
+  for (auto &[key, casts] : groups) {
+    Value source = std::get<0>(key);
+    Operation *keep = casts.front();
+    if (Operation *def = source.getDefiningOp()) {
+      if (keep->getBlock() != def->getBlock() ||
+          keep->getPrevNode() != def)
+        keep->moveAfter(def), ++numMoved;
+    } else {
+      Block *block = cast<BlockArgument>(source).getOwner();
+      if (keep->getBlock() != block)
+        keep->moveBefore(block, block->begin()), ++numMoved;
+    }
+    for (Operation *dup : llvm::drop_begin(casts)) {
+      dup->replaceAllUsesWith(keep);
+      dup->erase();
+    }
+  }
+}
+
+LogicalResult
+OptimizeCastsPass::applyPatterns(const FrozenRewritePatternSet &patterns) {
+  // Only the cast patterns run: no folding or DCE of unrelated ops.
+  GreedyRewriteConfig config;
+  config.enableFolding(false);
+  config.enableConstantCSE(false);
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return applyPatternsGreedily(getOperation(), patterns, config);
+}
+
+void OptimizeCastsPass::runOnOperation() {
+  RewritePatternSet set(&getContext());
+  populateOptimizeCastsPatterns(set);
+  FrozenRewritePatternSet patterns(std::move(set));
+  unsigned before = 0;
+  getOperation().walk([&](Operation *op) { before += isFloatCast(op); });
+  if (failed(applyPatterns(patterns)))
+    return signalPassFailure();
+  mergeAndHoistCasts();
+  if (failed(applyPatterns(patterns)))
+    return signalPassFailure();
+  // Casts left without users (e.g. after a round trip folded) are dead.
+  getOperation().walk([&](Operation *op) {
+    if (isFloatCast(op) && op->use_empty())
+      op->erase();
+  });
+  unsigned after = 0;
+  getOperation().walk([&](Operation *op) { after += isFloatCast(op); });
+  if (after < before)
+    numRemoved = before - after;
+}

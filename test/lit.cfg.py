@@ -1,0 +1,58 @@
+# -*- Python -*-
+# lit configuration of the mp regression tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "MP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mp_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%mp_src", config.mp_src_root))
+config.substitutions.append(("%mp_obj", config.mp_obj_root))
+config.substitutions.append(
+    ("%mp_plugin", os.path.join(config.mp_lib_dir, "MPPlugin.so")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.mp_tools_dir, config.llvm_tools_dir]
+tools = [
+    "mp-opt",
+    ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ToolSubst("%python", config.python_executable or "python3"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# `ptxas`: the CUDA toolkit is present, so GPU code can be assembled.
+if config.ptxas_path and os.path.exists(config.ptxas_path):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas_path))
+
+
+# `cuda-device`: a driver and a GPU are present, so GPU code can run.
+def has_cuda_device():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True,
+                             timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if has_cuda_device():
+    config.available_features.add("cuda-device")
