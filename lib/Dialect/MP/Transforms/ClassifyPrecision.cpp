@@ -52,7 +52,7 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
   ModuleOp module = getOperation();
   llvm::Expected<Policy> loaded = Policy::load(policy);
   if (!loaded) {
-    module.emitError() << "mp-classify-precision: "
+    emitError(module.getLoc()) << "mp-classify-precision: "
                        << llvm::toString(loaded.takeError());
     return failure();
   }
@@ -60,7 +60,7 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
   if (!level.empty()) {
     std::optional<PolicyLevel> parsed = parsePolicyLevel(level);
     if (!parsed) {
-      module.emitError() << "mp-classify-precision: unknown level '" << level
+      emitError(module.getLoc()) << "mp-classify-precision: unknown level '" << level
                          << "'; expected default, tensor-cores-only, "
                             "treat-infer-as-deny or unsafe-force-all";
       return failure();
@@ -79,7 +79,7 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
     StringRef list = stringifyPrecisionClass(edit.cls);
     for (const std::string &key : edit.remove) {
       if (!result.remove(edit.cls, key)) {
-        module.emitError() << "mp-classify-precision: " << list
+        emitError(module.getLoc()) << "mp-classify-precision: " << list
                            << "-remove: '" << key << "' is not in the " << list
                            << " list";
         return failure();
@@ -87,7 +87,7 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
     }
     for (const std::string &key : edit.add) {
       if (!isPseudoKey(key) && !RegisteredOperationName::lookup(key, ctx))
-        module.emitWarning() << "mp-classify-precision: " << list
+        emitWarning(module.getLoc()) << "mp-classify-precision: " << list
                              << "-add: '" << key
                              << "' is not a registered op; it only matches "
                                 "ops of that exact name";
@@ -95,7 +95,7 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
     }
   }
   if (llvm::Error err = result.verify()) {
-    module.emitError() << "mp-classify-precision: "
+    emitError(module.getLoc()) << "mp-classify-precision: "
                        << llvm::toString(std::move(err));
     return failure();
   }
@@ -138,7 +138,7 @@ static std::unique_ptr<llvm::ToolOutputFile> openOutput(ModuleOp module,
   std::string message;
   auto file = openOutputFile(path, &message);
   if (!file)
-    module.emitError() << "mp-classify-precision: cannot write " << option
+    emitError(module.getLoc()) << "mp-classify-precision: cannot write " << option
                        << " file '" << path << "': " << message;
   return file;
 }

@@ -1,0 +1,157 @@
+// RUN: mp-opt %s --split-input-file --mp-classify-precision | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='policy=bf16' | FileCheck %s --check-prefix=BF16
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='level=tensor-cores-only' | FileCheck %s --check-prefix=TCO
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='level=treat-infer-as-deny' | FileCheck %s --check-prefix=TIAD
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='allow-remove=linalg.matmul,linalg:contraction' | FileCheck %s --check-prefix=NOMM
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='infer-remove=linalg.add deny-add=linalg.add' | FileCheck %s --check-prefix=ADDDENY
+
+// Contractions go low, exp stays f32, the add between two matmuls goes low,
+// the add after exp inherits deny.
+// CHECK-LABEL: func.func @basic
+// CHECK: %[[MM:.*]] = linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.add {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f16>} ins(%[[MM]]
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.exp {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// CHECK: linalg.add {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// BF16-LABEL: func.func @basic
+// BF16: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<bf16>}
+// TCO-LABEL: func.func @basic
+// TCO: linalg.matmul {{.*}}mp.precision = #mp.precision<f16>
+// TCO: linalg.add {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// TIAD-LABEL: func.func @basic
+// TIAD: linalg.add {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// NOMM-LABEL: func.func @basic
+// NOMM-NOT: f16
+// NOMM: return
+// ADDDENY-LABEL: func.func @basic
+// ADDDENY: linalg.add {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+func.func @basic(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = linalg.add ins(%0, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %2 = linalg.matmul ins(%1, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %3 = linalg.exp ins(%2 : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %4 = linalg.add ins(%3, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %4 : tensor<8x8xf32>
+}
+
+// -----
+
+// linalg.generic is classified from its indexing maps and body.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+// CHECK-LABEL: func.func @generic_kinds
+// CHECK: linalg.generic {{.*}}mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.generic {{.*}}mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}}mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// CHECK: math.tanh
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}}mp.class = #mp.class<clear>, mp.precision = #mp.precision<f32>}
+// CHECK: arith.maximumf
+func.func @generic_kinds(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>, %r: tensor<4xf32>) -> (tensor<4x16xf32>, tensor<4xf32>, tensor<4x16xf32>, tensor<4xf32>) {
+  %0 = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %m = arith.mulf %x, %y : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+  } -> tensor<4x16xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%c : tensor<4x16xf32>) outs(%r : tensor<4xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %s = arith.addf %x, %acc : f32
+      linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<4x16xf32>) outs(%c : tensor<4x16xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %t = math.tanh %x : f32
+      %e = math.exp %t : f32
+      linalg.yield %e : f32
+  } -> tensor<4x16xf32>
+  %3 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%c : tensor<4x16xf32>) outs(%r : tensor<4xf32>) {
+    ^bb0(%x: f32, %acc: f32):
+      %s = arith.maximumf %x, %acc : f32
+      linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4x16xf32>, tensor<4xf32>, tensor<4x16xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Clear ops next to low ops go low (transpose of a weight feeding a matmul);
+// ops in no list stay f32 without a class; f64 ops are left alone.
+// CHECK-LABEL: func.func @clear_unknown_f64
+// CHECK: linalg.transpose ins({{.*}}) {{.*}} {mp.class = #mp.class<clear>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: call @ext({{.*}}) {mp.precision = #mp.precision<f32>}
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<4xf64>
+// CHECK-NOT: mp.
+// CHECK: return
+func.func private @ext(tensor<4x4xf32>) -> tensor<4x4xf32>
+func.func @clear_unknown_f64(%w: tensor<4x4xf32>, %x: tensor<4x4xf32>, %d: tensor<4xf64>) -> (tensor<4x4xf32>, tensor<4xf64>) {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %t = linalg.transpose ins(%w : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) permutation = [1, 0]
+  %0 = linalg.matmul ins(%x, %t : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = func.call @ext(%0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %2 = arith.addf %d, %d : tensor<4xf64>
+  return %1, %2 : tensor<4x4xf32>, tensor<4xf64>
+}
+
+// -----
+
+// mp.override forces a precision on an op, and on every op of a function.
+// CHECK-LABEL: func.func @override_op
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.override = #mp.precision<f32>, mp.precision = #mp.precision<f32>}
+// CHECK: linalg.exp {mp.class = #mp.class<deny>, mp.override = #mp.precision<bf16>, mp.precision = #mp.precision<bf16>}
+func.func @override_op(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %0 = linalg.matmul {mp.override = #mp.precision<f32>} ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = linalg.exp {mp.override = #mp.precision<bf16>} ins(%0 : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}
+// CHECK-LABEL: func.func @override_function
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f32>}
+func.func @override_function(%a: tensor<8x8xf32>) -> tensor<8x8xf32> attributes {mp.override = #mp.precision<f32>} {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %0 = linalg.matmul ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+// A value carried by scf.for gets one precision: low when the loop body
+// yields it from a low op, f32 when it is produced in f32 inside the loop.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.exp {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// CHECK: } {mp.precision = [#mp.precision<f16>, #mp.precision<f32>]}
+func.func @loop(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %n: index) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x, %s = %x) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+    %0 = linalg.matmul ins(%h, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = linalg.exp ins(%s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    scf.yield %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+  }
+  return %r#0, %r#1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// Scalar arithmetic follows the same rules.
+// CHECK-LABEL: func.func @scalars
+// CHECK: math.exp %{{.*}} {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// CHECK: arith.mulf %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+func.func @scalars(%a: f32) -> f32 {
+  %0 = math.exp %a : f32
+  %1 = arith.mulf %0, %a : f32
+  return %1 : f32
+}
