@@ -1,0 +1,26 @@
+// Policy files: JSON and YAML, with errors that name the file and line.
+// RUN: mp-opt %s --mp-classify-precision='policy=%S/Inputs/policy.json' | FileCheck %s --check-prefix=JSON
+// RUN: mp-opt %s --mp-classify-precision='policy=%S/Inputs/policy.yaml' | FileCheck %s --check-prefix=YAML
+// RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/bad-syntax.json' 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/bad-key.json' 2>&1 | FileCheck %s --check-prefix=KEY
+// RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/bad-precision.json' 2>&1 | FileCheck %s --check-prefix=PREC
+// RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/two-lists.json' 2>&1 | FileCheck %s --check-prefix=TWO
+
+// JSON-LABEL: func.func @f
+// JSON: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<bf16>}
+// JSON: linalg.add {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// JSON: linalg.div {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// YAML-LABEL: func.func @f
+// YAML: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// YAML: linalg.add {mp.precision = #mp.precision<f32>}
+// SYNTAX: error: mp-classify-precision: {{.*}}bad-syntax.json:4:3: Expected , between entries!
+// KEY: error: mp-classify-precision: {{.*}}bad-key.json:3:3: unknown key 'colour'; expected one of name, base, precision, level, loss_scaling, allow, deny, infer, clear, add, remove
+// PREC: error: mp-classify-precision: {{.*}}bad-precision.json:3:16: unsupported precision 'f8e4m3'; expected f16 or bf16 (fp8 is not supported yet)
+// TWO: error: mp-classify-precision: {{.*}}two-lists.json: op 'linalg.matmul' is in two precision lists ('allow' and 'deny')
+func.func @f(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %0 = linalg.matmul ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = linalg.add ins(%0, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %2 = linalg.div ins(%1, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %2 : tensor<8x8xf32>
+}

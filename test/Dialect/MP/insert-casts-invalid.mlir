@@ -1,0 +1,11 @@
+// RUN: mp-opt %s --split-input-file --verify-diagnostics --mp-insert-casts
+
+func.func @wrong_arity(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'mp.precision' on this op must be an array of 1 precisions, one per carried value}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    scf.yield %h : tensor<4xf32>
+  } {mp.precision = #mp.precision<f16>}
+  return %r : tensor<4xf32>
+}
