@@ -358,6 +358,8 @@ llvm::Expected<Policy> PolicyParser::parse() {
       sourceMgr);
   llvm::yaml::document_iterator doc = stream.begin();
   llvm::yaml::Node *root = doc != stream.end() ? doc->getRoot() : nullptr;
+  if (isa_and_nonnull<llvm::yaml::NullNode>(root))
+    root = nullptr;
   auto *map = dyn_cast_or_null<llvm::yaml::MappingNode>(root);
   if (!map && error.empty()) {
     if (root)

@@ -1,0 +1,119 @@
+//===- PolicyTest.cpp - Tests of precision policies -------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Analysis/Policy.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+
+TEST(PolicyTest, BuiltinsListOnlyRegisteredOps) {
+  MLIRContext ctx;
+  ctx.loadDialect<arith::ArithDialect, linalg::LinalgDialect,
+                  math::MathDialect, tensor::TensorDialect>();
+  for (StringRef name : Policy::getBuiltinNames()) {
+    std::optional<Policy> policy = Policy::getBuiltin(name);
+    ASSERT_TRUE(policy.has_value());
+    EXPECT_FALSE(static_cast<bool>(policy->verify()));
+    for (unsigned i = 0; i < kNumPrecisionClasses; ++i)
+      for (const std::string &key :
+           policy->getKeys(static_cast<PrecisionClass>(i)))
+        EXPECT_TRUE(StringRef(key).starts_with("linalg:") ||
+                    RegisteredOperationName::lookup(key, &ctx))
+            << "built-in policy " << name.str() << " lists unknown op "
+            << key;
+  }
+}
+
+TEST(PolicyTest, BuiltinClasses) {
+  Policy fp16 = *Policy::getBuiltin("fp16");
+  EXPECT_EQ(fp16.getLowPrecision(), Precision::f16);
+  EXPECT_TRUE(fp16.getLossScaling());
+  EXPECT_EQ(fp16.lookup("linalg.matmul"), PrecisionClass::allow);
+  EXPECT_EQ(fp16.lookup("linalg.softmax"), PrecisionClass::deny);
+  EXPECT_EQ(fp16.lookup("math.exp"), PrecisionClass::deny);
+  EXPECT_EQ(fp16.lookup("arith.addf"), PrecisionClass::infer);
+  EXPECT_EQ(fp16.lookup("linalg.transpose"), PrecisionClass::clear);
+  EXPECT_FALSE(fp16.lookup("func.call").has_value());
+  Policy bf16 = *Policy::getBuiltin("bf16");
+  EXPECT_EQ(bf16.getLowPrecision(), Precision::bf16);
+  EXPECT_FALSE(bf16.getLossScaling());
+  EXPECT_FALSE(Policy::getBuiltin("fp8").has_value());
+}
+
+TEST(PolicyTest, EditsAndConflicts) {
+  Policy policy = *Policy::getBuiltin("fp16");
+  EXPECT_TRUE(policy.remove(PrecisionClass::infer, "math.tanh"));
+  EXPECT_FALSE(policy.remove(PrecisionClass::infer, "math.tanh"));
+  policy.add(PrecisionClass::deny, "math.tanh");
+  EXPECT_EQ(policy.lookup("math.tanh"), PrecisionClass::deny);
+  EXPECT_FALSE(static_cast<bool>(policy.verify()));
+  policy.add(PrecisionClass::allow, "math.tanh");
+  llvm::Error err = policy.verify();
+  ASSERT_TRUE(static_cast<bool>(err));
+  EXPECT_EQ(llvm::toString(std::move(err)),
+            "op 'math.tanh' is in two precision lists ('allow' and 'deny'); "
+            "remove it from one, e.g. with allow-remove=math.tanh");
+}
+
+TEST(PolicyTest, ParsesYamlAndJson) {
+  llvm::Expected<Policy> yaml = Policy::parse(
+      "name: mine\nprecision: bf16\nallow: [linalg.matmul]\n", "p.yaml");
+  ASSERT_TRUE(static_cast<bool>(yaml)) << llvm::toString(yaml.takeError());
+  EXPECT_EQ(yaml->getName(), "mine");
+  EXPECT_EQ(yaml->getLowPrecision(), Precision::bf16);
+  EXPECT_FALSE(yaml->getLossScaling());
+  EXPECT_EQ(yaml->lookup("linalg.matmul"), PrecisionClass::allow);
+  EXPECT_FALSE(yaml->lookup("math.exp").has_value());
+
+  llvm::Expected<Policy> json = Policy::parse(
+      R"({"base": "bf16", "level": "tensor-cores-only", "loss_scaling": true,
+          "remove": {"allow": ["linalg.dot"]}})",
+      "p.json");
+  ASSERT_TRUE(static_cast<bool>(json)) << llvm::toString(json.takeError());
+  EXPECT_EQ(json->getLevel(), PolicyLevel::TensorCoresOnly);
+  EXPECT_TRUE(json->getLossScaling());
+  EXPECT_FALSE(json->lookup("linalg.dot").has_value());
+  EXPECT_EQ(json->lookup("linalg.matmul"), PrecisionClass::allow);
+}
+
+TEST(PolicyTest, ErrorsNameFileLineAndColumn) {
+  auto errorOf = [](StringRef text) {
+    llvm::Expected<Policy> policy = Policy::parse(text, "p.json");
+    EXPECT_FALSE(static_cast<bool>(policy));
+    return policy ? std::string() : llvm::toString(policy.takeError());
+  };
+  EXPECT_EQ(errorOf("{\n  \"allow\": \"linalg.matmul\"\n}"),
+            "p.json:2:12: expected a list of op names, e.g. [\"math.exp\"]");
+  EXPECT_EQ(errorOf("{\n  \"level\": \"fast\"\n}"),
+            "p.json:2:12: unknown level 'fast'; expected default, "
+            "tensor-cores-only, treat-infer-as-deny or unsafe-force-all");
+  EXPECT_EQ(errorOf("{\n \"add\": {\"maybe\": []}\n}"),
+            "p.json:2:10: unknown list 'maybe'; expected allow, deny, infer or "
+            "clear");
+  EXPECT_EQ(errorOf("[1, 2]"),
+            "p.json:1:2: a policy file must hold a mapping (a JSON object)");
+  EXPECT_EQ(errorOf(""), "p.json:1:1: empty policy file");
+}
+
+TEST(PolicyTest, Levels) {
+  for (PolicyLevel level :
+       {PolicyLevel::Default, PolicyLevel::TensorCoresOnly,
+        PolicyLevel::TreatInferAsDeny, PolicyLevel::UnsafeForceAll})
+    EXPECT_EQ(parsePolicyLevel(stringifyPolicyLevel(level)), level);
+  EXPECT_FALSE(parsePolicyLevel("TENSOR_CORES_ONLY").has_value());
+}
+
+} // namespace
