@@ -26,8 +26,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   echo "mp: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  log="$(mktemp)"
+  if ! { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq \
+         --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "mp: error: installing packages failed (log above)" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
 
 # The CUDA toolkit is optional: without it, GPU code is not assembled by ptxas
