@@ -101,42 +101,68 @@ static const char *const kDenyList[] = {
 };
 
 static const char *const kInferList[] = {
-    "arith.addf",     "arith.subf",     "arith.mulf",     "arith.divf",
-    "arith.remf",     "arith.sitofp",   "arith.uitofp",   "math.tanh",
-    "math.sqrt",      "math.cbrt",      "math.sin",       "math.cos",
-    "math.atan",      "math.atan2",     "math.fma",       "linalg.add",
-    "linalg.sub",     "linalg.mul",     "linalg.div",     "linalg.tanh",
-    "linalg.sqrt",    "linalg.square",
+    "arith.addf",   "arith.subf",    "arith.mulf", "arith.divf", "arith.remf",
+    "arith.sitofp", "arith.uitofp",  "math.tanh",  "math.sqrt",  "math.cbrt",
+    "math.sin",     "math.cos",      "math.atan",  "math.atan2", "math.fma",
+    "linalg.add",   "linalg.sub",    "linalg.mul", "linalg.div", "linalg.tanh",
+    "linalg.sqrt",  "linalg.square",
 };
 
 static const char *const kClearList[] = {
-    "arith.constant",         "arith.select",
-    "arith.maximumf",         "arith.minimumf",
-    "arith.maxnumf",          "arith.minnumf",
-    "arith.negf",             "arith.cmpf",
-    "math.absf",              "math.copysign",
-    "math.floor",             "math.ceil",
-    "math.round",             "math.roundeven",
-    "math.trunc",             "math.isfinite",
-    "math.isinf",             "math.isnan",
-    "linalg.abs",             "linalg.negf",
-    "linalg.max",             "linalg.min",
-    "linalg.floor",           "linalg.ceil",
-    "linalg.round",           "linalg.select",
-    "linalg.copy",            "linalg.fill",
-    "linalg.transpose",       "linalg.broadcast",
-    "linalg.pack",            "linalg.unpack",
-    "linalg.pooling_nchw_max", "linalg.pooling_ncw_max",
-    "linalg.pooling_ndhwc_max", "linalg.pooling_ndhwc_min",
-    "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_min",
-    "linalg.pooling_nwc_max", "linalg.pooling_nwc_min",
-    "tensor.empty",           "tensor.extract_slice",
-    "tensor.insert_slice",    "tensor.expand_shape",
-    "tensor.collapse_shape",  "tensor.reshape",
-    "tensor.pad",             "tensor.concat",
-    "tensor.cast",            "tensor.extract",
-    "tensor.insert",          "tensor.from_elements",
-    "tensor.splat",           "tensor.gather",
+    "arith.constant",
+    "arith.select",
+    "arith.maximumf",
+    "arith.minimumf",
+    "arith.maxnumf",
+    "arith.minnumf",
+    "arith.negf",
+    "arith.cmpf",
+    "math.absf",
+    "math.copysign",
+    "math.floor",
+    "math.ceil",
+    "math.round",
+    "math.roundeven",
+    "math.trunc",
+    "math.isfinite",
+    "math.isinf",
+    "math.isnan",
+    "linalg.abs",
+    "linalg.negf",
+    "linalg.max",
+    "linalg.min",
+    "linalg.floor",
+    "linalg.ceil",
+    "linalg.round",
+    "linalg.select",
+    "linalg.copy",
+    "linalg.fill",
+    "linalg.transpose",
+    "linalg.broadcast",
+    "linalg.pack",
+    "linalg.unpack",
+    "linalg.pooling_nchw_max",
+    "linalg.pooling_ncw_max",
+    "linalg.pooling_ndhwc_max",
+    "linalg.pooling_ndhwc_min",
+    "linalg.pooling_nhwc_max",
+    "linalg.pooling_nhwc_min",
+    "linalg.pooling_nwc_max",
+    "linalg.pooling_nwc_min",
+    "tensor.empty",
+    "tensor.extract_slice",
+    "tensor.insert_slice",
+    "tensor.expand_shape",
+    "tensor.collapse_shape",
+    "tensor.reshape",
+    "tensor.pad",
+    "tensor.concat",
+    "tensor.cast",
+    "tensor.extract",
+    "tensor.insert",
+    "tensor.from_elements",
+    "tensor.splat",
+    "tensor.gather",
     "tensor.scatter",
 };
 
@@ -423,7 +449,8 @@ llvm::Expected<Policy> PolicyParser::parse() {
   if (base) {
     std::optional<Policy> builtin = Policy::getBuiltin(*base);
     if (!builtin) {
-      fail(baseNode, "unknown base policy '" + *base + "'; expected fp16 or bf16");
+      fail(baseNode,
+           "unknown base policy '" + *base + "'; expected fp16 or bf16");
       return llvm::createStringError(error);
     }
     policy = *builtin;
@@ -488,9 +515,8 @@ llvm::Expected<Policy> Policy::load(StringRef nameOrPath) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(nameOrPath);
   if (!buffer)
-    return llvm::createStringError(
-        "cannot read policy file '" + nameOrPath +
-        "': " + buffer.getError().message() +
-        " (built-in policies: fp16, bf16)");
+    return llvm::createStringError("cannot read policy file '" + nameOrPath +
+                                   "': " + buffer.getError().message() +
+                                   " (built-in policies: fp16, bf16)");
   return parse((*buffer)->getBuffer(), nameOrPath);
 }

@@ -78,9 +78,7 @@ static TypeFit getTypeFit(Operation *op) {
   return anyF32 ? TypeFit::F32 : TypeFit::NoFloat;
 }
 
-bool mlir::mp::isF32Op(Operation *op) {
-  return getTypeFit(op) == TypeFit::F32;
-}
+bool mlir::mp::isF32Op(Operation *op) { return getTypeFit(op) == TypeFit::F32; }
 
 bool mlir::mp::isElementTypeAgnostic(Operation *op) {
   return isa<tensor::DimOp, tensor::RankOp>(op);
@@ -116,16 +114,15 @@ bool mlir::mp::isArithmeticAccumulation(Operation *op) {
   if (!linalgOp || linalgOp.getNumReductionLoops() == 0 ||
       op->getNumRegions() == 0 || op->getRegion(0).empty())
     return false;
-  return llvm::any_of(linalgOp.getBlock()->getOperations(),
-                      [](Operation &bodyOp) {
-                        return isArithmeticCombiner(&bodyOp);
-                      });
+  return llvm::any_of(
+      linalgOp.getBlock()->getOperations(),
+      [](Operation &bodyOp) { return isArithmeticCombiner(&bodyOp); });
 }
 
 std::optional<Precision> mlir::mp::getOverride(Operation *op) {
   for (Operation *cur = op; cur; cur = cur->getParentOp())
-    if (auto attr = cur->getAttrOfType<PrecisionAttr>(
-            MPDialect::kOverrideAttrName))
+    if (auto attr =
+            cur->getAttrOfType<PrecisionAttr>(MPDialect::kOverrideAttrName))
       return attr.getValue();
   return std::nullopt;
 }
@@ -154,9 +151,8 @@ static Classification classifyBody(linalg::LinalgOp op, const Policy &policy) {
       continue;
     std::string name = bodyOp.getName().getStringRef().str();
     std::optional<PrecisionClass> cls =
-        fit == TypeFit::F32 && bodyOp.getNumRegions() == 0
-            ? policy.lookup(name)
-            : std::nullopt;
+        fit == TypeFit::F32 && bodyOp.getNumRegions() == 0 ? policy.lookup(name)
+                                                           : std::nullopt;
     if (!cls)
       return Classification{std::nullopt, name, true};
     if (*cls == PrecisionClass::deny)
@@ -197,8 +193,8 @@ static Classification classify(Operation *op, const Policy &policy) {
 static bool constantOverflows(arith::ConstantOp op, Precision low) {
   if (!isa<FloatAttr, DenseFPElementsAttr>(op.getValue()))
     return false;
-  Type lowType = withElementType(op.getType(),
-                                 getFloatType(op.getContext(), low));
+  Type lowType =
+      withElementType(op.getType(), getFloatType(op.getContext(), low));
   return failed(convertFloatConstant(op.getValue(), lowType));
 }
 
@@ -330,8 +326,7 @@ LogicalResult Painter::addOpNode(Operation *op) {
   }
   if (auto cst = dyn_cast<arith::ConstantOp>(op);
       cst && constantOverflows(cst, low)) {
-    cst.emitWarning() << "constant does not fit in "
-                      << stringifyPrecision(low)
+    cst.emitWarning() << "constant does not fit in " << stringifyPrecision(low)
                       << " (values overflow to inf); it stays f32";
     roles[idx] = Role::Deny;
     node.cls = PrecisionClass::deny;
@@ -380,8 +375,7 @@ LogicalResult Painter::collect(Region &region) {
 }
 
 std::optional<unsigned> Painter::nodeOf(Value value) const {
-  auto lookupSlot = [&](Operation *op,
-                        int slot) -> std::optional<unsigned> {
+  auto lookupSlot = [&](Operation *op, int slot) -> std::optional<unsigned> {
     auto it = slotNodes.find({op, slot});
     if (it == slotNodes.end())
       return std::nullopt;
@@ -390,8 +384,8 @@ std::optional<unsigned> Painter::nodeOf(Value value) const {
   if (auto result = dyn_cast<OpResult>(value)) {
     Operation *op = result.getOwner();
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return lookupSlot(op, whileOp.getInits().size() +
-                                result.getResultNumber());
+      return lookupSlot(op,
+                        whileOp.getInits().size() + result.getResultNumber());
     if (isCarryingControlFlow(op))
       return lookupSlot(op, result.getResultNumber());
     auto it = opNodes.find(op);
@@ -404,14 +398,12 @@ std::optional<unsigned> Painter::nodeOf(Value value) const {
   if (auto forOp = dyn_cast_or_null<scf::ForOp>(parent)) {
     if (arg.getArgNumber() < forOp.getNumInductionVars())
       return std::nullopt;
-    return lookupSlot(parent,
-                      arg.getArgNumber() - forOp.getNumInductionVars());
+    return lookupSlot(parent, arg.getArgNumber() - forOp.getNumInductionVars());
   }
   if (auto whileOp = dyn_cast_or_null<scf::WhileOp>(parent)) {
     if (arg.getOwner()->getParent() == &whileOp.getBefore())
       return lookupSlot(parent, arg.getArgNumber());
-    return lookupSlot(parent,
-                      whileOp.getInits().size() + arg.getArgNumber());
+    return lookupSlot(parent, whileOp.getInits().size() + arg.getArgNumber());
   }
   return std::nullopt;
 }
@@ -440,8 +432,7 @@ SmallVector<Value> Painter::getSlotFeeders(Operation *op, int slot,
         feeders.push_back(whileOp.getInits()[slot]);
       feeders.push_back(whileOp.getYieldOp().getOperand(slot));
     } else {
-      feeders.push_back(
-          whileOp.getConditionOp().getArgs()[slot - numBefore]);
+      feeders.push_back(whileOp.getConditionOp().getArgs()[slot - numBefore]);
     }
     return feeders;
   }
@@ -449,8 +440,7 @@ SmallVector<Value> Painter::getSlotFeeders(Operation *op, int slot,
     return feeders;
   for (Region &region : op->getRegions())
     if (!region.empty())
-      feeders.push_back(
-          region.front().getTerminator()->getOperand(slot));
+      feeders.push_back(region.front().getTerminator()->getOperand(slot));
   return feeders;
 }
 

@@ -122,11 +122,11 @@ void mlir::mp::writeJsonReport(llvm::raw_ostream &os, const Policy &policy,
           unsigned count = 0;
           for (unsigned p = 0; p < kNumPrecisions; ++p)
             count += summary.byClass[row][p];
-          json.attribute(row == kUnknownRow
-                             ? llvm::StringRef("unknown")
-                             : stringifyPrecisionClass(
-                                   static_cast<PrecisionClass>(row)),
-                         count);
+          json.attribute(
+              row == kUnknownRow
+                  ? llvm::StringRef("unknown")
+                  : stringifyPrecisionClass(static_cast<PrecisionClass>(row)),
+              count);
         }
       });
       json.attribute("casts", summary.numCasts);
@@ -149,13 +149,14 @@ static llvm::StringRef getFillColor(const PrecisionNode &node) {
   if (node.precision != Precision::f32)
     return "#9be59b"; // low precision: green
   if (node.cls == PrecisionClass::deny)
-    return "#f4a6a6"; // deny: red
+    return "#f4a6a6";                      // deny: red
   return node.cls ? "#e8e8e8" : "#ffffff"; // f32: grey, unknown: white
 }
 
 void mlir::mp::writeDotGraph(llvm::raw_ostream &os,
                              ArrayRef<FunctionPainting> paintings) {
-  os << "digraph mp {\n  node [shape=box, style=filled, fontname=\"monospace\"];\n";
+  os << "digraph mp {\n  node [shape=box, style=filled, "
+        "fontname=\"monospace\"];\n";
   unsigned base = 0;
   for (const FunctionPainting &fp : paintings) {
     os << "  subgraph \"cluster_" << getFunctionName(fp.function)
@@ -195,11 +196,10 @@ void mlir::mp::printSummaryTable(llvm::raw_ostream &os, const Policy &policy,
       total += summary.byClass[row][p];
     unsigned lowCount = summary.byClass[row][lowIdx];
     unsigned f32Count = summary.byClass[row][0];
-    std::string name = row == kUnknownRow
-                           ? "unknown"
-                           : stringifyPrecisionClass(
-                                 static_cast<PrecisionClass>(row))
-                                 .str();
+    std::string name =
+        row == kUnknownRow
+            ? "unknown"
+            : stringifyPrecisionClass(static_cast<PrecisionClass>(row)).str();
     os << llvm::format("  %-10s %8u %8u %8u\n", name.c_str(), total, lowCount,
                        f32Count);
     totals[0] += total;
@@ -210,15 +210,13 @@ void mlir::mp::printSummaryTable(llvm::raw_ostream &os, const Policy &policy,
                      totals[2]);
   os << "  casts: " << summary.numCasts << "\n";
   if (summary.contractionFlops > 0)
-    os << llvm::format("  contraction FLOPs in %s: %.1f%% (%.3g of %.3g)\n",
-                       low.str().c_str(),
-                       100.0 * summary.lowContractionFlops /
-                           summary.contractionFlops,
-                       summary.lowContractionFlops, summary.contractionFlops);
+    os << llvm::format(
+        "  contraction FLOPs in %s: %.1f%% (%.3g of %.3g)\n", low.str().c_str(),
+        100.0 * summary.lowContractionFlops / summary.contractionFlops,
+        summary.lowContractionFlops, summary.contractionFlops);
   if (summary.activationBytesF32 > 0)
     os << llvm::format("  activation bytes: f32 %.0f -> mixed %.0f (%.1f%%)\n",
-                       summary.activationBytesF32,
-                       summary.activationBytesMixed,
+                       summary.activationBytesF32, summary.activationBytesMixed,
                        100.0 * summary.activationBytesMixed /
                            summary.activationBytesF32);
 }

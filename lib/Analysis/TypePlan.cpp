@@ -98,8 +98,8 @@ LogicalResult TypePlan::planOp(Operation *op) {
   }
   if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
     // A constant that cannot be converted stays f32 (its users get a cast).
-    if (failed(convertFloatConstant(
-            cst.getValue(), withElementType(cst.getType(), lowType))))
+    if (failed(convertFloatConstant(cst.getValue(),
+                                    withElementType(cst.getType(), lowType))))
       return success();
     constants.push_back(op);
   }
@@ -108,7 +108,8 @@ LogicalResult TypePlan::planOp(Operation *op) {
     if (!isF32Like(result.getType()))
       continue;
     bool isAcc = linalgOp && accumulators.count(op);
-    retype(result, withElementType(result.getType(), isAcc ? accType : lowType));
+    retype(result,
+           withElementType(result.getType(), isAcc ? accType : lowType));
   }
   if (linalgOp) {
     for (OpOperand *operand : linalgOp.getOpOperandsMatchingBBargs()) {
@@ -171,8 +172,7 @@ Type TypePlan::expectedType(OpOperand &use) const {
     if (idx >= parent->getNumResults())
       return original;
     return withElementType(
-        original,
-        getElementTypeOrSelf(getNewType(parent->getResult(idx))));
+        original, getElementTypeOrSelf(getNewType(parent->getResult(idx))));
   }
   if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
     if (idx < forOp.getNumControlOperands())

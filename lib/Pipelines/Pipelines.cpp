@@ -19,13 +19,17 @@ getClassifyOptions(const AmpPipelineOptions &options) {
   classify.policy = options.policy;
   classify.level = options.level;
   classify.allowAdd.assign(options.allowAdd.begin(), options.allowAdd.end());
-  classify.allowRemove.assign(options.allowRemove.begin(), options.allowRemove.end());
+  classify.allowRemove.assign(options.allowRemove.begin(),
+                              options.allowRemove.end());
   classify.denyAdd.assign(options.denyAdd.begin(), options.denyAdd.end());
-  classify.denyRemove.assign(options.denyRemove.begin(), options.denyRemove.end());
+  classify.denyRemove.assign(options.denyRemove.begin(),
+                             options.denyRemove.end());
   classify.inferAdd.assign(options.inferAdd.begin(), options.inferAdd.end());
-  classify.inferRemove.assign(options.inferRemove.begin(), options.inferRemove.end());
+  classify.inferRemove.assign(options.inferRemove.begin(),
+                              options.inferRemove.end());
   classify.clearAdd.assign(options.clearAdd.begin(), options.clearAdd.end());
-  classify.clearRemove.assign(options.clearRemove.begin(), options.clearRemove.end());
+  classify.clearRemove.assign(options.clearRemove.begin(),
+                              options.clearRemove.end());
   classify.lowPrecisionAccumulation = options.lowPrecisionAccumulation;
   classify.remarks = options.remarks;
   classify.reportFile = options.report;

@@ -21,8 +21,8 @@ namespace {
 
 TEST(PolicyTest, BuiltinsListOnlyRegisteredOps) {
   MLIRContext ctx;
-  ctx.loadDialect<arith::ArithDialect, linalg::LinalgDialect,
-                  math::MathDialect, tensor::TensorDialect>();
+  ctx.loadDialect<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
+                  tensor::TensorDialect>();
   for (StringRef name : Policy::getBuiltinNames()) {
     std::optional<Policy> policy = Policy::getBuiltin(name);
     ASSERT_TRUE(policy.has_value());
@@ -32,8 +32,7 @@ TEST(PolicyTest, BuiltinsListOnlyRegisteredOps) {
            policy->getKeys(static_cast<PrecisionClass>(i)))
         EXPECT_TRUE(StringRef(key).starts_with("linalg:") ||
                     RegisteredOperationName::lookup(key, &ctx))
-            << "built-in policy " << name.str() << " lists unknown op "
-            << key;
+            << "built-in policy " << name.str() << " lists unknown op " << key;
   }
 }
 

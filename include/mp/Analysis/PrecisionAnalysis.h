@@ -64,8 +64,7 @@ struct PrecisionGraph {
 /// Classifies and paints `root` (usually a func.func). Emits warnings for
 /// constants that overflow the low-precision type and, when asked, remarks.
 /// Fails (after emitting an error) on an unsupported override.
-FailureOr<PrecisionGraph> paintPrecisions(Operation *root,
-                                          const Policy &policy,
+FailureOr<PrecisionGraph> paintPrecisions(Operation *root, const Policy &policy,
                                           const PrecisionAnalysisOptions &opts);
 
 /// Number of carried slots of `op` (scf.for: iter args; scf.if and

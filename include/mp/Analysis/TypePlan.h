@@ -43,9 +43,7 @@ public:
   ArrayRef<CastUse> getCastUses() const { return castUses; }
 
   /// Values whose type changes, with their new type, in IR order.
-  ArrayRef<std::pair<Value, Type>> getRetypedValues() const {
-    return retyped;
-  }
+  ArrayRef<std::pair<Value, Type>> getRetypedValues() const { return retyped; }
 
   /// Constants whose value is converted to a low-precision type.
   ArrayRef<Operation *> getConvertedConstants() const { return constants; }

@@ -18,8 +18,7 @@ Type withElementType(Type type, Type elem);
 /// Casts `value` (a float scalar, tensor or vector) to `type`, which differs
 /// only in its float element type: arith.truncf to narrow, arith.extf to
 /// widen, through f32 between two 16-bit types.
-Value createFloatCast(OpBuilder &builder, Location loc, Value value,
-                      Type type);
+Value createFloatCast(OpBuilder &builder, Location loc, Value value, Type type);
 
 /// The constant `value` (a FloatAttr or dense float elements) converted to
 /// `type` (same shape, another float element type), rounding to nearest even.

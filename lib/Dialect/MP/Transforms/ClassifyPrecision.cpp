@@ -52,17 +52,18 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
   ModuleOp module = getOperation();
   llvm::Expected<Policy> loaded = Policy::load(policy);
   if (!loaded) {
-    emitError(module.getLoc()) << "mp-classify-precision: "
-                       << llvm::toString(loaded.takeError());
+    emitError(module.getLoc())
+        << "mp-classify-precision: " << llvm::toString(loaded.takeError());
     return failure();
   }
   Policy result = std::move(*loaded);
   if (!level.empty()) {
     std::optional<PolicyLevel> parsed = parsePolicyLevel(level);
     if (!parsed) {
-      emitError(module.getLoc()) << "mp-classify-precision: unknown level '" << level
-                         << "'; expected default, tensor-cores-only, "
-                            "treat-infer-as-deny or unsafe-force-all";
+      emitError(module.getLoc())
+          << "mp-classify-precision: unknown level '" << level
+          << "'; expected default, tensor-cores-only, "
+             "treat-infer-as-deny or unsafe-force-all";
       return failure();
     }
     result.setLevel(*parsed);
@@ -79,24 +80,24 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
     StringRef list = stringifyPrecisionClass(edit.cls);
     for (const std::string &key : edit.remove) {
       if (!result.remove(edit.cls, key)) {
-        emitError(module.getLoc()) << "mp-classify-precision: " << list
-                           << "-remove: '" << key << "' is not in the " << list
-                           << " list";
+        emitError(module.getLoc())
+            << "mp-classify-precision: " << list << "-remove: '" << key
+            << "' is not in the " << list << " list";
         return failure();
       }
     }
     for (const std::string &key : edit.add) {
       if (!isPseudoKey(key) && !RegisteredOperationName::lookup(key, ctx))
-        emitWarning(module.getLoc()) << "mp-classify-precision: " << list
-                             << "-add: '" << key
-                             << "' is not a registered op; it only matches "
-                                "ops of that exact name";
+        emitWarning(module.getLoc())
+            << "mp-classify-precision: " << list << "-add: '" << key
+            << "' is not a registered op; it only matches "
+               "ops of that exact name";
       result.add(edit.cls, key);
     }
   }
   if (llvm::Error err = result.verify()) {
-    emitError(module.getLoc()) << "mp-classify-precision: "
-                       << llvm::toString(std::move(err));
+    emitError(module.getLoc())
+        << "mp-classify-precision: " << llvm::toString(std::move(err));
     return failure();
   }
   return result;
@@ -132,14 +133,14 @@ void ClassifyPrecisionPass::annotate(const PrecisionGraph &graph) {
 }
 
 /// Opens `path` for writing ('-' is stdout); emits an error on failure.
-static std::unique_ptr<llvm::ToolOutputFile> openOutput(ModuleOp module,
-                                                        StringRef option,
-                                                        StringRef path) {
+static std::unique_ptr<llvm::ToolOutputFile>
+openOutput(ModuleOp module, StringRef option, StringRef path) {
   std::string message;
   auto file = openOutputFile(path, &message);
   if (!file)
-    emitError(module.getLoc()) << "mp-classify-precision: cannot write " << option
-                       << " file '" << path << "': " << message;
+    emitError(module.getLoc())
+        << "mp-classify-precision: cannot write " << option << " file '" << path
+        << "': " << message;
   return file;
 }
 

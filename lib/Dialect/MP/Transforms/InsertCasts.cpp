@@ -24,8 +24,7 @@ using namespace mlir;
 using namespace mlir::mp;
 
 namespace {
-struct InsertCastsPass
-    : public mp::impl::InsertCastsPassBase<InsertCastsPass> {
+struct InsertCastsPass : public mp::impl::InsertCastsPassBase<InsertCastsPass> {
   using Base::Base;
 
   void runOnOperation() override;
@@ -83,8 +82,7 @@ void InsertCastsPass::runOnOperation() {
     FailureOr<TypedAttr> converted =
         convertFloatConstant(cst.getValue(), cst.getType());
     if (failed(converted)) {
-      cst.emitError() << "cannot convert this constant to "
-                      << cst.getType()
+      cst.emitError() << "cannot convert this constant to " << cst.getType()
                       << " (it overflows or is not a float constant); "
                          "classify it f32 with mp.override";
       return signalPassFailure();

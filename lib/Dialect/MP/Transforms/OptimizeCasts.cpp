@@ -70,16 +70,14 @@ struct FillInCastType : public OpRewritePattern<CastOp> {
     auto fill = op.getIn().template getDefiningOp<linalg::FillOp>();
     if (!fill || fill->getNumResults() != 1)
       return rewriter.notifyMatchFailure(op, "not a fill");
-    auto empty =
-        fill.getOutputs()[0].template getDefiningOp<tensor::EmptyOp>();
+    auto empty = fill.getOutputs()[0].template getDefiningOp<tensor::EmptyOp>();
     if (!empty)
       return rewriter.notifyMatchFailure(op, "fill of a non-empty tensor");
     Type elem = getElementTypeOrSelf(op.getType());
-    Value scalar = CastOp::create(rewriter, op.getLoc(), elem,
-                                  fill.getInputs()[0]);
-    Value newEmpty = tensor::EmptyOp::create(rewriter, empty.getLoc(),
-                                             op.getType(),
-                                             empty.getDynamicSizes());
+    Value scalar =
+        CastOp::create(rewriter, op.getLoc(), elem, fill.getInputs()[0]);
+    Value newEmpty = tensor::EmptyOp::create(
+        rewriter, empty.getLoc(), op.getType(), empty.getDynamicSizes());
     rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, newEmpty);
     return success();
   }
@@ -90,7 +88,8 @@ struct FillInCastType : public OpRewritePattern<CastOp> {
 /// input) and makes the data larger.
 static bool isGrowingBroadcast(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1 || !op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
+      op->getNumResults() != 1 ||
+      !op.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
     return false;
   auto yield = dyn_cast<linalg::YieldOp>(op.getBlock()->getTerminator());
   if (!yield || yield->getNumOperands() != 1 ||
@@ -116,7 +115,8 @@ struct CastBeforeBroadcast : public OpRewritePattern<CastOp> {
       return rewriter.notifyMatchFailure(op, "not a broadcast used once");
     Type elem = getElementTypeOrSelf(op.getType());
     Value input = bcast.getDpsInputs()[0];
-    auto empty = bcast.getDpsInits()[0].template getDefiningOp<tensor::EmptyOp>();
+    auto empty =
+        bcast.getDpsInits()[0].template getDefiningOp<tensor::EmptyOp>();
     rewriter.setInsertionPoint(bcast);
     Value castInput = CastOp::create(
         rewriter, op.getLoc(), withElementType(input.getType(), elem), input);
@@ -149,10 +149,9 @@ struct SliceBeforeCast : public OpRewritePattern<tensor::ExtractSliceOp> {
     auto slice = tensor::ExtractSliceOp::create(
         rewriter, op.getLoc(),
         cast<RankedTensorType>(withElementType(op.getType(), sourceElem)),
-        source, op.getMixedOffsets(), op.getMixedSizes(),
-        op.getMixedStrides());
-    rewriter.replaceOp(op, createFloatCast(rewriter, castOp->getLoc(), slice,
-                                           op.getType()));
+        source, op.getMixedOffsets(), op.getMixedSizes(), op.getMixedStrides());
+    rewriter.replaceOp(
+        op, createFloatCast(rewriter, castOp->getLoc(), slice, op.getType()));
     return success();
   }
 };
@@ -168,8 +167,8 @@ struct ExtractBeforeCast : public OpRewritePattern<tensor::ExtractOp> {
       return rewriter.notifyMatchFailure(op, "tensor is not a float cast");
     Value element = tensor::ExtractOp::create(
         rewriter, op.getLoc(), castOp->getOperand(0), op.getIndices());
-    rewriter.replaceOp(op, createFloatCast(rewriter, castOp->getLoc(), element,
-                                           op.getType()));
+    rewriter.replaceOp(
+        op, createFloatCast(rewriter, castOp->getLoc(), element, op.getType()));
     return success();
   }
 };
@@ -187,12 +186,12 @@ private:
 } // namespace
 
 void mlir::mp::populateOptimizeCastsPatterns(RewritePatternSet &patterns) {
-  patterns.add<FoldRoundTrip, FoldCastOfConstant<arith::TruncFOp>,
-               FoldCastOfConstant<arith::ExtFOp>,
-               CastBeforeBroadcast<arith::TruncFOp>,
-               CastBeforeBroadcast<arith::ExtFOp>, FillInCastType<arith::TruncFOp>,
-               FillInCastType<arith::ExtFOp>, SliceBeforeCast,
-               ExtractBeforeCast>(patterns.getContext());
+  patterns.add<
+      FoldRoundTrip, FoldCastOfConstant<arith::TruncFOp>,
+      FoldCastOfConstant<arith::ExtFOp>, CastBeforeBroadcast<arith::TruncFOp>,
+      CastBeforeBroadcast<arith::ExtFOp>, FillInCastType<arith::TruncFOp>,
+      FillInCastType<arith::ExtFOp>, SliceBeforeCast, ExtractBeforeCast>(
+      patterns.getContext());
 }
 
 /// Merges casts of one value to one type into a single cast placed right
@@ -212,8 +211,7 @@ void OptimizeCastsPass::mergeAndHoistCasts() {
     Value source = std::get<0>(key);
     Operation *keep = casts.front();
     if (Operation *def = source.getDefiningOp()) {
-      if (keep->getBlock() != def->getBlock() ||
-          keep->getPrevNode() != def)
+      if (keep->getBlock() != def->getBlock() || keep->getPrevNode() != def)
         keep->moveAfter(def), ++numMoved;
     } else {
       Block *block = cast<BlockArgument>(source).getOwner();
