@@ -19,9 +19,17 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir {
+namespace mp {
+// Test-only passes (test/lib), registered like mlir-opt's test passes.
+void registerTestPasses();
+} // namespace mp
+} // namespace mlir
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::mp::registerMPPassesAndPipelines();
+  mlir::mp::registerTestPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

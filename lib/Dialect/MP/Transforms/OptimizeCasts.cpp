@@ -227,12 +227,22 @@ void OptimizeCastsPass::mergeAndHoistCasts() {
 
 LogicalResult
 OptimizeCastsPass::applyPatterns(const FrozenRewritePatternSet &patterns) {
-  // Only the cast patterns run: no folding or DCE of unrelated ops.
+  // Only casts and the slices/extractions of casts are visited: other ops are
+  // neither folded nor erased, even when they are dead.
+  SmallVector<Operation *> ops;
+  getOperation().walk([&](Operation *op) {
+    if (isFloatCast(op))
+      ops.push_back(op);
+    else if (isa<tensor::ExtractSliceOp, tensor::ExtractOp>(op) &&
+             op->getOperand(0).getDefiningOp() &&
+             isFloatCast(op->getOperand(0).getDefiningOp()))
+      ops.push_back(op);
+  });
   GreedyRewriteConfig config;
   config.enableFolding(false);
   config.enableConstantCSE(false);
-  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  return applyPatternsGreedily(getOperation(), patterns, config);
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  return applyOpPatternsGreedily(ops, patterns, config);
 }
 
 void OptimizeCastsPass::runOnOperation() {

@@ -1,0 +1,298 @@
+#!/usr/bin/env python3
+"""Random fp32 training-like graphs in upstream MLIR, for testing mp.
+
+Each seed gives one function mixing contractions, named and generic linalg
+ops (random elementwise bodies, reductions), tensor-level arith/math,
+softmax, layout ops, constants (some beyond the f16 range), scf.for loops
+with carried tensors, scf.if, calls to an unknown function and f64 values.
+Only the Python standard library is needed.
+
+Usage: random_graph.py SEED [--ops N]
+"""
+import random
+import sys
+
+N = 8
+MAT = f"tensor<{N}x{N}xf32>"
+VEC = f"tensor<{N}xf32>"
+MAPS = """#mp_id = affine_map<(i, j) -> (i, j)>
+#mp_row = affine_map<(i, j) -> (i)>
+#mp_col = affine_map<(i, j) -> (j)>
+#mp_mk = affine_map<(m, n, k) -> (m, k)>
+#mp_kn = affine_map<(m, n, k) -> (k, n)>
+#mp_mn = affine_map<(m, n, k) -> (m, n)>
+"""
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.n = 0
+        self.lines = []
+        self.indent = "  "
+
+    def name(self, prefix="v"):
+        self.n += 1
+        return f"%{prefix}{self.n}"
+
+    def emit(self, text):
+        self.lines.append(self.indent + text)
+
+    def empty(self, ty):
+        e = self.name("e")
+        self.emit(f"{e} = tensor.empty() : {ty}")
+        return e
+
+    def zero_fill(self, ty):
+        z = self.name("c")
+        self.emit(f"{z} = arith.constant 0.0 : f32")
+        f = self.name("z")
+        self.emit(f"{f} = linalg.fill ins({z} : f32) outs({self.empty(ty)} : {ty}) -> {ty}")
+        return f
+
+    # ---- op emitters: take a pool {kind: [values]} and return (kind, value)
+    def matmul(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        init = self.zero_fill(MAT) if self.r.random() < 0.7 else self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = linalg.matmul ins({a}, {b} : {MAT}, {MAT}) outs({init} : {MAT}) -> {MAT}")
+        return "mat", v
+
+    def generic_matmul(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        init = self.zero_fill(MAT)
+        v = self.name()
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_mk, #mp_kn, #mp_mn], "
+                  f"iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} "
+                  f"ins({a}, {b} : {MAT}, {MAT}) outs({init} : {MAT}) {{")
+        self.emit("^bb0(%x: f32, %y: f32, %acc: f32):")
+        self.emit("  %m = arith.mulf %x, %y : f32")
+        self.emit("  %s = arith.addf %acc, %m : f32")
+        self.emit("  linalg.yield %s : f32")
+        self.emit(f"}} -> {MAT}")
+        return "mat", v
+
+    def named_binary(self, p):
+        op = self.r.choice(["add", "sub", "mul", "div", "max", "min"])
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = linalg.{op} ins({a}, {b} : {MAT}, {MAT}) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        return "mat", v
+
+    def named_unary(self, p):
+        op = self.r.choice(["exp", "log", "tanh", "abs", "negf", "sqrt", "rsqrt",
+                            "reciprocal", "erf", "square", "floor"])
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = linalg.{op} ins({a} : {MAT}) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        return "mat", v
+
+    def tensor_arith(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        v = self.name()
+        if self.r.random() < 0.6:
+            op = self.r.choice(["arith.addf", "arith.mulf", "arith.subf", "arith.maximumf"])
+            self.emit(f"{v} = {op} {a}, {b} : {MAT}")
+        else:
+            op = self.r.choice(["math.exp", "math.tanh", "math.sqrt", "math.absf"])
+            self.emit(f"{v} = {op} {a} : {MAT}")
+        return "mat", v
+
+    def transpose(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = linalg.transpose ins({a} : {MAT}) outs({self.empty(MAT)} : {MAT}) permutation = [1, 0]")
+        return "mat", v
+
+    def broadcast(self, p):
+        a = self.r.choice(p["vec"])
+        v = self.name()
+        dim = self.r.choice([0, 1])
+        self.emit(f"{v} = linalg.broadcast ins({a} : {VEC}) outs({self.empty(MAT)} : {MAT}) dimensions = [{dim}]")
+        return "mat", v
+
+    def reduce(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        add = self.r.random() < 0.6
+        init = self.zero_fill(VEC)
+        body = "arith.addf" if add else "arith.maximumf"
+        self.emit(f"{v} = linalg.reduce ins({a} : {MAT}) outs({init} : {VEC}) dimensions = [1]")
+        self.emit("  (%in: f32, %acc: f32) {")
+        self.emit(f"    %s = {body} %in, %acc : f32")
+        self.emit("    linalg.yield %s : f32")
+        self.emit("  }")
+        return "vec", v
+
+    def generic_elementwise(self, p):
+        ins = [(self.r.choice(p["mat"]), "#mp_id", MAT)]
+        if self.r.random() < 0.5:
+            ins.append((self.r.choice(p["vec"]), self.r.choice(["#mp_row", "#mp_col"]), VEC))
+        if self.r.random() < 0.5:
+            ins.append((self.r.choice(p["mat"]), "#mp_id", MAT))
+        captured = self.r.choice(p["scal"]) if self.r.random() < 0.3 else None
+        v = self.name()
+        maps = ", ".join(m for _, m, _ in ins) + ", #mp_id"
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [{maps}], iterator_types = "
+                  f"[\"parallel\", \"parallel\"]}} ins({', '.join(x for x, _, _ in ins)} : "
+                  f"{', '.join(t for _, _, t in ins)}) outs({self.empty(MAT)} : {MAT}) {{")
+        args = [f"%a{i}" for i in range(len(ins))]
+        self.emit("^bb0(" + ", ".join(f"{a}: f32" for a in args) + ", %o: f32):")
+        live = list(args) + ([captured] if captured else [])
+        k = 0
+        for _ in range(self.r.randint(1, 4)):
+            k += 1
+            res = f"%t{k}"
+            kind = self.r.random()
+            if kind < 0.55:
+                op = self.r.choice(["arith.addf", "arith.mulf", "arith.subf", "arith.maximumf", "arith.divf"])
+                self.emit(f"  {res} = {op} {self.r.choice(live)}, {self.r.choice(live)} : f32")
+            elif kind < 0.75:
+                op = self.r.choice(["math.tanh", "math.exp", "math.absf", "arith.negf"])
+                self.emit(f"  {res} = {op} {self.r.choice(live)} : f32")
+            elif kind < 0.9:
+                c = f"%k{k}"
+                self.emit(f"  {c} = arith.constant {self.r.choice(['0.5', '2.0', '-1.0', '1.0e-3'])} : f32")
+                self.emit(f"  {res} = arith.mulf {self.r.choice(live)}, {c} : f32")
+            else:
+                cnd = f"%p{k}"
+                self.emit(f"  {cnd} = arith.cmpf ogt, {self.r.choice(live)}, {self.r.choice(live)} : f32")
+                self.emit(f"  {res} = arith.select {cnd}, {self.r.choice(live)}, {self.r.choice(live)} : f32")
+            live.append(res)
+        self.emit(f"  linalg.yield {live[-1]} : f32")
+        self.emit(f"}} -> {MAT}")
+        return "mat", v
+
+    def softmax(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = linalg.softmax dimension(1) ins({a} : {MAT}) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        return "mat", v
+
+    def scalar(self, p):
+        a, b = self.r.choice(p["scal"]), self.r.choice(p["scal"])
+        v = self.name()
+        if self.r.random() < 0.5:
+            self.emit(f"{v} = arith.mulf {a}, {b} : f32")
+        else:
+            self.emit(f"{v} = math.exp {a} : f32")
+        return "scal", v
+
+    def fill(self, p):
+        a = self.r.choice(p["scal"])
+        v = self.name()
+        self.emit(f"{v} = linalg.fill ins({a} : f32) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        return "mat", v
+
+    def constant(self, p):
+        vals = [self.r.choice([0.25, -1.5, 3.0, 1.0e-3, 7.0e4]) for _ in range(N)]
+        v = self.name()
+        body = ", ".join(f"{x:e}" for x in vals)
+        self.emit(f"{v} = arith.constant dense<[{body}]> : {VEC}")
+        return "vec", v
+
+    def reshape(self, p):
+        a = self.r.choice(p["mat"])
+        x, v = self.name(), self.name()
+        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, 4, {N}] : {MAT} into tensor<2x4x{N}xf32>")
+        self.emit(f"{v} = tensor.collapse_shape {x} [[0, 1], [2]] : tensor<2x4x{N}xf32> into {MAT}")
+        return "mat", v
+
+    def slices(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        s, v = self.name(), self.name()
+        self.emit(f"{s} = tensor.extract_slice {a}[0, 0] [4, 4] [1, 1] : {MAT} to tensor<4x4xf32>")
+        self.emit(f"{v} = tensor.insert_slice {s} into {b}[4, 4] [4, 4] [1, 1] : tensor<4x4xf32> into {MAT}")
+        return "mat", v
+
+    def call(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = func.call @ext({a}) : ({MAT}) -> {MAT}")
+        return "mat", v
+
+    def f64(self, p):
+        v = self.name()
+        self.emit(f"{v} = arith.addf %fd, %fd : tensor<{N}xf64>")
+        return None, v
+
+    def loop(self, p, depth):
+        carried = [self.r.choice(p["mat"]) for _ in range(self.r.randint(1, 2))]
+        res = self.name("l")
+        iters = [self.name("it") for _ in carried]
+        c0, c1, c3 = self.name("i"), self.name("i"), self.name("i")
+        self.emit(f"{c0} = arith.constant 0 : index")
+        self.emit(f"{c1} = arith.constant 1 : index")
+        self.emit(f"{c3} = arith.constant 3 : index")
+        types = ", ".join([MAT] * len(carried))
+        iv = self.name("iv")
+        self.emit(f"{res}:{len(carried)} = scf.for {iv} = {c0} to {c3} step {c1} iter_args("
+                  + ", ".join(f"{i} = {c}" for i, c in zip(iters, carried)) + f") -> ({types}) {{")
+        inner = {k: list(v) for k, v in p.items()}
+        inner["mat"] += iters
+        outs = self.block(inner, self.r.randint(2, 5), depth + 1, len(carried))
+        self.emit(f"  scf.yield {', '.join(outs)} : {types}")
+        self.emit("}")
+        return [("mat", f"{res}#{i}") for i in range(len(carried))]
+
+    def branch(self, p, depth):
+        a, b = self.r.choice(p["scal"]), self.r.choice(p["scal"])
+        c, v = self.name("b"), self.name()
+        self.emit(f"{c} = arith.cmpf olt, {a}, {b} : f32")
+        self.emit(f"{v} = scf.if {c} -> ({MAT}) {{")
+        outs = self.block({k: list(x) for k, x in p.items()}, self.r.randint(1, 3), depth + 1, 1)
+        self.emit(f"  scf.yield {outs[0]} : {MAT}")
+        self.emit("} else {")
+        outs = self.block({k: list(x) for k, x in p.items()}, self.r.randint(1, 3), depth + 1, 1)
+        self.emit(f"  scf.yield {outs[0]} : {MAT}")
+        self.emit(f"}}")
+        return [("mat", v)]
+
+    def block(self, pool, count, depth, nresults):
+        saved = self.indent
+        self.indent += "  "
+        simple = [self.matmul, self.matmul, self.generic_matmul, self.named_binary,
+                  self.named_binary, self.named_unary, self.tensor_arith, self.transpose,
+                  self.broadcast, self.reduce, self.generic_elementwise,
+                  self.generic_elementwise, self.softmax, self.scalar, self.fill,
+                  self.constant, self.reshape, self.slices, self.call, self.f64]
+        produced = []
+        for _ in range(count):
+            if depth < 2 and self.r.random() < 0.08:
+                new = self.loop(pool, depth) if self.r.random() < 0.6 else self.branch(pool, depth)
+            else:
+                new = [self.r.choice(simple)(pool)]
+            for kind, v in new:
+                if kind:
+                    pool[kind].append(v)
+                    if kind == "mat":
+                        produced.append(v)
+        self.indent = saved
+        mats = produced or pool["mat"]
+        return [self.r.choice(mats) for _ in range(nresults)]
+
+    def function(self, count):
+        pool = {"mat": ["%fx", "%fw", "%fu"], "vec": ["%fb"], "scal": ["%fs", "%ft"]}
+        self.indent = ""
+        body_start = len(self.lines)
+        outs = self.block(pool, count, 0, 2)
+        body = self.lines[body_start:]
+        del self.lines[body_start:]
+        header = (f"func.func private @ext({MAT}) -> {MAT}\n"
+                  f"func.func @random(%fx: {MAT}, %fw: {MAT}, %fu: {MAT}, %fb: {VEC}, "
+                  f"%fs: f32, %ft: f32, %fd: tensor<{N}xf64>) -> ({MAT}, {MAT}, {VEC}) {{")
+        vec = self.r.choice(pool["vec"])
+        return "\n".join([MAPS + header] + body +
+                         [f"  return {outs[0]}, {outs[1]}, {vec} : {MAT}, {MAT}, {VEC}", "}"]) + "\n"
+
+
+def main():
+    seed = int(sys.argv[1])
+    ops = 40
+    if "--ops" in sys.argv:
+        ops = int(sys.argv[sys.argv.index("--ops") + 1])
+    sys.stdout.write(Gen(seed).function(ops))
+
+
+if __name__ == "__main__":
+    main()
