@@ -4,8 +4,10 @@
 Generates MLP-like graphs (matmul, bias add, relu, exp, row sums, casts of
 shared weights) of about 10k and 100k ops, and reports for each size the
 median wall time of `mp-opt FILE -o /dev/null` (parse + print) and of the
-same with mp-amp-pipeline, as a ratio measured in one run. Goal: ratio <= 2
-and linear growth (time per op roughly constant across sizes).
+same with mp-amp-pipeline, as a ratio measured in one run, twice: with
+mp-opt's default verification of the IR after every pass, and with
+--verify-each=false (the passes' own cost). Goal: ratio <= 2 and linear
+growth (time per op roughly constant across sizes).
 
 Usage: bench/amp_pipeline_scaling.py [--mp-opt build/bin/mp-opt] [--repeat 3]
 """
@@ -64,7 +66,8 @@ def main():
     parser.add_argument("--sizes", default="1000,10000")
     args = parser.parse_args()
     pipeline = "--pass-pipeline=builtin.module(mp-amp-pipeline{policy=fp16})"
-    print(f"{'ops':>8} {'parse+print s':>14} {'pipeline s':>11} {'ratio':>6} {'us/op':>7}")
+    print(f"{'ops':>8} {'parse+print s':>14} {'pipeline s':>11} {'ratio':>6} "
+          f"{'no-verify s':>12} {'ratio':>6} {'us/op':>7}")
     with tempfile.TemporaryDirectory() as tmp:
         for blocks in (int(s) for s in args.sizes.split(",")):
             path = os.path.join(tmp, f"g{blocks}.mlir")
@@ -73,7 +76,10 @@ def main():
             ops = blocks * OPS_PER_BLOCK
             base = time_cmd([args.mp_opt, path, "-o", os.devnull], args.repeat)
             full = time_cmd([args.mp_opt, path, pipeline, "-o", os.devnull], args.repeat)
-            print(f"{ops:>8} {base:>14.3f} {full:>11.3f} {full / base:>6.2f} {1e6 * full / ops:>7.2f}")
+            fast = time_cmd([args.mp_opt, path, pipeline, "--verify-each=false",
+                             "-o", os.devnull], args.repeat)
+            print(f"{ops:>8} {base:>14.3f} {full:>11.3f} {full / base:>6.2f} "
+                  f"{fast:>12.3f} {fast / base:>6.2f} {1e6 * full / ops:>7.2f}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -64,6 +65,15 @@ LogicalResult TypePlan::planOp(Operation *op) {
   if (!attr)
     return success();
   MLIRContext *ctx = op->getContext();
+  if (isa<FunctionOpInterface>(op)) {
+    auto boundary = dyn_cast<PrecisionAttr>(attr);
+    if (!boundary)
+      return op->emitError() << "'" << MPDialect::kPrecisionAttrName
+                             << "' on a function must be a single precision";
+    if (boundary.getValue() != Precision::f32)
+      boundaryFunctions.emplace_back(op, boundary.getValue());
+    return success();
+  }
   if (isCarryingControlFlow(op)) {
     auto array = dyn_cast<ArrayAttr>(attr);
     unsigned count = getCarriedSlotCount(op);
@@ -146,6 +156,47 @@ LogicalResult TypePlan::planOp(Operation *op) {
   return success();
 }
 
+std::optional<FunctionType> TypePlan::getNewCalleeType(Operation *op) const {
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call || newFunctionTypes.empty())
+    return std::nullopt;
+  Operation *callee = call.resolveCallable();
+  auto it = newFunctionTypes.find(callee);
+  if (it == newFunctionTypes.end())
+    return std::nullopt;
+  return it->second;
+}
+
+void TypePlan::planFunctionBoundaries(Operation *op, Precision precision) {
+  auto fn = cast<FunctionOpInterface>(op);
+  Type low = getFloatType(op->getContext(), precision);
+  SmallVector<Type> inputs, results;
+  for (BlockArgument arg : fn.getArguments()) {
+    Type target = withElementType(arg.getType(), low);
+    bool allLow = isF32Like(arg.getType()) && !arg.use_empty() &&
+                  llvm::all_of(arg.getUses(), [&](OpOperand &use) {
+                    return expectedType(use) == target;
+                  });
+    if (allLow)
+      retype(arg, target);
+    inputs.push_back(getNewType(arg));
+  }
+  for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
+    Type target = withElementType(type, low);
+    bool allLow = isF32Like(type);
+    fn.walk([&](Operation *ret) {
+      if (ret->getParentOp() == op && ret->hasTrait<OpTrait::ReturnLike>())
+        allLow &= getNewType(ret->getOperand(i)) == target;
+    });
+    results.push_back(allLow ? target : type);
+  }
+  auto type = FunctionType::get(op->getContext(), inputs, results);
+  if (type == fn.getFunctionType())
+    return;
+  newFunctionTypes[op] = type;
+  functionTypes.emplace_back(op, type);
+}
+
 Type TypePlan::expectedType(OpOperand &use) const {
   Operation *owner = use.getOwner();
   Value value = use.get();
@@ -153,7 +204,13 @@ Type TypePlan::expectedType(OpOperand &use) const {
   unsigned idx = use.getOperandNumber();
   if (isElementTypeAgnostic(owner))
     return getNewType(value);
+  if (std::optional<FunctionType> callee = getNewCalleeType(owner))
+    return callee->getInput(idx);
   Operation *parent = owner->getParentOp();
+  if (owner->hasTrait<OpTrait::ReturnLike>() && isa<FunctionOpInterface>(parent)) {
+    auto it = newFunctionTypes.find(parent);
+    return it == newFunctionTypes.end() ? original : it->second.getResult(idx);
+  }
   if (isa<scf::YieldOp>(owner)) {
     if (auto forOp = dyn_cast<scf::ForOp>(parent))
       return getNewType(forOp.getRegionIterArgs()[idx]);
@@ -200,6 +257,15 @@ FailureOr<TypePlan> TypePlan::build(Operation *root) {
   });
   if (walk.wasInterrupted())
     return failure();
+  for (auto [fn, precision] : plan.boundaryFunctions)
+    plan.planFunctionBoundaries(fn, precision);
+  if (!plan.newFunctionTypes.empty())
+    root->walk([&](func::CallOp call) {
+      if (std::optional<FunctionType> callee = plan.getNewCalleeType(call))
+        for (auto [result, type] :
+             llvm::zip_equal(call.getResults(), callee->getResults()))
+          plan.retype(result, type);
+    });
   llvm::DenseSet<Operation *> skipBodies(plan.regenerated.begin(),
                                          plan.regenerated.end());
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {

@@ -31,6 +31,7 @@ getClassifyOptions(const AmpPipelineOptions &options) {
   classify.clearRemove.assign(options.clearRemove.begin(),
                               options.clearRemove.end());
   classify.lowPrecisionAccumulation = options.lowPrecisionAccumulation;
+  classify.lowPrecisionBoundaries = options.lowPrecisionBoundaries;
   classify.remarks = options.remarks;
   classify.reportFile = options.report;
   classify.dotFile = options.dot;

@@ -52,6 +52,13 @@ public:
   /// types after the rewrite.
   ArrayRef<Operation *> getRegeneratedBodies() const { return regenerated; }
 
+  /// Functions whose signature changes, with their new type: a function with
+  /// `mp.precision = P` takes an f32 argument in P when every use of it wants
+  /// P, and returns P where the returned value is P.
+  ArrayRef<std::pair<Operation *, FunctionType>> getNewFunctionTypes() const {
+    return functionTypes;
+  }
+
   /// Number of distinct (value, type) casts the rewrite inserts (a use of a
   /// tensor.empty of another type gets a new tensor.empty, not a cast).
   unsigned getNumCasts() const;
@@ -60,6 +67,9 @@ private:
   Type expectedType(OpOperand &use) const;
   void retype(Value value, Type type);
   LogicalResult planOp(Operation *op);
+  void planFunctionBoundaries(Operation *fn, Precision precision);
+  /// The new type of the function called by `op`, if it changes.
+  std::optional<FunctionType> getNewCalleeType(Operation *op) const;
 
   /// Compute precision of ops (painted ops and ops inside low bodies).
   DenseMap<Operation *, Precision> computePrecision;
@@ -70,6 +80,9 @@ private:
   std::vector<CastUse> castUses;
   std::vector<Operation *> constants;
   std::vector<Operation *> regenerated;
+  std::vector<std::pair<Operation *, Precision>> boundaryFunctions;
+  std::vector<std::pair<Operation *, FunctionType>> functionTypes;
+  DenseMap<Operation *, FunctionType> newFunctionTypes;
 };
 
 } // namespace mp

@@ -49,6 +49,10 @@ struct AmpPipelineOptions : public PassPipelineOptions<AmpPipelineOptions> {
       *this, "low-precision-accumulation",
       llvm::cl::desc("Accumulate contractions in the low-precision type"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> lowPrecisionBoundaries{
+      *this, "low-precision-boundaries",
+      llvm::cl::desc("Let function arguments and results go low"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> remarks{
       *this, "remarks",
       llvm::cl::desc("Remark on each op left in its precision"),

@@ -4,6 +4,8 @@
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='level=treat-infer-as-deny' | FileCheck %s --check-prefix=TIAD
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='allow-remove=linalg.matmul,linalg:contraction' | FileCheck %s --check-prefix=NOMM
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='infer-remove=linalg.add deny-add=linalg.add' | FileCheck %s --check-prefix=ADDDENY
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-boundaries=true policy=bf16' | FileCheck %s --check-prefix=BOUNDARY
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-accumulation=true' | FileCheck %s --check-prefix=LOWACC
 
 // Contractions go low, exp stays f32, the add between two matmuls goes low,
 // the add after exp inherits deny.
@@ -23,6 +25,11 @@
 // NOMM-LABEL: func.func @basic
 // NOMM-NOT: f16
 // NOMM: return
+// BOUNDARY-LABEL: func.func @basic
+// BOUNDARY-SAME: attributes {mp.precision = #mp.precision<bf16>}
+// LOWACC-LABEL: func.func @basic
+// LOWACC: linalg.matmul {mp.accumulator = #mp.precision<f16>, mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// LOWACC: linalg.exp {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
 // ADDDENY-LABEL: func.func @basic
 // ADDDENY: linalg.add {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
 func.func @basic(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> tensor<8x8xf32> {

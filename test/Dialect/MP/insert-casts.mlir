@@ -115,3 +115,28 @@ func.func @untouched(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = math.exp %a : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// mp.precision on a function lets its boundaries take the low type: an
+// argument only used in f16 becomes f16, a result produced in f16 is
+// returned as f16, and calls in the module follow.
+// CHECK-LABEL: func.func private @callee(
+// CHECK-SAME: %{{.*}}: tensor<4xf16>, %{{.*}}: tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf32>)
+// CHECK-NOT: arith.truncf
+// CHECK: return
+// CHECK-LABEL: func.func @caller(
+// CHECK-SAME: %[[X:.*]]: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[X16:.*]] = arith.truncf %[[X]] : tensor<4xf32> to tensor<4xf16>
+// CHECK: %[[R:.*]]:2 = call @callee(%[[X16]], %[[X]]) : (tensor<4xf16>, tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf32>)
+// CHECK: %[[E:.*]] = arith.extf %[[R]]#0 : tensor<4xf16> to tensor<4xf32>
+// CHECK: return %[[E]]
+func.func private @callee(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {mp.precision = #mp.precision<f16>} {
+  %0 = arith.mulf %a, %a {mp.precision = #mp.precision<f16>} : tensor<4xf32>
+  %1 = math.exp %b {mp.precision = #mp.precision<f32>} : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+func.func @caller(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r:2 = func.call @callee(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+  return %r#0 : tensor<4xf32>
+}

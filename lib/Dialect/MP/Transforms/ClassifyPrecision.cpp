@@ -188,6 +188,10 @@ void ClassifyPrecisionPass::runOnOperation() {
     if (failed(graph))
       return WalkResult::interrupt();
     annotate(*graph);
+    if (lowPrecisionBoundaries)
+      fn->setAttr(MPDialect::kPrecisionAttrName,
+                  PrecisionAttr::get(&getContext(),
+                                     resolved->getLowPrecision()));
     paintings.push_back({fn, std::move(*graph)});
     return WalkResult::advance();
   });

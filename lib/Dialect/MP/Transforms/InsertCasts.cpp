@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir {
 namespace mp {
@@ -76,6 +77,8 @@ void InsertCastsPass::runOnOperation() {
   for (auto [value, type] : plan->getRetypedValues())
     value.setType(type);
   numRetyped += plan->getRetypedValues().size();
+  for (auto [fn, type] : plan->getNewFunctionTypes())
+    cast<FunctionOpInterface>(fn).setType(type);
 
   for (Operation *op : plan->getConvertedConstants()) {
     auto cst = cast<arith::ConstantOp>(op);

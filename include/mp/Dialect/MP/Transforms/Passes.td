@@ -21,7 +21,10 @@ def ClassifyPrecisionPass : Pass<"mp-classify-precision", "ModuleOp"> {
     * `mp.precision = #mp.precision<...>` on every op with f32 values (an
       array with one precision per carried value on `scf.for`, `scf.while`,
       `scf.if`, `scf.index_switch` and `scf.execute_region`);
-    * `mp.accumulator` on accumulating ops with `low-precision-accumulation`.
+    * `mp.accumulator` on accumulating ops with `low-precision-accumulation`;
+    * `mp.precision` on each function with `low-precision-boundaries`: its
+      f32 arguments used only in low precision, and results produced in low
+      precision, change type (and so do calls to it in the module).
 
     The policy is `fp16`, `bf16` or the path of a JSON/YAML policy file
     (docs/Policies.md); the `*-add`/`*-remove` options edit its lists. An op in
@@ -70,6 +73,10 @@ def ClassifyPrecisionPass : Pass<"mp-classify-precision", "ModuleOp"> {
            /*default=*/"false",
            "Accumulate contractions, convolutions and sums that go low in the "
            "low-precision type instead of f32">,
+    Option<"lowPrecisionBoundaries", "low-precision-boundaries", "bool",
+           /*default=*/"false",
+           "Let function arguments and results take the low-precision type "
+           "where all their uses want it (changes signatures and calls)">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark on each op left in its precision (unknown op or "
            "non-f32 types)">,
@@ -98,7 +105,8 @@ def InsertCastsPass : Pass<"mp-insert-casts", "ModuleOp"> {
     inserted where a value meets a use of another precision: one cast per
     value and type, placed right after the value's definition (so casts of
     values defined outside a loop stay outside it). Function signatures are
-    unchanged. The `mp.class`, `mp.precision` and `mp.accumulator` attributes
+    unchanged unless the function carries `mp.precision`
+    (`low-precision-boundaries`). The `mp.class`, `mp.precision` and `mp.accumulator` attributes
     are removed.
 
     ```mlir
