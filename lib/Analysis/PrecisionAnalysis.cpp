@@ -231,6 +231,9 @@ private:
   void propagateDeny();
   void paintBetweenAllow();
   void spreadAllowThroughClear();
+  /// True for a clear node fed by a deny op whose consumers cannot be low:
+  /// painting it low would only round the deny op's f32 result.
+  bool onlyRoundsDenyOutput(unsigned idx) const;
   void demoteLoopSlotsFedInF32();
   std::string describe(unsigned node) const;
   std::string listReason(const PrecisionNode &node) const;
@@ -584,6 +587,16 @@ void Painter::paintBetweenAllow() {
   }
 }
 
+bool Painter::onlyRoundsDenyOutput(unsigned idx) const {
+  const PrecisionNode &node = nodes[idx];
+  bool fedByDeny = llvm::any_of(
+      node.preds, [&](unsigned p) { return roles[p] == Role::Deny; });
+  bool mayFeedLow = llvm::any_of(node.succs, [&](unsigned s) {
+    return roles[s] == Role::Allow || roles[s] == Role::Clear;
+  });
+  return fedByDeny && !mayFeedLow;
+}
+
 void Painter::spreadAllowThroughClear() {
   std::deque<unsigned> queue;
   for (unsigned i = 0; i < nodes.size(); ++i)
@@ -593,7 +606,7 @@ void Painter::spreadAllowThroughClear() {
     unsigned cur = queue.front();
     queue.pop_front();
     auto visit = [&](unsigned next) {
-      if (roles[next] != Role::Clear)
+      if (roles[next] != Role::Clear || onlyRoundsDenyOutput(next))
         return;
       roles[next] = Role::Allow;
       nodes[next].reason = "clear op next to low-precision " + describe(cur) +

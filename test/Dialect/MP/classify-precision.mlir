@@ -162,3 +162,42 @@ func.func @scalars(%a: f32) -> f32 {
   %1 = arith.mulf %0, %a : f32
   return %1 : f32
 }
+
+// -----
+
+// scf.while: the `before` and `after` values are carried slots; an scf.if
+// that returns exp(x) in one branch stays f32 (going low would only round
+// the f32 result).
+// CHECK-LABEL: func.func @while_and_if
+// CHECK: scf.while
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.tanh {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f16>}
+// CHECK: arith.subf %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// CHECK: } attributes {mp.precision = [#mp.precision<f16>, #mp.precision<f32>, #mp.precision<f16>, #mp.precision<f32>]}
+// CHECK: scf.if
+// CHECK: } {mp.precision = [#mp.precision<f32>]}
+func.func @while_and_if(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %lim: f32) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r:2 = scf.while (%h = %x, %n = %lim) : (tensor<8x8xf32>, f32) -> (tensor<8x8xf32>, f32) {
+    %zero = arith.constant 0.0 : f32
+    %c = arith.cmpf ogt, %n, %zero : f32
+    scf.condition(%c) %h, %n : tensor<8x8xf32>, f32
+  } do {
+  ^bb0(%h2: tensor<8x8xf32>, %n2: f32):
+    %0 = linalg.matmul ins(%h2, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %t = linalg.tanh ins(%0 : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = linalg.matmul ins(%t, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %one = arith.constant 1.0 : f32
+    %m = arith.subf %n2, %one : f32
+    scf.yield %1, %m : tensor<8x8xf32>, f32
+  }
+  %cz = arith.constant 0.0 : f32
+  %c0 = arith.cmpf olt, %r#1, %cz : f32
+  %y = scf.if %c0 -> tensor<8x8xf32> {
+    scf.yield %r#0 : tensor<8x8xf32>
+  } else {
+    %z = linalg.exp ins(%r#0 : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    scf.yield %z : tensor<8x8xf32>
+  }
+  return %y : tensor<8x8xf32>
+}

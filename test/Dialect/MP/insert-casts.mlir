@@ -140,3 +140,31 @@ func.func @caller(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r:2 = func.call @callee(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return %r#0 : tensor<4xf32>
 }
+
+// -----
+
+// scf.while: the carried tensor is f16 in both regions, the init is cast
+// before the loop and the result after it.
+// CHECK-LABEL: func.func @while_loop
+// CHECK: %[[X16:.*]] = arith.truncf %{{.*}} : tensor<8x8xf32> to tensor<8x8xf16>
+// CHECK: %[[R:.*]]:2 = scf.while (%[[H:.*]] = %[[X16]], %{{.*}} = %{{.*}}) : (tensor<8x8xf16>, f32) -> (tensor<8x8xf16>, f32)
+// CHECK: scf.condition(%{{.*}}) %[[H]], %{{.*}} : tensor<8x8xf16>, f32
+// CHECK: ^bb0(%[[H2:.*]]: tensor<8x8xf16>, %{{.*}}: f32):
+// CHECK: linalg.matmul ins(%[[H2]], %{{.*}} : tensor<8x8xf16>, tensor<8x8xf16>) outs(%{{.*}} : tensor<8x8xf16>)
+// CHECK: scf.yield %{{.*}}, %{{.*}} : tensor<8x8xf16>, f32
+// CHECK: arith.extf %[[R]]#0 : tensor<8x8xf16> to tensor<8x8xf32>
+func.func @while_loop(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %lim: f32) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r:2 = scf.while (%h = %x, %n = %lim) : (tensor<8x8xf32>, f32) -> (tensor<8x8xf32>, f32) {
+    %zero = arith.constant 0.0 : f32
+    %c = arith.cmpf ogt, %n, %zero : f32
+    scf.condition(%c) %h, %n : tensor<8x8xf32>, f32
+  } do {
+  ^bb0(%h2: tensor<8x8xf32>, %n2: f32):
+    %0 = linalg.matmul {mp.accumulator = #mp.precision<f16>, mp.precision = #mp.precision<f16>} ins(%h2, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %one = arith.constant 1.0 : f32
+    %m = arith.subf %n2, %one : f32
+    scf.yield %0, %m : tensor<8x8xf32>, f32
+  } attributes {mp.precision = [#mp.precision<f16>, #mp.precision<f32>, #mp.precision<f16>, #mp.precision<f32>]}
+  return %r#0 : tensor<8x8xf32>
+}

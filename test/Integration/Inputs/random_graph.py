@@ -235,6 +235,27 @@ class Gen:
         self.emit("}")
         return [("mat", f"{res}#{i}") for i in range(len(carried))]
 
+    def while_loop(self, p, depth):
+        init = self.r.choice(p["mat"])
+        res, h, n, c = self.name("w"), self.name("wh"), self.name("wn"), self.name("wc")
+        lim, zero = self.name("k"), self.name("k")
+        self.emit(f"{lim} = arith.constant 3.0 : f32")
+        self.emit(f"{res}:2 = scf.while ({h} = {init}, {n} = {lim}) : ({MAT}, f32) -> ({MAT}, f32) {{")
+        self.emit(f"  {zero} = arith.constant 0.0 : f32")
+        self.emit(f"  {c} = arith.cmpf ogt, {n}, {zero} : f32")
+        self.emit(f"  scf.condition({c}) {h}, {n} : {MAT}, f32")
+        self.emit("} do {")
+        h2, n2, one, m = self.name("wh"), self.name("wn"), self.name("k"), self.name("wm")
+        self.emit(f"^bb0({h2}: {MAT}, {n2}: f32):")
+        inner = {k: list(v) for k, v in p.items()}
+        inner["mat"].append(h2)
+        outs = self.block(inner, self.r.randint(2, 4), depth + 1, 1)
+        self.emit(f"  {one} = arith.constant 1.0 : f32")
+        self.emit(f"  {m} = arith.subf {n2}, {one} : f32")
+        self.emit(f"  scf.yield {outs[0]}, {m} : {MAT}, f32")
+        self.emit("}")
+        return [("mat", f"{res}#0")]
+
     def branch(self, p, depth):
         a, b = self.r.choice(p["scal"]), self.r.choice(p["scal"])
         c, v = self.name("b"), self.name()
@@ -259,7 +280,8 @@ class Gen:
         produced = []
         for _ in range(count):
             if depth < 2 and self.r.random() < 0.08:
-                new = self.loop(pool, depth) if self.r.random() < 0.6 else self.branch(pool, depth)
+                new = self.r.choice([self.loop, self.loop, self.while_loop,
+                                     self.branch])(pool, depth)
             else:
                 new = [self.r.choice(simple)(pool)]
             for kind, v in new:
