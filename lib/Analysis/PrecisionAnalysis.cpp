@@ -231,9 +231,7 @@ private:
   void propagateDeny();
   void paintBetweenAllow();
   void spreadAllowThroughClear();
-  /// True for a clear node fed by a deny op whose consumers cannot be low:
-  /// painting it low would only round the deny op's f32 result.
-  bool onlyRoundsDenyOutput(unsigned idx) const;
+  void demoteClearWithoutLowConsumer();
   void demoteLoopSlotsFedInF32();
   std::string describe(unsigned node) const;
   std::string listReason(const PrecisionNode &node) const;
@@ -294,8 +292,9 @@ LogicalResult Painter::addOpNode(Operation *op) {
   TypeFit fit = getTypeFit(op);
   if (fit == TypeFit::Foreign) {
     if (opts.remarks)
-      op->emitRemark() << "mp: left in its precision: it has floating-point "
-                          "values that are not f32";
+      emitRemark(op->getLoc())
+          << "mp: left in its precision: it has floating-point "
+             "values that are not f32";
     return success();
   }
   if (fit == TypeFit::NoFloat)
@@ -308,7 +307,7 @@ LogicalResult Painter::addOpNode(Operation *op) {
   if (std::optional<Precision> forced = getOverride(op)) {
     if (*forced != Precision::f32 && *forced != Precision::f16 &&
         *forced != Precision::bf16)
-      return op->emitError()
+      return emitError(op->getLoc())
              << "mp.override with " << stringifyPrecision(*forced)
              << " is not supported yet; use f32, f16 or bf16";
     node.overridden = true;
@@ -322,15 +321,17 @@ LogicalResult Painter::addOpNode(Operation *op) {
     node.reason = c.fromBody ? "body op " + c.key + " is in no list: keeps f32"
                              : "in no list: keeps f32";
     if (opts.remarks)
-      op->emitRemark() << "mp: '" << (c.fromBody ? c.key : node.key)
-                       << "' is in no precision list; the op stays f32 (add "
-                          "it to a list with the policy options)";
+      emitRemark(op->getLoc())
+          << "mp: '" << (c.fromBody ? c.key : node.key)
+          << "' is in no precision list; the op stays f32 (add "
+             "it to a list with the policy options)";
     return success();
   }
   if (auto cst = dyn_cast<arith::ConstantOp>(op);
       cst && constantOverflows(cst, low)) {
-    cst.emitWarning() << "constant does not fit in " << stringifyPrecision(low)
-                      << " (values overflow to inf); it stays f32";
+    emitWarning(cst.getLoc())
+        << "constant does not fit in " << stringifyPrecision(low)
+        << " (values overflow to inf); it stays f32";
     roles[idx] = Role::Deny;
     node.cls = PrecisionClass::deny;
     node.reason = "constant overflows " + stringifyPrecision(low).str();
@@ -587,16 +588,6 @@ void Painter::paintBetweenAllow() {
   }
 }
 
-bool Painter::onlyRoundsDenyOutput(unsigned idx) const {
-  const PrecisionNode &node = nodes[idx];
-  bool fedByDeny = llvm::any_of(
-      node.preds, [&](unsigned p) { return roles[p] == Role::Deny; });
-  bool mayFeedLow = llvm::any_of(node.succs, [&](unsigned s) {
-    return roles[s] == Role::Allow || roles[s] == Role::Clear;
-  });
-  return fedByDeny && !mayFeedLow;
-}
-
 void Painter::spreadAllowThroughClear() {
   std::deque<unsigned> queue;
   for (unsigned i = 0; i < nodes.size(); ++i)
@@ -606,7 +597,7 @@ void Painter::spreadAllowThroughClear() {
     unsigned cur = queue.front();
     queue.pop_front();
     auto visit = [&](unsigned next) {
-      if (roles[next] != Role::Clear || onlyRoundsDenyOutput(next))
+      if (roles[next] != Role::Clear)
         return;
       roles[next] = Role::Allow;
       nodes[next].reason = "clear op next to low-precision " + describe(cur) +
@@ -615,6 +606,29 @@ void Painter::spreadAllowThroughClear() {
     };
     llvm::for_each(nodes[cur].succs, visit);
     llvm::for_each(nodes[cur].preds, visit);
+  }
+}
+
+/// A clear node painted low whose consumers all stay f32 would only round
+/// its value and add casts (e.g. a slice of an f32 accumulator that is
+/// stored, or an scf.if returning exp(x) in one branch): it stays f32.
+/// Repeated until no node changes, so chains of such nodes all stay f32.
+void Painter::demoteClearWithoutLowConsumer() {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (unsigned i = 0; i < nodes.size(); ++i) {
+      PrecisionNode &node = nodes[i];
+      if (roles[i] != Role::Allow || node.overridden ||
+          node.cls != PrecisionClass::clear)
+        continue;
+      if (llvm::any_of(node.succs,
+                       [&](unsigned s) { return roles[s] == Role::Allow; }))
+        continue;
+      roles[i] = Role::Clear;
+      node.reason = listReason(node) + "; no low-precision consumer";
+      changed = true;
+    }
   }
 }
 
@@ -648,6 +662,7 @@ void Painter::paint() {
     propagateDeny();
     paintBetweenAllow();
     spreadAllowThroughClear();
+    demoteClearWithoutLowConsumer();
     demoteLoopSlotsFedInF32();
   }
   for (unsigned i = 0; i < nodes.size(); ++i) {

@@ -207,7 +207,8 @@ Type TypePlan::expectedType(OpOperand &use) const {
   if (std::optional<FunctionType> callee = getNewCalleeType(owner))
     return callee->getInput(idx);
   Operation *parent = owner->getParentOp();
-  if (owner->hasTrait<OpTrait::ReturnLike>() && isa<FunctionOpInterface>(parent)) {
+  if (owner->hasTrait<OpTrait::ReturnLike>() &&
+      isa<FunctionOpInterface>(parent)) {
     auto it = newFunctionTypes.find(parent);
     return it == newFunctionTypes.end() ? original : it->second.getResult(idx);
   }

@@ -70,10 +70,10 @@ void TestAmpInvariantsPass::runOnOperation() {
       if (auto ext = in.getDefiningOp<arith::ExtFOp>();
           ext && isa<arith::TruncFOp>(op) && ext.getIn().getType() == out)
         fail(op, "truncf(extf(x)) round trip");
-      bool lowToF32 = isLowFloat(in.getType()) &&
-                      getElementTypeOrSelf(out).isF32();
-      bool f32ToLow = getElementTypeOrSelf(in.getType()).isF32() &&
-                      isLowFloat(out);
+      bool lowToF32 =
+          isLowFloat(in.getType()) && getElementTypeOrSelf(out).isF32();
+      bool f32ToLow =
+          getElementTypeOrSelf(in.getType()).isF32() && isLowFloat(out);
       if (!lowToF32 && !f32ToLow)
         fail(op, "cast is not between f32 and f16/bf16");
       return;

@@ -189,9 +189,9 @@ void ClassifyPrecisionPass::runOnOperation() {
       return WalkResult::interrupt();
     annotate(*graph);
     if (lowPrecisionBoundaries)
-      fn->setAttr(MPDialect::kPrecisionAttrName,
-                  PrecisionAttr::get(&getContext(),
-                                     resolved->getLowPrecision()));
+      fn->setAttr(
+          MPDialect::kPrecisionAttrName,
+          PrecisionAttr::get(&getContext(), resolved->getLowPrecision()));
     paintings.push_back({fn, std::move(*graph)});
     return WalkResult::advance();
   });
