@@ -1,0 +1,119 @@
+/*===- mp_runtime.h - The mp runtime: run compiled training graphs -*- C -*-===*
+ *
+ * Part of the mp project: automatic mixed precision for MLIR.
+ *
+ *===----------------------------------------------------------------------===*
+ *
+ * A small C library, with no MLIR or LLVM type in its interface, that loads a
+ * module compiled by mp (a shared object for the CPU backend), finds an entry
+ * point, checks tensors against the entry's signature and calls it.
+ *
+ * A compiled module exports, for each entry NAME:
+ *   void _mp_entry_NAME(void **args);  args[0] points to the results (when
+ *       there are any), then one pointer per argument (to a memref
+ *       descriptor for tensors, to the value for scalars);
+ *   const char _mp_sig_NAME[];         its signature, e.g.
+ *       "f32[64,784];f32[]->f32[64,10]" ('?' for a dynamic size, a dtype
+ *       without brackets for a scalar).
+ *
+ * Errors: functions return MP_OK or an error code; mp_last_error() describes
+ * the last error of the calling thread in one line.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef MP_RUNTIME_MP_RUNTIME_H
+#define MP_RUNTIME_MP_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MP_MAX_RANK 8
+
+typedef enum mp_status {
+  MP_OK = 0,
+  MP_ERROR_IO,        /* a file cannot be read or written */
+  MP_ERROR_FORMAT,    /* a file or signature is malformed */
+  MP_ERROR_NOT_FOUND, /* no such module, entry or backend */
+  MP_ERROR_MISMATCH,  /* tensors do not match the entry's signature */
+  MP_ERROR_UNSUPPORTED,
+} mp_status;
+
+typedef enum mp_dtype {
+  MP_F32 = 0,
+  MP_F16,
+  MP_BF16,
+  MP_F64,
+  MP_I1, /* one byte per element, 0 or 1 */
+  MP_I8,
+  MP_I32,
+  MP_I64,
+} mp_dtype;
+
+/* A dense row-major tensor. `data` is owned by the tensor when `owned` is
+ * non-zero (free it with mp_tensor_release). A scalar has rank 0 and is
+ * passed by value to the entry when its signature says so. */
+typedef struct mp_tensor {
+  mp_dtype dtype;
+  int32_t rank;
+  int64_t shape[MP_MAX_RANK];
+  void *data;
+  int32_t owned;
+} mp_tensor;
+
+/* One argument or result in a signature; shape[i] < 0 is a dynamic size. */
+typedef struct mp_value_info {
+  mp_dtype dtype;
+  int32_t rank;
+  int64_t shape[MP_MAX_RANK];
+  int32_t is_scalar;
+} mp_value_info;
+
+typedef struct mp_module mp_module;
+typedef struct mp_entry mp_entry;
+
+const char *mp_last_error(void);
+
+const char *mp_dtype_name(mp_dtype dtype);
+size_t mp_dtype_size(mp_dtype dtype);
+/* Parses "f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64". */
+mp_status mp_dtype_parse(const char *name, mp_dtype *out);
+
+int64_t mp_tensor_num_elements(const mp_tensor *tensor);
+size_t mp_tensor_num_bytes(const mp_tensor *tensor);
+/* Allocates a zeroed owned tensor. */
+mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank, const int64_t *shape,
+                          mp_tensor *out);
+void mp_tensor_release(mp_tensor *tensor);
+
+/* NumPy .npy files (format 1.0-3.0, little-endian, C order). bf16 is stored
+ * as '<u2' (the raw bits); reading '<u2' needs `as_bf16` to say so. */
+mp_status mp_npy_read(const char *path, int as_bf16, mp_tensor *out);
+mp_status mp_npy_write(const char *path, const mp_tensor *tensor);
+
+/* Loads a compiled module with a backend ("cpu"). */
+mp_status mp_module_load(const char *path, const char *backend,
+                         mp_module **out);
+void mp_module_unload(mp_module *module);
+
+mp_status mp_module_find_entry(mp_module *module, const char *name,
+                               mp_entry **out);
+int32_t mp_entry_num_args(const mp_entry *entry);
+int32_t mp_entry_num_results(const mp_entry *entry);
+const mp_value_info *mp_entry_arg(const mp_entry *entry, int32_t index);
+const mp_value_info *mp_entry_result(const mp_entry *entry, int32_t index);
+
+/* Calls the entry. `args` must match the signature (dtype, rank, static
+ * sizes). `results` receives owned tensors (release them). */
+mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
+                        int32_t num_args, mp_tensor *results,
+                        int32_t num_results);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MP_RUNTIME_MP_RUNTIME_H */

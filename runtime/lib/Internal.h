@@ -1,0 +1,47 @@
+//===- Internal.h - mp runtime internals ------------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_RUNTIME_INTERNAL_H
+#define MP_RUNTIME_INTERNAL_H
+
+#include "mp/Runtime/mp_runtime.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mp_runtime {
+
+/// Records `message` as the calling thread's last error and returns `status`.
+mp_status fail(mp_status status, const std::string &message);
+
+/// "f32[64,?]" or "f32" (scalar).
+std::string formatValueInfo(const mp_value_info &info);
+std::string formatTensorType(const mp_tensor &tensor);
+
+/// Parses an entry signature "ARG;ARG->RESULT;RESULT".
+mp_status parseSignature(const std::string &text,
+                         std::vector<mp_value_info> &args,
+                         std::vector<mp_value_info> &results);
+
+/// What a backend provides: loading a compiled module and calling its packed
+/// entry points. The CPU backend loads shared objects; a GPU backend loads its
+/// host object the same way and launches kernels from it.
+class Backend {
+public:
+  virtual ~Backend() = default;
+  virtual mp_status load(const std::string &path) = 0;
+  /// The address of `symbol`, or null.
+  virtual void *lookup(const std::string &symbol) = 0;
+  /// Calls a packed entry point `void fn(void **args)`.
+  virtual void invoke(void *fn, void **args) = 0;
+};
+
+std::unique_ptr<Backend> createCpuBackend();
+
+} // namespace mp_runtime
+
+#endif // MP_RUNTIME_INTERNAL_H

@@ -1,0 +1,205 @@
+//===- Module.cpp - Loading modules and calling entries ---------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <set>
+
+using namespace mp_runtime;
+
+struct mp_entry {
+  std::string name;
+  void *fn = nullptr;
+  mp_runtime::Backend *backend = nullptr;
+  std::vector<mp_value_info> args, results;
+};
+
+struct mp_module {
+  std::unique_ptr<mp_runtime::Backend> backend;
+  std::map<std::string, std::unique_ptr<mp_entry>> entries;
+};
+
+extern "C" mp_status mp_module_load(const char *path, const char *backend,
+                                    mp_module **out) {
+  *out = nullptr;
+  if (std::strcmp(backend, "cpu") != 0)
+    return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") +
+                                        backend + "' (available: cpu)");
+  auto module = std::make_unique<mp_module>();
+  module->backend = createCpuBackend();
+  if (mp_status status = module->backend->load(path))
+    return status;
+  *out = module.release();
+  return MP_OK;
+}
+
+extern "C" void mp_module_unload(mp_module *module) { delete module; }
+
+extern "C" mp_status mp_module_find_entry(mp_module *module, const char *name,
+                                          mp_entry **out) {
+  *out = nullptr;
+  auto it = module->entries.find(name);
+  if (it != module->entries.end()) {
+    *out = it->second.get();
+    return MP_OK;
+  }
+  auto entry = std::make_unique<mp_entry>();
+  entry->name = name;
+  entry->backend = module->backend.get();
+  entry->fn = module->backend->lookup(std::string("_mp_entry_") + name);
+  auto *sig = static_cast<const char *>(
+      module->backend->lookup(std::string("_mp_sig_") + name));
+  if (!entry->fn || !sig)
+    return fail(MP_ERROR_NOT_FOUND,
+                std::string("no entry point '") + name + "' in the module");
+  if (mp_status status = parseSignature(sig, entry->args, entry->results))
+    return status;
+  *out = entry.get();
+  module->entries[name] = std::move(entry);
+  return MP_OK;
+}
+
+extern "C" int32_t mp_entry_num_args(const mp_entry *entry) {
+  return static_cast<int32_t>(entry->args.size());
+}
+extern "C" int32_t mp_entry_num_results(const mp_entry *entry) {
+  return static_cast<int32_t>(entry->results.size());
+}
+extern "C" const mp_value_info *mp_entry_arg(const mp_entry *entry,
+                                             int32_t index) {
+  return index >= 0 && index < mp_entry_num_args(entry) ? &entry->args[index]
+                                                        : nullptr;
+}
+extern "C" const mp_value_info *mp_entry_result(const mp_entry *entry,
+                                                int32_t index) {
+  return index >= 0 && index < mp_entry_num_results(entry)
+             ? &entry->results[index]
+             : nullptr;
+}
+
+/// Checks `tensor` against `info`; the message names the argument.
+static mp_status checkArgument(const mp_entry &entry, int32_t index,
+                               const mp_tensor &tensor,
+                               const mp_value_info &info) {
+  bool ok = tensor.dtype == info.dtype &&
+            (info.is_scalar ? tensor.rank == 0 : tensor.rank == info.rank);
+  for (int32_t i = 0; ok && !info.is_scalar && i < info.rank; ++i)
+    ok = info.shape[i] < 0 || info.shape[i] == tensor.shape[i];
+  if (ok)
+    return MP_OK;
+  return fail(MP_ERROR_MISMATCH,
+              "entry '" + entry.name + "' argument #" + std::to_string(index) +
+                  ": expected " + formatValueInfo(info) + ", got " +
+                  formatTensorType(tensor));
+}
+
+namespace {
+/// A ranked memref descriptor as the compiled code sees it: allocated and
+/// aligned pointers, offset, sizes, strides.
+struct Descriptor {
+  std::vector<int64_t> words;
+
+  static size_t numWords(int32_t rank) { return 3 + 2 * rank; }
+
+  static void fill(int64_t *words, const mp_tensor &tensor) {
+    words[0] = reinterpret_cast<intptr_t>(tensor.data);
+    words[1] = reinterpret_cast<intptr_t>(tensor.data);
+    words[2] = 0;
+    int64_t stride = 1;
+    for (int32_t i = tensor.rank - 1; i >= 0; --i) {
+      words[3 + i] = tensor.shape[i];
+      words[3 + tensor.rank + i] = stride;
+      stride *= tensor.shape[i];
+    }
+  }
+};
+
+/// The deallocation pipeline hands results to the caller; MLIR marks
+/// pointers into globals with this value.
+constexpr intptr_t kGlobalMarker = 0xdeadbeef;
+} // namespace
+
+/// Copies a result out of its descriptor into an owned, dense tensor.
+static void takeResult(const int64_t *words, const mp_value_info &info,
+                       mp_tensor &out) {
+  std::memset(&out, 0, sizeof(out));
+  mp_tensor_alloc(info.dtype, info.rank, words + 3, &out);
+  size_t elem = mp_dtype_size(info.dtype);
+  const char *base =
+      reinterpret_cast<const char *>(words[1]) + words[2] * elem;
+  int64_t count = mp_tensor_num_elements(&out);
+  // Walk the (possibly strided) source in row-major order.
+  std::vector<int64_t> index(info.rank, 0);
+  char *dst = static_cast<char *>(out.data);
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t offset = 0;
+    for (int32_t d = 0; d < info.rank; ++d)
+      offset += index[d] * words[3 + info.rank + d];
+    std::memcpy(dst + n * elem, base + offset * elem, elem);
+    for (int32_t d = info.rank - 1; d >= 0; --d) {
+      if (++index[d] < words[3 + d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
+                                   int32_t num_args, mp_tensor *results,
+                                   int32_t num_results) {
+  if (num_args != mp_entry_num_args(entry) ||
+      num_results != mp_entry_num_results(entry))
+    return fail(MP_ERROR_MISMATCH,
+                "entry '" + entry->name + "' takes " +
+                    std::to_string(entry->args.size()) + " arguments and " +
+                    std::to_string(entry->results.size()) + " results, got " +
+                    std::to_string(num_args) + " and " +
+                    std::to_string(num_results));
+  for (const mp_value_info &info : entry->results)
+    if (info.is_scalar)
+      return fail(MP_ERROR_UNSUPPORTED, "entry '" + entry->name +
+                                            "' returns a scalar; only "
+                                            "tensor results are supported");
+  std::vector<std::vector<int64_t>> argWords(num_args);
+  std::vector<void *> packed;
+  size_t resultWords = 0;
+  for (const mp_value_info &info : entry->results)
+    resultWords += Descriptor::numWords(info.rank);
+  std::vector<int64_t> resultStorage(resultWords + 1, 0);
+  if (num_results)
+    packed.push_back(resultStorage.data());
+  std::set<intptr_t> inputs;
+  for (int32_t i = 0; i < num_args; ++i) {
+    const mp_value_info &info = entry->args[i];
+    if (mp_status status = checkArgument(*entry, i, args[i], info))
+      return status;
+    inputs.insert(reinterpret_cast<intptr_t>(args[i].data));
+    if (info.is_scalar) {
+      packed.push_back(args[i].data);
+      continue;
+    }
+    argWords[i].resize(Descriptor::numWords(info.rank));
+    Descriptor::fill(argWords[i].data(), args[i]);
+    packed.push_back(argWords[i].data());
+  }
+  entry->backend->invoke(entry->fn, packed.data());
+
+  std::set<intptr_t> freed;
+  const int64_t *words = resultStorage.data();
+  for (int32_t i = 0; i < num_results; ++i) {
+    const mp_value_info &info = entry->results[i];
+    takeResult(words, info, results[i]);
+    intptr_t allocated = words[0];
+    if (allocated && allocated != kGlobalMarker && !inputs.count(allocated) &&
+        freed.insert(allocated).second)
+      std::free(reinterpret_cast<void *>(allocated));
+    words += Descriptor::numWords(info.rank);
+  }
+  return MP_OK;
+}

@@ -1,0 +1,118 @@
+//===- Tensor.cpp - Tensors, dtypes and errors ------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace mp_runtime;
+
+static thread_local std::string lastError;
+
+mp_status mp_runtime::fail(mp_status status, const std::string &message) {
+  lastError = message;
+  return status;
+}
+
+extern "C" const char *mp_last_error(void) { return lastError.c_str(); }
+
+namespace {
+struct DtypeInfo {
+  mp_dtype dtype;
+  const char *name;
+  size_t size;
+};
+const DtypeInfo kDtypes[] = {
+    {MP_F32, "f32", 4}, {MP_F16, "f16", 2}, {MP_BF16, "bf16", 2},
+    {MP_F64, "f64", 8}, {MP_I1, "i1", 1},   {MP_I8, "i8", 1},
+    {MP_I32, "i32", 4}, {MP_I64, "i64", 8},
+};
+} // namespace
+
+extern "C" const char *mp_dtype_name(mp_dtype dtype) {
+  for (const DtypeInfo &info : kDtypes)
+    if (info.dtype == dtype)
+      return info.name;
+  return "?";
+}
+
+extern "C" size_t mp_dtype_size(mp_dtype dtype) {
+  for (const DtypeInfo &info : kDtypes)
+    if (info.dtype == dtype)
+      return info.size;
+  return 0;
+}
+
+extern "C" mp_status mp_dtype_parse(const char *name, mp_dtype *out) {
+  for (const DtypeInfo &info : kDtypes)
+    if (std::strcmp(info.name, name) == 0) {
+      *out = info.dtype;
+      return MP_OK;
+    }
+  return fail(MP_ERROR_FORMAT, std::string("unknown dtype '") + name + "'");
+}
+
+extern "C" int64_t mp_tensor_num_elements(const mp_tensor *tensor) {
+  int64_t count = 1;
+  for (int32_t i = 0; i < tensor->rank; ++i)
+    count *= tensor->shape[i];
+  return count;
+}
+
+extern "C" size_t mp_tensor_num_bytes(const mp_tensor *tensor) {
+  return static_cast<size_t>(mp_tensor_num_elements(tensor)) *
+         mp_dtype_size(tensor->dtype);
+}
+
+extern "C" mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank,
+                                     const int64_t *shape, mp_tensor *out) {
+  if (rank < 0 || rank > MP_MAX_RANK)
+    return fail(MP_ERROR_UNSUPPORTED,
+                "rank " + std::to_string(rank) + " is not supported (max " +
+                    std::to_string(MP_MAX_RANK) + ")");
+  std::memset(out, 0, sizeof(*out));
+  out->dtype = dtype;
+  out->rank = rank;
+  for (int32_t i = 0; i < rank; ++i) {
+    if (shape[i] < 0)
+      return fail(MP_ERROR_FORMAT, "negative size in a tensor shape");
+    out->shape[i] = shape[i];
+  }
+  // One byte at least, so that empty tensors have a distinct pointer.
+  out->data = std::calloc(mp_tensor_num_bytes(out) + 1, 1);
+  out->owned = 1;
+  return MP_OK;
+}
+
+extern "C" void mp_tensor_release(mp_tensor *tensor) {
+  if (tensor->owned)
+    std::free(tensor->data);
+  tensor->data = nullptr;
+  tensor->owned = 0;
+}
+
+static std::string formatShape(mp_dtype dtype, int32_t rank,
+                               const int64_t *shape) {
+  std::string text = mp_dtype_name(dtype);
+  text += "[";
+  for (int32_t i = 0; i < rank; ++i) {
+    if (i)
+      text += ",";
+    text += shape[i] < 0 ? "?" : std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+std::string mp_runtime::formatValueInfo(const mp_value_info &info) {
+  if (info.is_scalar)
+    return mp_dtype_name(info.dtype);
+  return formatShape(info.dtype, info.rank, info.shape);
+}
+
+std::string mp_runtime::formatTensorType(const mp_tensor &tensor) {
+  return formatShape(tensor.dtype, tensor.rank, tensor.shape);
+}

@@ -1,0 +1,179 @@
+//===- RuntimeTest.cpp - Tests of the mp runtime ----------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Runtime/mp_runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#ifndef MP_FAKE_MODULE
+#error "MP_FAKE_MODULE must name the test module"
+#endif
+
+namespace {
+
+mp_tensor makeF32(std::vector<int64_t> shape, std::vector<float> values) {
+  mp_tensor t;
+  EXPECT_EQ(mp_tensor_alloc(MP_F32, shape.size(), shape.data(), &t), MP_OK);
+  std::memcpy(t.data, values.data(), values.size() * sizeof(float));
+  return t;
+}
+
+std::vector<float> values(const mp_tensor &t) {
+  const float *p = static_cast<const float *>(t.data);
+  return std::vector<float>(p, p + mp_tensor_num_elements(&t));
+}
+
+class ModuleTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(mp_module_load(MP_FAKE_MODULE, "cpu", &module), MP_OK)
+        << mp_last_error();
+  }
+  void TearDown() override { mp_module_unload(module); }
+  mp_module *module = nullptr;
+};
+
+TEST_F(ModuleTest, CallsAnEntry) {
+  mp_entry *entry;
+  ASSERT_EQ(mp_module_find_entry(module, "add", &entry), MP_OK);
+  EXPECT_EQ(mp_entry_num_args(entry), 2);
+  EXPECT_EQ(mp_entry_num_results(entry), 1);
+  mp_tensor args[2] = {makeF32({4}, {1, 2, 3, 4}), makeF32({4}, {10, 20, 30, 40})};
+  mp_tensor result;
+  ASSERT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_OK) << mp_last_error();
+  EXPECT_EQ(values(result), (std::vector<float>{11, 22, 33, 44}));
+  mp_tensor_release(&result);
+  mp_tensor_release(&args[0]);
+  mp_tensor_release(&args[1]);
+}
+
+TEST_F(ModuleTest, ScalarsAndDynamicSizes) {
+  mp_entry *entry;
+  ASSERT_EQ(mp_module_find_entry(module, "scale", &entry), MP_OK);
+  EXPECT_EQ(mp_entry_arg(entry, 0)->shape[0], -1);
+  EXPECT_TRUE(mp_entry_arg(entry, 1)->is_scalar);
+  mp_tensor args[2] = {makeF32({3}, {1, 2, 3}), makeF32({}, {0.5f})};
+  mp_tensor result;
+  ASSERT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_OK) << mp_last_error();
+  EXPECT_EQ(result.shape[0], 3);
+  EXPECT_EQ(values(result), (std::vector<float>{0.5f, 1, 1.5f}));
+  mp_tensor_release(&result);
+  mp_tensor_release(&args[0]);
+  mp_tensor_release(&args[1]);
+}
+
+TEST_F(ModuleTest, StridedAndAliasedResults) {
+  mp_entry *entry;
+  ASSERT_EQ(mp_module_find_entry(module, "split", &entry), MP_OK);
+  mp_tensor arg = makeF32({2, 3}, {1, 2, 3, 4, 5, 6});
+  mp_tensor results[2];
+  ASSERT_EQ(mp_entry_call(entry, &arg, 1, results, 2), MP_OK) << mp_last_error();
+  EXPECT_EQ(values(results[0]), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(values(results[1]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  EXPECT_NE(results[1].data, arg.data);
+  mp_tensor_release(&results[0]);
+  mp_tensor_release(&results[1]);
+  mp_tensor_release(&arg);
+}
+
+TEST_F(ModuleTest, ClearErrors) {
+  mp_entry *entry;
+  EXPECT_EQ(mp_module_find_entry(module, "nope", &entry), MP_ERROR_NOT_FOUND);
+  EXPECT_STREQ(mp_last_error(), "no entry point 'nope' in the module");
+  EXPECT_EQ(mp_module_find_entry(module, "broken", &entry), MP_ERROR_FORMAT);
+  EXPECT_STREQ(mp_last_error(), "bad signature value 'f32[4'");
+
+  ASSERT_EQ(mp_module_find_entry(module, "add", &entry), MP_OK);
+  mp_tensor args[2] = {makeF32({4}, {1, 2, 3, 4}), makeF32({5}, {1, 2, 3, 4, 5})};
+  mp_tensor result;
+  EXPECT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_ERROR_MISMATCH);
+  EXPECT_STREQ(mp_last_error(),
+               "entry 'add' argument #1: expected f32[4], got f32[5]");
+  EXPECT_EQ(mp_entry_call(entry, args, 1, &result, 1), MP_ERROR_MISMATCH);
+  EXPECT_STREQ(mp_last_error(), "entry 'add' takes 2 arguments and 1 results, "
+                                "got 1 and 1");
+  args[1].dtype = MP_F16;
+  args[1].rank = 1;
+  args[1].shape[0] = 4;
+  EXPECT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_ERROR_MISMATCH);
+  EXPECT_STREQ(mp_last_error(),
+               "entry 'add' argument #1: expected f32[4], got f16[4]");
+  mp_tensor_release(&args[0]);
+  mp_tensor_release(&args[1]);
+
+  mp_module *missing;
+  EXPECT_EQ(mp_module_load("/nonexistent.so", "cpu", &missing),
+            MP_ERROR_NOT_FOUND);
+  EXPECT_NE(std::string(mp_last_error()).find("cannot load module"),
+            std::string::npos);
+  EXPECT_EQ(mp_module_load(MP_FAKE_MODULE, "tpu", &missing),
+            MP_ERROR_NOT_FOUND);
+  EXPECT_STREQ(mp_last_error(), "unknown backend 'tpu' (available: cpu)");
+}
+
+TEST(NpyTest, RoundTripsEveryDtype) {
+  std::string path = ::testing::TempDir() + "/mp_rt_test.npy";
+  for (mp_dtype dtype : {MP_F32, MP_F16, MP_BF16, MP_F64, MP_I1, MP_I8,
+                         MP_I32, MP_I64}) {
+    for (std::vector<int64_t> shape :
+         {std::vector<int64_t>{}, {5}, {2, 3}, {2, 1, 4}}) {
+      mp_tensor t;
+      ASSERT_EQ(mp_tensor_alloc(dtype, shape.size(), shape.data(), &t), MP_OK);
+      auto *bytes = static_cast<unsigned char *>(t.data);
+      for (size_t i = 0; i < mp_tensor_num_bytes(&t); ++i)
+        bytes[i] = dtype == MP_I1 ? i % 2 : static_cast<unsigned char>(i * 7);
+      ASSERT_EQ(mp_npy_write(path.c_str(), &t), MP_OK) << mp_last_error();
+      mp_tensor back;
+      ASSERT_EQ(mp_npy_read(path.c_str(), dtype == MP_BF16, &back), MP_OK)
+          << mp_last_error();
+      EXPECT_EQ(back.dtype, dtype);
+      ASSERT_EQ(back.rank, t.rank);
+      for (int32_t i = 0; i < t.rank; ++i)
+        EXPECT_EQ(back.shape[i], t.shape[i]);
+      EXPECT_EQ(std::memcmp(back.data, t.data, mp_tensor_num_bytes(&t)), 0);
+      mp_tensor_release(&back);
+      mp_tensor_release(&t);
+    }
+  }
+  std::remove(path.c_str());
+}
+
+TEST(NpyTest, ClearErrors) {
+  mp_tensor t;
+  EXPECT_EQ(mp_npy_read("/nonexistent/x.npy", 0, &t), MP_ERROR_IO);
+  EXPECT_STREQ(mp_last_error(), "/nonexistent/x.npy: No such file or directory");
+  std::string path = ::testing::TempDir() + "/mp_rt_bad.npy";
+  FILE *f = std::fopen(path.c_str(), "wb");
+  std::fputs("not numpy", f);
+  std::fclose(f);
+  EXPECT_EQ(mp_npy_read(path.c_str(), 0, &t), MP_ERROR_FORMAT);
+  EXPECT_EQ(std::string(mp_last_error()), path + ": not a .npy file");
+  int64_t shape[1] = {2};
+  ASSERT_EQ(mp_tensor_alloc(MP_BF16, 1, shape, &t), MP_OK);
+  ASSERT_EQ(mp_npy_write(path.c_str(), &t), MP_OK);
+  mp_tensor_release(&t);
+  EXPECT_EQ(mp_npy_read(path.c_str(), 0, &t), MP_ERROR_UNSUPPORTED);
+  EXPECT_EQ(std::string(mp_last_error()),
+            path + ": uint16 array: only bf16 arguments read '<u2' files");
+  std::remove(path.c_str());
+}
+
+TEST(DtypeTest, NamesAndSizes) {
+  mp_dtype d;
+  EXPECT_EQ(mp_dtype_parse("bf16", &d), MP_OK);
+  EXPECT_EQ(d, MP_BF16);
+  EXPECT_EQ(mp_dtype_size(MP_BF16), 2u);
+  EXPECT_STREQ(mp_dtype_name(MP_I64), "i64");
+  EXPECT_EQ(mp_dtype_parse("f128", &d), MP_ERROR_FORMAT);
+  EXPECT_STREQ(mp_last_error(), "unknown dtype 'f128'");
+}
+
+} // namespace

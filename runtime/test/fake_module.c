@@ -1,0 +1,72 @@
+/*===- fake_module.c - A hand-written module for runtime tests ---*- C -*-===*
+ *
+ * Part of the mp project: automatic mixed precision for MLIR.
+ *
+ * Mimics what mp compiles: packed entry points over memref descriptors and
+ * signature strings, so the runtime is tested without the compiler.
+ *===----------------------------------------------------------------------===*/
+
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef struct {
+  float *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+} Memref1D;
+
+typedef struct {
+  float *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+} Memref2D;
+
+/* add(a, b) = a + b over f32[4]. */
+const char _mp_sig_add[] = "f32[4];f32[4]->f32[4]";
+void _mp_entry_add(void **args) {
+  Memref1D *out = (Memref1D *)args[0];
+  Memref1D *a = (Memref1D *)args[1], *b = (Memref1D *)args[2];
+  float *data = (float *)malloc(4 * sizeof(float));
+  for (int i = 0; i < 4; ++i)
+    data[i] = a->aligned[a->offset + i * a->strides[0]] +
+              b->aligned[b->offset + i * b->strides[0]];
+  out->allocated = out->aligned = data;
+  out->offset = 0;
+  out->sizes[0] = 4;
+  out->strides[0] = 1;
+}
+
+/* scale(x, s) = x * s over f32[?] with a scalar. */
+const char _mp_sig_scale[] = "f32[?];f32->f32[?]";
+void _mp_entry_scale(void **args) {
+  Memref1D *out = (Memref1D *)args[0];
+  Memref1D *x = (Memref1D *)args[1];
+  float s = *(float *)args[2];
+  int64_t n = x->sizes[0];
+  float *data = (float *)malloc((n ? n : 1) * sizeof(float));
+  for (int64_t i = 0; i < n; ++i)
+    data[i] = x->aligned[x->offset + i * x->strides[0]] * s;
+  out->allocated = out->aligned = data;
+  out->offset = 0;
+  out->sizes[0] = n;
+  out->strides[0] = 1;
+}
+
+/* split(m) = (transpose(m) as a strided view, m itself): the second result
+ * aliases the argument and must not be freed by the runtime. */
+const char _mp_sig_split[] = "f32[2,3]->f32[3,2];f32[2,3]";
+void _mp_entry_split(void **args) {
+  Memref2D *out = (Memref2D *)args[0];
+  Memref2D *m = (Memref2D *)args[1];
+  float *copy = (float *)malloc(6 * sizeof(float));
+  for (int i = 0; i < 6; ++i)
+    copy[i] = m->aligned[i];
+  out[0].allocated = out[0].aligned = copy;
+  out[0].offset = 0;
+  out[0].sizes[0] = 3;
+  out[0].sizes[1] = 2;
+  out[0].strides[0] = 1;
+  out[0].strides[1] = 3;
+  out[1] = *m;
+}
+
+const char _mp_sig_broken[] = "f32[4->";
+void _mp_entry_broken(void **args) { (void)args; }
