@@ -7,6 +7,20 @@
 #include "mp/Pipelines/Pipelines.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
@@ -47,7 +61,51 @@ void mlir::mp::buildAmpPipeline(OpPassManager &pm,
     pm.addPass(createOptimizeCastsPass());
 }
 
+/// Tensors to buffers, with function arguments and results as plain
+/// (identity-layout) memrefs that callers own.
+static void addBufferization(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions options;
+  options.bufferizeFunctionBoundaries = true;
+  options.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(options));
+  bufferization::buildBufferDeallocationPipeline(pm);
+}
+
+/// f16/bf16 arithmetic through f32; bf16 casts as integer bit operations.
+static void addLowPrecisionLegalization(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(math::createMathExtendToSupportedTypes());
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"f16", "bf16"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+}
+
+void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  addBufferization(pm);
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  addLowPrecisionLegalization(pm);
+  // LLVM intrinsics first (exp, log, sqrt, rsqrt...), libm for the rest.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 void mlir::mp::registerMPPipelines() {
+  PassPipelineRegistration<>(
+      "mp-lower-to-cpu",
+      "Lower linalg on tensors (fp32 or mixed) to the LLVM dialect for the CPU",
+      buildLowerToCpuPipeline);
   PassPipelineRegistration<AmpPipelineOptions>(
       "mp-amp-pipeline",
       "Automatic mixed precision: classify, insert casts, optimize casts",

@@ -116,3 +116,106 @@ std::string mp_runtime::formatValueInfo(const mp_value_info &info) {
 std::string mp_runtime::formatTensorType(const mp_tensor &tensor) {
   return formatShape(tensor.dtype, tensor.rank, tensor.shape);
 }
+
+//===----------------------------------------------------------------------===//
+// Element access and conversion
+//===----------------------------------------------------------------------===//
+
+namespace {
+uint32_t bitsOf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+float fromBits(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// f32 -> bf16, round to nearest even; NaN stays a (quiet) NaN.
+uint16_t toBF16(float value) {
+  uint32_t bits = bitsOf(value);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+double load(const void *data, mp_dtype dtype, int64_t i) {
+  switch (dtype) {
+  case MP_F32:
+    return static_cast<const float *>(data)[i];
+  case MP_F16:
+    return static_cast<double>(static_cast<const _Float16 *>(data)[i]);
+  case MP_BF16:
+    return fromBits(static_cast<uint32_t>(static_cast<const uint16_t *>(data)[i])
+                    << 16);
+  case MP_F64:
+    return static_cast<const double *>(data)[i];
+  case MP_I1:
+    return static_cast<const uint8_t *>(data)[i] ? 1 : 0;
+  case MP_I8:
+    return static_cast<const int8_t *>(data)[i];
+  case MP_I32:
+    return static_cast<const int32_t *>(data)[i];
+  case MP_I64:
+    return static_cast<double>(static_cast<const int64_t *>(data)[i]);
+  }
+  return 0;
+}
+
+void store(void *data, mp_dtype dtype, int64_t i, double value) {
+  switch (dtype) {
+  case MP_F32:
+    static_cast<float *>(data)[i] = static_cast<float>(value);
+    return;
+  case MP_F16:
+    // Through f32, as the compiled code converts: f64 -> f32 is exact for
+    // every value that came from f32, f16 or bf16.
+    static_cast<_Float16 *>(data)[i] =
+        static_cast<_Float16>(static_cast<float>(value));
+    return;
+  case MP_BF16:
+    static_cast<uint16_t *>(data)[i] = toBF16(static_cast<float>(value));
+    return;
+  case MP_F64:
+    static_cast<double *>(data)[i] = value;
+    return;
+  case MP_I1:
+    static_cast<uint8_t *>(data)[i] = value != 0;
+    return;
+  case MP_I8:
+    static_cast<int8_t *>(data)[i] = static_cast<int8_t>(value);
+    return;
+  case MP_I32:
+    static_cast<int32_t *>(data)[i] = static_cast<int32_t>(value);
+    return;
+  case MP_I64:
+    static_cast<int64_t *>(data)[i] = static_cast<int64_t>(value);
+    return;
+  }
+}
+} // namespace
+
+extern "C" double mp_tensor_get(const mp_tensor *tensor, int64_t index) {
+  return load(tensor->data, tensor->dtype, index);
+}
+
+extern "C" mp_status mp_tensor_convert(const mp_tensor *in, mp_dtype dtype,
+                                       mp_tensor *out) {
+  if (mp_status status = mp_tensor_alloc(dtype, in->rank, in->shape, out))
+    return status;
+  int64_t count = mp_tensor_num_elements(in);
+  if (in->dtype == MP_F32 && dtype == MP_BF16) {
+    // Exact f32 -> bf16 without the detour through double.
+    for (int64_t i = 0; i < count; ++i)
+      static_cast<uint16_t *>(out->data)[i] =
+          toBF16(static_cast<const float *>(in->data)[i]);
+    return MP_OK;
+  }
+  for (int64_t i = 0; i < count; ++i)
+    store(out->data, dtype, i, load(in->data, in->dtype, i));
+  return MP_OK;
+}

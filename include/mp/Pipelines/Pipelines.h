@@ -74,7 +74,15 @@ struct AmpPipelineOptions : public PassPipelineOptions<AmpPipelineOptions> {
 /// classify -> insert casts -> optimize casts, on a module.
 void buildAmpPipeline(OpPassManager &pm, const AmpPipelineOptions &options);
 
-/// Registers mp-amp-pipeline.
+/// Lowers linalg-on-tensors (fp32 or mixed) to the LLVM dialect for the host
+/// CPU: aggregate ops decomposed, elementwise tensor ops turned into linalg,
+/// one-shot bufferization with identity-layout function boundaries, buffer
+/// deallocation, loops, f16/bf16 arithmetic computed through f32 (exact for
+/// + - * /), bf16 casts expanded to integer ops, math through libm, and C
+/// interface wrappers (`_mlir_ciface_*`) for every function.
+void buildLowerToCpuPipeline(OpPassManager &pm);
+
+/// Registers mp-amp-pipeline and mp-lower-to-cpu.
 void registerMPPipelines();
 
 } // namespace mp

@@ -89,6 +89,14 @@ mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank, const int64_t *shape,
                           mp_tensor *out);
 void mp_tensor_release(mp_tensor *tensor);
 
+/* Converts between dtypes (float to float rounds to nearest even; float to
+ * integer truncates; i1 is 0 or 1) into a new owned tensor. */
+mp_status mp_tensor_convert(const mp_tensor *in, mp_dtype dtype,
+                            mp_tensor *out);
+
+/* The value of element `index` as a double (any dtype). */
+double mp_tensor_get(const mp_tensor *tensor, int64_t index);
+
 /* NumPy .npy files (format 1.0-3.0, little-endian, C order). bf16 is stored
  * as '<u2' (the raw bits); reading '<u2' needs `as_bf16` to say so. */
 mp_status mp_npy_read(const char *path, int as_bf16, mp_tensor *out);

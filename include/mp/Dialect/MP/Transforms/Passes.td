@@ -154,4 +154,26 @@ def OptimizeCastsPass : Pass<"mp-optimize-casts", "ModuleOp"> {
   ];
 }
 
+def DecomposeAggregatesPass : Pass<"mp-decompose-aggregates"> {
+  let summary = "Decompose aggregate linalg ops (softmax) into generic ops";
+  let description = [{
+    Rewrites every op implementing `linalg::AggregatedOpInterface` (e.g.
+    `linalg.softmax`) into the structured ops it stands for (max reduction,
+    subtract, exp, sum reduction, divide), so that loop lowering can handle
+    it. Other ops are left alone. Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    %0 = linalg.softmax dimension(1) ins(%x : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+    // becomes linalg.fill + linalg.generic (max), linalg.generic (sub, exp),
+    // linalg.generic (sum), linalg.generic (div)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let statistics = [
+    Statistic<"numDecomposed", "decomposed", "Aggregate ops decomposed">,
+  ];
+}
+
 #endif // MP_DIALECT_MP_TRANSFORMS_PASSES_TD

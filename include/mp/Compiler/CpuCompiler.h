@@ -1,0 +1,49 @@
+//===- CpuCompiler.h - Compile graphs to shared objects ---------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Ahead-of-time compilation for the runtime's CPU backend: a module of
+// functions on tensors is lowered with mp-lower-to-cpu, translated to LLVM IR,
+// given a packed entry point and a signature string per function (the ABI of
+// runtime/include/mp/Runtime/mp_runtime.h), optimized for the host CPU and
+// linked into a shared object with the system C compiler driver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_COMPILER_CPUCOMPILER_H
+#define MP_COMPILER_CPUCOMPILER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+namespace mp {
+
+/// The runtime signature of `fn`, e.g. "f32[64,784];f32->f32[64,10]". Fails,
+/// after an error at the offending argument, for types the runtime cannot
+/// pass (memrefs, unranked or complex tensors, scalar results).
+FailureOr<std::string> getEntrySignature(func::FuncOp fn);
+
+struct CpuCompileOptions {
+  /// LLVM optimization level (0-3).
+  unsigned optLevel = 3;
+  /// Keep the object file next to the shared object (for debugging).
+  bool keepObject = false;
+};
+
+/// Compiles every public function of `module` (which is lowered in place)
+/// into the shared object `outputPath`.
+LogicalResult compileToSharedObject(ModuleOp module, StringRef outputPath,
+                                    const CpuCompileOptions &options = {});
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_COMPILER_CPUCOMPILER_H

@@ -1,0 +1,222 @@
+//===- CpuCompiler.cpp - Compile graphs to shared objects -------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Compiler/CpuCompiler.h"
+#include "mp/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// "f32", "bf16", "i64"... for element types the runtime knows.
+static std::optional<std::string> getDtypeName(Type type) {
+  if (type.isF32())
+    return "f32";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF64())
+    return "f64";
+  if (type.isIndex() || type.isInteger(64))
+    return "i64";
+  for (unsigned width : {1, 8, 32})
+    if (type.isInteger(width))
+      return "i" + std::to_string(width);
+  return std::nullopt;
+}
+
+/// One value of a signature, or nullopt if the runtime cannot pass it.
+static std::optional<std::string> formatValue(Type type, bool allowScalar) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+    std::optional<std::string> dtype = getDtypeName(tensor.getElementType());
+    if (!dtype)
+      return std::nullopt;
+    std::string text = *dtype + "[";
+    for (auto [i, size] : llvm::enumerate(tensor.getShape()))
+      text += (i ? "," : "") +
+              (ShapedType::isDynamic(size) ? "?" : std::to_string(size));
+    return text + "]";
+  }
+  if (allowScalar && type.isIntOrIndexOrFloat())
+    return getDtypeName(type);
+  return std::nullopt;
+}
+
+FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
+  std::string text;
+  for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
+    std::optional<std::string> value = formatValue(type, /*allowScalar=*/true);
+    if (!value)
+      return fn.emitError() << "argument #" << i << " of type " << type
+                            << " cannot be passed by the runtime (use ranked "
+                               "tensors or scalars of f32, f16, bf16, f64, "
+                               "i1, i8, i32, i64 or index)";
+    text += (i ? ";" : "") + *value;
+  }
+  text += "->";
+  for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
+    std::optional<std::string> value = formatValue(type, /*allowScalar=*/false);
+    if (!value)
+      return fn.emitError() << "result #" << i << " of type " << type
+                            << " cannot be returned by the runtime (use "
+                               "ranked tensors, e.g. tensor<f32> for a "
+                               "scalar)";
+    text += (i ? ";" : "") + *value;
+  }
+  return text;
+}
+
+/// Adds `void _mp_entry_NAME(void **args)` calling `_mlir_ciface_NAME`:
+/// args[i] is passed as is for pointer parameters and loaded for others.
+static void addPackedEntry(llvm::Module &module, StringRef name,
+                           StringRef signature) {
+  llvm::Function *ciface = module.getFunction(("_mlir_ciface_" + name).str());
+  llvm::LLVMContext &ctx = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::get(ctx, 0);
+  auto *entry = llvm::Function::Create(
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+      llvm::GlobalValue::ExternalLinkage, "_mp_entry_" + name, module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  SmallVector<llvm::Value *> callArgs;
+  for (auto [i, param] : llvm::enumerate(ciface->args())) {
+    llvm::Value *slot = b.CreateConstGEP1_64(ptr, entry->getArg(0), i);
+    llvm::Value *pointer = b.CreateLoad(ptr, slot);
+    callArgs.push_back(param.getType()->isPointerTy()
+                           ? pointer
+                           : b.CreateLoad(param.getType(), pointer));
+  }
+  b.CreateCall(ciface, callArgs);
+  b.CreateRetVoid();
+  auto *text = llvm::ConstantDataArray::getString(ctx, signature);
+  new llvm::GlobalVariable(module, text->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, text,
+                           "_mp_sig_" + name);
+}
+
+static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
+                                llvm::TargetMachine &tm, StringRef path) {
+  std::error_code ec;
+  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return module.emitError() << "cannot write " << path << ": "
+                              << ec.message();
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, out.os(), nullptr,
+                             llvm::CodeGenFileType::ObjectFile))
+    return module.emitError() << "the host target cannot emit object files";
+  pm.run(llvmModule);
+  out.keep();
+  return success();
+}
+
+static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
+                                      StringRef output) {
+  llvm::ErrorOr<std::string> cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return module.emitError()
+           << "no C compiler driver ('cc') to link " << output
+           << "; install gcc (scripts/install-deps.sh does)";
+  std::string message;
+  SmallVector<StringRef> args = {*cc, "-shared", "-o", output, object, "-lm"};
+  if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message))
+    return module.emitError() << "linking " << output << " failed"
+                              << (message.empty() ? "" : ": ") << message;
+  return success();
+}
+
+LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
+                                              StringRef outputPath,
+                                              const CpuCompileOptions &opts) {
+  SmallVector<std::pair<std::string, std::string>> entries;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn.isExternal() || !fn.isPublic())
+      continue;
+    FailureOr<std::string> signature = getEntrySignature(fn);
+    if (failed(signature))
+      return failure();
+    entries.emplace_back(fn.getName().str(), *signature);
+  }
+
+  // mp's argument and result roles (mp.param...) mean nothing to LLVM.
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    auto strip = [](ArrayRef<DictionaryAttr> dicts) {
+      SmallVector<DictionaryAttr> kept;
+      for (DictionaryAttr dict : dicts) {
+        NamedAttrList attrs;
+        for (NamedAttribute attr : dict)
+          if (!attr.getName().getValue().starts_with("mp."))
+            attrs.push_back(attr);
+        kept.push_back(attrs.getDictionary(dict.getContext()));
+      }
+      return kept;
+    };
+    if (ArrayAttr args = fn.getArgAttrsAttr())
+      fn.setAllArgAttrs(strip(llvm::to_vector(args.getAsRange<DictionaryAttr>())));
+    if (ArrayAttr results = fn.getResAttrsAttr())
+      fn.setAllResultAttrs(
+          strip(llvm::to_vector(results.getAsRange<DictionaryAttr>())));
+  }
+
+  PassManager pm(module.getContext());
+  buildLowerToCpuPipeline(pm);
+  if (failed(pm.run(module)))
+    return failure();
+
+  registerBuiltinDialectTranslation(*module.getContext());
+  registerLLVMDialectTranslation(*module.getContext());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "mp");
+  if (!llvmModule)
+    return module.emitError() << "translation to LLVM IR failed";
+  for (auto &[name, signature] : entries)
+    addPackedEntry(*llvmModule, name, signature);
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return module.emitError() << "cannot target the host: "
+                              << llvm::toString(builder.takeError());
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeGenOptLevel(opts.optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
+                                                  : llvm::CodeGenOptLevel::None);
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    return module.emitError() << "cannot target the host: "
+                              << llvm::toString(tm.takeError());
+  llvmModule->setDataLayout((*tm)->createDataLayout());
+  llvmModule->setTargetTriple((*tm)->getTargetTriple());
+  if (llvm::Error err = makeOptimizingTransformer(opts.optLevel, 0, tm->get())(
+          llvmModule.get()))
+    return module.emitError() << "LLVM optimization failed: "
+                              << llvm::toString(std::move(err));
+
+  std::string object = (outputPath + ".o").str();
+  if (failed(emitObject(module, *llvmModule, **tm, object)))
+    return failure();
+  LogicalResult linked = linkSharedObject(module, object, outputPath);
+  if (!opts.keepObject)
+    llvm::sys::fs::remove(object);
+  return linked;
+}

@@ -1,0 +1,44 @@
+//===- DecomposeAggregates.cpp - mp-decompose-aggregates --------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Dialect/MP/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_DECOMPOSEAGGREGATESPASS
+#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+struct DecomposeAggregatesPass
+    : public mp::impl::DecomposeAggregatesPassBase<DecomposeAggregatesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::AggregatedOpInterface> aggregates;
+    getOperation()->walk(
+        [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::AggregatedOpInterface op : aggregates) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
+      if (failed(results)) {
+        op->emitError("cannot decompose this op for lowering");
+        return signalPassFailure();
+      }
+      rewriter.replaceOp(op, *results);
+      ++numDecomposed;
+    }
+  }
+};
+} // namespace
