@@ -11,7 +11,8 @@ LLVM_VERSION=22
 PACKAGES=(
   "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
-  cmake ninja-build ccache g++ libgtest-dev python3
+  cmake ninja-build ccache g++ libgtest-dev python3 python3-numpy
+  libopenblas-dev
 )
 
 missing=()

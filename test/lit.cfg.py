@@ -57,3 +57,25 @@ def has_cuda_device():
 
 if has_cuda_device():
     config.available_features.add("cuda-device")
+
+
+# `numpy`: Debian's python3-numpy, for numeric tests against NumPy references
+# (scripts/install-deps.sh installs it for /usr/bin/python3).
+def find_numpy_python():
+    for candidate in ["/usr/bin/python3", config.python_executable]:
+        if not candidate or not os.path.exists(candidate):
+            continue
+        try:
+            ok = subprocess.run([candidate, "-c", "import numpy"],
+                                capture_output=True, timeout=60).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            ok = False
+        if ok:
+            return candidate
+    return None
+
+
+numpy_python = find_numpy_python()
+if numpy_python:
+    config.available_features.add("numpy")
+    config.substitutions.append(("%numpy_python", numpy_python))

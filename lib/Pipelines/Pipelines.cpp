@@ -8,6 +8,7 @@
 #include "mp/Dialect/MP/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
@@ -66,10 +67,15 @@ void mlir::mp::buildAmpPipeline(OpPassManager &pm,
 static void addBufferization(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
+  // Loops whose body yields a new tensor (h <- f(h)) get a new buffer per
+  // iteration; the deallocation pipeline frees the old one.
+  options.allowReturnAllocsFromLoops = true;
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // bufferization.clone (from deallocation) becomes memref.alloc + copy.
+  pm.addPass(createConvertBufferizationToMemRefPass());
 }
 
 /// f16/bf16 arithmetic through f32; bf16 casts as integer bit operations.

@@ -1,11 +1,10 @@
-// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(mp-amp-pipeline{policy=fp16})' | FileCheck %s
-// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(mp-amp-pipeline{policy=bf16})' | FileCheck %s --check-prefix=BF16
+// mp-amp-pipeline on the example attention block and conv block.
+// RUN: mp-opt %mp_src/examples/attention.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=fp16})' | FileCheck %s
+// RUN: mp-opt %mp_src/examples/attention.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=bf16})' | FileCheck %s --check-prefix=BF16
+// RUN: mp-opt %mp_src/examples/conv_block.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=fp16})' 2>&1 | FileCheck %s --check-prefix=CONV
 
-// An attention block: layer norm (statistics in f32), Q/K/V projections,
+// Attention block: layer norm (statistics in f32), Q/K/V projections,
 // softmax (f32), GELU (tanh form, follows its neighbours).
-#map3 = affine_map<(i, j) -> (i, j)>
-#rowr = affine_map<(i, j) -> (i)>
-#col = affine_map<(i, j) -> (j)>
 // CHECK-LABEL: func.func @attention
 // CHECK-SAME: -> tensor<16x32xf32>
 // Layer norm statistics and normalization stay f32.
@@ -24,114 +23,12 @@
 // BF16-LABEL: func.func @attention
 // BF16: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x16x16xbf16>, tensor<2x16x16xbf16>) outs(%{{.*}} : tensor<2x16x16xf32>)
 // BF16: linalg.softmax dimension(2) ins(%{{.*}} : tensor<2x16x16xf32>)
-func.func @attention(%x: tensor<16x32xf32>, %wq: tensor<32x32xf32>, %wk: tensor<32x32xf32>,
-                     %wv: tensor<32x32xf32>, %w1: tensor<32x32xf32>, %w2: tensor<32x32xf32>) -> tensor<16x32xf32> {
-  %zero = arith.constant 0.0 : f32
-  %eps = arith.constant 1.0e-5 : f32
-  %inv_d = arith.constant 0.03125 : f32
-  %half = arith.constant 0.5 : f32
-  %one = arith.constant 1.0 : f32
-  %c = arith.constant 0.7978845608 : f32
-  %e_r = tensor.empty() : tensor<16xf32>
-  %z_r = linalg.fill ins(%zero : f32) outs(%e_r : tensor<16xf32>) -> tensor<16xf32>
-  // mean and variance
-  %sum = linalg.generic {indexing_maps = [#map3, #rowr], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<16x32xf32>) outs(%z_r : tensor<16xf32>) {
-    ^bb0(%in: f32, %acc: f32):
-      %a = arith.addf %in, %acc : f32
-      linalg.yield %a : f32
-  } -> tensor<16xf32>
-  %sq = linalg.generic {indexing_maps = [#map3, #rowr], iterator_types = ["parallel", "reduction"]}
-      ins(%x : tensor<16x32xf32>) outs(%z_r : tensor<16xf32>) {
-    ^bb0(%in: f32, %acc: f32):
-      %m = arith.mulf %in, %in : f32
-      %a = arith.addf %m, %acc : f32
-      linalg.yield %a : f32
-  } -> tensor<16xf32>
-  %e_x = tensor.empty() : tensor<16x32xf32>
-  %norm = linalg.generic {indexing_maps = [#map3, #rowr, #rowr, #map3], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %sum, %sq : tensor<16x32xf32>, tensor<16xf32>, tensor<16xf32>) outs(%e_x : tensor<16x32xf32>) {
-    ^bb0(%v: f32, %s: f32, %q: f32, %o: f32):
-      %mean = arith.mulf %s, %inv_d : f32
-      %ex2 = arith.mulf %q, %inv_d : f32
-      %m2 = arith.mulf %mean, %mean : f32
-      %var = arith.subf %ex2, %m2 : f32
-      %ve = arith.addf %var, %eps : f32
-      %r = math.rsqrt %ve : f32
-      %d = arith.subf %v, %mean : f32
-      %n = arith.mulf %d, %r : f32
-      linalg.yield %n : f32
-  } -> tensor<16x32xf32>
-  %z_x = linalg.fill ins(%zero : f32) outs(%e_x : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %q = linalg.matmul ins(%norm, %wq : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z_x : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %k = linalg.matmul ins(%norm, %wk : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z_x : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %v = linalg.matmul ins(%norm, %wv : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z_x : tensor<16x32xf32>) -> tensor<16x32xf32>
-  // two heads of 16
-  %qh = tensor.expand_shape %q [[0], [1, 2]] output_shape [16, 2, 16] : tensor<16x32xf32> into tensor<16x2x16xf32>
-  %kh = tensor.expand_shape %k [[0], [1, 2]] output_shape [16, 2, 16] : tensor<16x32xf32> into tensor<16x2x16xf32>
-  %vh = tensor.expand_shape %v [[0], [1, 2]] output_shape [16, 2, 16] : tensor<16x32xf32> into tensor<16x2x16xf32>
-  %e_h = tensor.empty() : tensor<2x16x16xf32>
-  %qt = linalg.transpose ins(%qh : tensor<16x2x16xf32>) outs(%e_h : tensor<2x16x16xf32>) permutation = [1, 0, 2]
-  %kt = linalg.transpose ins(%kh : tensor<16x2x16xf32>) outs(%e_h : tensor<2x16x16xf32>) permutation = [1, 2, 0]
-  %vt = linalg.transpose ins(%vh : tensor<16x2x16xf32>) outs(%e_h : tensor<2x16x16xf32>) permutation = [1, 0, 2]
-  %z_h = linalg.fill ins(%zero : f32) outs(%e_h : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
-  %s = linalg.batch_matmul ins(%qt, %kt : tensor<2x16x16xf32>, tensor<2x16x16xf32>) outs(%z_h : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
-  %p = linalg.softmax dimension(2) ins(%s : tensor<2x16x16xf32>) outs(%e_h : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
-  %o = linalg.batch_matmul ins(%p, %vt : tensor<2x16x16xf32>, tensor<2x16x16xf32>) outs(%z_h : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
-  %e_t = tensor.empty() : tensor<16x2x16xf32>
-  %ot = linalg.transpose ins(%o : tensor<2x16x16xf32>) outs(%e_t : tensor<16x2x16xf32>) permutation = [1, 0, 2]
-  %oc = tensor.collapse_shape %ot [[0], [1, 2]] : tensor<16x2x16xf32> into tensor<16x32xf32>
-  // MLP with GELU
-  %h = linalg.matmul ins(%oc, %w1 : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z_x : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %g = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel"]}
-      ins(%h : tensor<16x32xf32>) outs(%e_x : tensor<16x32xf32>) {
-    ^bb0(%in: f32, %out: f32):
-      %x3 = arith.mulf %in, %in : f32
-      %x3b = arith.mulf %x3, %in : f32
-      %k0 = arith.constant 0.044715 : f32
-      %t0 = arith.mulf %x3b, %k0 : f32
-      %t1 = arith.addf %in, %t0 : f32
-      %t2 = arith.mulf %t1, %c : f32
-      %th = math.tanh %t2 : f32
-      %t3 = arith.addf %th, %one : f32
-      %t4 = arith.mulf %in, %t3 : f32
-      %r = arith.mulf %t4, %half : f32
-      linalg.yield %r : f32
-  } -> tensor<16x32xf32>
-  %y = linalg.matmul ins(%g, %w2 : tensor<16x32xf32>, tensor<32x32xf32>) outs(%z_x : tensor<16x32xf32>) -> tensor<16x32xf32>
-  return %y : tensor<16x32xf32>
-}
-
-// -----
 
 // A conv block: convolution (f16 inputs, f32 accumulator), bias and ReLU
 // between convolutions in f16, max pooling in f16, a sum (f32) at the end.
-// CHECK-LABEL: func.func @conv_block
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf16>, tensor<3x3x3x8xf16>) outs(%{{.*}} : tensor<1x8x8x8xf32>)
-// CHECK: linalg.max ins(%{{.*}}, %{{.*}} : tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>)
-// CHECK: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x8x8xf16>, tensor<2x2xf16>) outs(%{{.*}} : tensor<1x4x4x8xf16>)
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x8xf16>, tensor<3x3x8x4xf16>) outs(%{{.*}} : tensor<1x2x2x4xf32>)
-// CHECK: linalg.pooling_nhwc_sum {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x4xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x1x1x4xf32>)
-func.func @conv_block(%img: tensor<1x10x10x3xf32>, %f1: tensor<3x3x3x8xf32>, %f2: tensor<3x3x8x4xf32>) -> tensor<1x1x1x4xf32> {
-  %zero = arith.constant 0.0 : f32
-  %e1 = tensor.empty() : tensor<1x8x8x8xf32>
-  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %c1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%img, %f1 : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%z1 : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %r1 = linalg.max ins(%c1, %z1 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>) outs(%e1 : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
-  %win = tensor.empty() : tensor<2x2xf32>
-  %e2 = tensor.empty() : tensor<1x4x4x8xf32>
-  %ninf = arith.constant -3.0e38 : f32
-  %m2 = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-  %p1 = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%r1, %win : tensor<1x8x8x8xf32>, tensor<2x2xf32>) outs(%m2 : tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32>
-  %e3 = tensor.empty() : tensor<1x2x2x4xf32>
-  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32>
-  %c2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%p1, %f2 : tensor<1x4x4x8xf32>, tensor<3x3x8x4xf32>) outs(%z3 : tensor<1x2x2x4xf32>) -> tensor<1x2x2x4xf32>
-  %e4 = tensor.empty() : tensor<1x1x1x4xf32>
-  %z4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
-  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%c2, %win : tensor<1x2x2x4xf32>, tensor<2x2xf32>) outs(%z4 : tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
-  return %s : tensor<1x1x1x4xf32>
-}
+// CONV-LABEL: func.func @conv_block
+// CONV: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x10x10x3xf16>, tensor<3x3x3x8xf16>) outs(%{{.*}} : tensor<1x8x8x8xf32>)
+// CONV: linalg.max ins(%{{.*}}, %{{.*}} : tensor<1x8x8x8xf16>, tensor<1x8x8x8xf16>)
+// CONV: linalg.pooling_nhwc_max {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8x8x8xf16>, tensor<2x2xf16>) outs(%{{.*}} : tensor<1x4x4x8xf16>)
+// CONV: linalg.conv_2d_nhwc_hwcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x8xf16>, tensor<3x3x8x4xf16>) outs(%{{.*}} : tensor<1x2x2x4xf32>)
+// CONV: linalg.pooling_nhwc_sum {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x4xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x1x1x4xf32>)

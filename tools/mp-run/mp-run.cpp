@@ -27,6 +27,7 @@
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -350,11 +351,14 @@ int main(int argc, char **argv) {
     return fail("no function '" + entryName + "' in " + inputFile +
                 " (functions: " + names + ")");
   }
-  // Compile only the entry: drop other public functions' bodies from the
-  // compiled module by making them private (they stay callable).
+  // Compile only the entry and what it calls.
   for (auto f : module->getOps<func::FuncOp>())
-    if (f != fn && !f.isExternal())
+    if (f != fn)
       f.setPrivate();
+  PassManager dce(&context);
+  dce.addPass(createSymbolDCEPass());
+  if (failed(dce.run(*module)))
+    return 1;
 
   SmallString<128> tmpDir;
   if (std::error_code ec =
