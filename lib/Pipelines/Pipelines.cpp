@@ -94,6 +94,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  pm.addPass(createProtectArgumentsPass());
   addBufferization(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   addLowPrecisionLegalization(pm);

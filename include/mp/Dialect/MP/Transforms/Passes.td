@@ -176,4 +176,20 @@ def DecomposeAggregatesPass : Pass<"mp-decompose-aggregates"> {
   ];
 }
 
+def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
+  let summary = "Keep bufferization from writing into the caller's tensors";
+  let description = [{
+    Marks every tensor argument of every public function
+    `bufferization.writable = false`, so that one-shot bufferization with
+    function boundaries copies an argument before an op writes to it (e.g. an
+    elementwise op whose destination is its own input) instead of
+    overwriting the caller's buffer. Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32> {bufferization.writable = false}) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
 #endif // MP_DIALECT_MP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Checks mp-run's outputs against NumPy references computed independently.
+
+For each (file, entry) it runs `mp-run --random-inputs --save-inputs
+--save-outputs` (with --amp and --compare-fp32 when asked), loads the saved
+inputs, computes the reference in float64 with NumPy and compares:
+  * fp32 outputs: max|x - ref| / max|ref| <= 1e-5 (normwise relative error);
+  * mixed outputs: the same measure <= the --tol given for that precision.
+Prints one line per output and a closing 'N passed, N failed' line.
+
+Usage: numerics.py FILE ENTRY [--amp fp16 --tol 1e-2] [--seed N]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+
+def matmul(a, b):
+    return [a @ b]
+
+
+def batch_matmul(a, b):
+    return [np.einsum("bmk,bkn->bmn", a, b)]
+
+
+def conv2d_nhwc_hwcf(x, f, stride=1, dilation=1):
+    n, h, w, c = x.shape
+    kh, kw, _, fo = f.shape
+    oh = (h - dilation * (kh - 1) - 1) // stride + 1
+    ow = (w - dilation * (kw - 1) - 1) // stride + 1
+    out = np.zeros((n, oh, ow, fo))
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, i * dilation: i * dilation + stride * (oh - 1) + 1: stride,
+                      j * dilation: j * dilation + stride * (ow - 1) + 1: stride, :]
+            out += np.einsum("nhwc,cf->nhwf", patch, f[i, j])
+    return out
+
+
+def conv2d(x, f):
+    return [conv2d_nhwc_hwcf(x, f, stride=2)]
+
+
+def depthwise_conv(x, f):
+    n, h, w, c = x.shape
+    kh, kw, _ = f.shape
+    d = 2
+    oh, ow = h - d * (kh - 1), w - d * (kw - 1)
+    out = np.zeros((n, oh, ow, c))
+    for i in range(kh):
+        for j in range(kw):
+            out += x[:, i * d: i * d + oh, j * d: j * d + ow, :] * f[i, j]
+    return [out]
+
+
+def softmax_rows(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(x):
+    return [softmax_rows(x)]
+
+
+def reductions(x):
+    return [x.sum(axis=1), x.max(axis=1)]
+
+
+def layernorm(x, g, b):
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    return [(x - mean) / np.sqrt(var + 1e-5) * g + b]
+
+
+def elementwise(x, y):
+    return [np.tanh(x * y) + np.exp(x)]
+
+
+def loop(h, w):
+    for _ in range(3):
+        h = np.tanh(h @ w)
+    return [h]
+
+
+def mlp_grad(w1, b1, w2, b2, x, y, seed):
+    pre = x @ w1 + b1
+    h = np.maximum(pre, 0)
+    logits = h @ w2 + b2
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(shifted)
+    s = e.sum(axis=1, keepdims=True)
+    logp = shifted - np.log(s)
+    batch = x.shape[0]
+    loss = -(y * logp).sum() / batch
+    dlogits = (e / s - y) * seed / batch
+    dw2 = h.T @ dlogits
+    db2 = dlogits.sum(axis=0)
+    dh = dlogits @ w2.T
+    dpre = np.where(pre > 0, dh, 0.0)
+    dw1 = x.T @ dpre
+    db1 = dpre.sum(axis=0)
+    return [np.asarray(loss), dw1, db1, dw2, db2]
+
+
+def attention(x, wq, wk, wv, w1, w2):
+    mean = x.mean(axis=1, keepdims=True)
+    var = (x * x).mean(axis=1, keepdims=True) - mean * mean
+    norm = (x - mean) / np.sqrt(var + 1e-5)
+    q, k, v = norm @ wq, norm @ wk, norm @ wv
+    heads = lambda t: t.reshape(16, 2, 16).transpose(1, 0, 2)
+    qh, kh, vh = heads(q), heads(k), heads(v)
+    p = softmax_rows(np.einsum("hqd,hkd->hqk", qh, kh))
+    o = np.einsum("hqk,hkd->hqd", p, vh).transpose(1, 0, 2).reshape(16, 32)
+    h = o @ w1
+    g = 0.5 * h * (1 + np.tanh(0.7978845608 * (h + 0.044715 * h ** 3)))
+    return [g @ w2]
+
+
+def conv_block(img, f1, f2):
+    c1 = np.maximum(conv2d_nhwc_hwcf(img, f1), 0)
+    p1 = c1.reshape(1, 4, 2, 4, 2, 8).max(axis=(2, 4))
+    c2 = conv2d_nhwc_hwcf(p1, f2)
+    return [c2.reshape(1, 1, 2, 1, 2, 4).sum(axis=(2, 4))]
+
+
+REFERENCES = {f.__name__: f for f in [
+    matmul, batch_matmul, conv2d, depthwise_conv, softmax, reductions,
+    layernorm, elementwise, loop, mlp_grad, attention, conv_block]}
+
+
+def load(path):
+    a = np.load(path)
+    if a.dtype == np.uint16:  # bf16 bits
+        a = (a.astype(np.uint32) << 16).view(np.float32)
+    return a.astype(np.float64)
+
+
+def error(x, ref):
+    scale = np.abs(ref).max() if ref.size else 0.0
+    diff = np.abs(x - ref).max() if ref.size else 0.0
+    return diff / scale if scale > 0 else diff
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("file")
+    parser.add_argument("entry")
+    parser.add_argument("--amp", default="none")
+    parser.add_argument("--tol", type=float, default=1e-2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["mp-run", args.file, "--entry", args.entry, "--random-inputs",
+               "--seed", str(args.seed), "--save-inputs", tmp,
+               "--save-outputs", tmp]
+        if args.amp != "none":
+            cmd += ["--amp", args.amp, "--compare-fp32"]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"{args.entry}: mp-run failed: {run.stderr.strip()}")
+            print("0 passed, 1 failed")
+            return 1
+        n_args = len([f for f in os.listdir(tmp) if f.startswith("arg")])
+        inputs = [load(os.path.join(tmp, f"arg{i}.npy")) for i in range(n_args)]
+        refs = REFERENCES[args.entry](*inputs)
+        for i, ref in enumerate(refs):
+            checks = []
+            if args.amp == "none":
+                checks.append(("fp32", f"out{i}.npy", 1e-5))
+            else:
+                checks.append(("fp32", f"out{i}.fp32.npy", 1e-5))
+                checks.append((args.amp, f"out{i}.npy", args.tol))
+            for label, name, tol in checks:
+                x = load(os.path.join(tmp, name))
+                if x.shape != np.shape(ref):
+                    ok, err = False, float("inf")
+                else:
+                    err = error(x, np.asarray(ref))
+                    ok = err <= tol
+                status = "ok" if ok else "FAIL"
+                print(f"{args.entry} out{i} {label}: normwise error {err:.3g} "
+                      f"(tolerance {tol:g}) {status}")
+                passed += ok
+                failed += not ok
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
