@@ -136,8 +136,13 @@ static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
     return module.emitError()
            << "no C compiler driver ('cc') to link " << output
            << "; install gcc (scripts/install-deps.sh does)";
+  // memref copies between strided buffers call MLIR's C runner utilities.
+  std::string libDir = "-L" MP_MLIR_LIBRARY_DIR;
+  std::string rpath = "-Wl,-rpath," MP_MLIR_LIBRARY_DIR;
   std::string message;
-  SmallVector<StringRef> args = {*cc, "-shared", "-o", output, object, "-lm"};
+  SmallVector<StringRef> args = {*cc,   "-shared", "-o",
+                                 output, object,   libDir,
+                                 rpath,  "-lmlir_c_runner_utils", "-lm"};
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message))
     return module.emitError() << "linking " << output << " failed"
                               << (message.empty() ? "" : ": ") << message;

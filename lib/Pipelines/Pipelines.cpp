@@ -14,6 +14,8 @@
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -90,13 +92,22 @@ static void addLowPrecisionLegalization(OpPassManager &pm) {
   pm.addPass(arith::createArithExpandOpsPass(expand));
 }
 
+/// n-D vector transfers become 1-D ones; vector.contract becomes FMAs.
+static void addVectorLowering(OpPassManager &pm) {
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll();
+  pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
+}
+
 void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createProtectArgumentsPass());
+  pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass());
   addBufferization(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  addVectorLowering(pm);
   addLowPrecisionLegalization(pm);
   // LLVM intrinsics first (exp, log, sqrt, rsqrt...), libm for the rest.
   pm.addPass(createConvertMathToLLVMPass());
@@ -104,6 +115,10 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }

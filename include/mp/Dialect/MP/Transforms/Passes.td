@@ -192,4 +192,36 @@ def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
+  let summary = "Tile contractions into register blocks and vectorize them";
+  let description = [{
+    For each contraction on tensors (`linalg.matmul`, `linalg.batch_matmul`,
+    contraction `linalg.generic`s) with static sizes that the tiles divide:
+    tiles it into `tile-m` x `tile-n` x `tile-k` register blocks (loops
+    ordered batch, n, m, k), copies each `tile-n`-wide panel of the
+    right-hand side into a contiguous buffer once per panel (so the innermost
+    loop reads memory sequentially and the panel stays in cache across the
+    rows), vectorizes each register block to `vector.contract`
+    (f16/bf16 operands are widened to the f32 accumulator), and hoists the
+    accumulator out of the reduction loop so it lives in registers. Other
+    contractions keep the scalar loops `mp-lower-to-cpu` makes (correct for
+    any size, slower). Part of `mp-lower-to-cpu`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"4",
+           "Rows of a register block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"16",
+           "Columns of a register block (a multiple of the vector width)">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"1",
+           "Reduction steps per iteration of the innermost loop">,
+  ];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized", "Contractions vectorized">,
+  ];
+}
+
 #endif // MP_DIALECT_MP_TRANSFORMS_PASSES_TD
