@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 #===- scripts/test.sh - Build mp and run every test -----------------------===#
 # Usage: scripts/test.sh [BUILD_DIR]   (default: build)
-# Runs the lit suite (check-mp, FileCheck and diagnostics tests) and the gtest
-# unit tests through CTest.
+# Runs the runtime's tests under ASan + UBSan, then the lit suite (check-mp:
+# FileCheck, diagnostics, numerics against NumPy) and the gtest unit tests
+# through CTest.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 "$root/scripts/build.sh" "$build"
+"$root/scripts/sanitize-runtime.sh" "$build-sanitize"
 ctest --test-dir "$build" --output-on-failure

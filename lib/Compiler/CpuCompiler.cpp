@@ -118,8 +118,8 @@ static LogicalResult emitObject(ModuleOp module, llvm::Module &llvmModule,
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return module.emitError() << "cannot write " << path << ": "
-                              << ec.message();
+    return module.emitError()
+           << "cannot write " << path << ": " << ec.message();
   llvm::legacy::PassManager pm;
   if (tm.addPassesToEmitFile(pm, out.os(), nullptr,
                              llvm::CodeGenFileType::ObjectFile))
@@ -140,9 +140,10 @@ static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
   std::string libDir = "-L" MP_MLIR_LIBRARY_DIR;
   std::string rpath = "-Wl,-rpath," MP_MLIR_LIBRARY_DIR;
   std::string message;
-  SmallVector<StringRef> args = {*cc,   "-shared", "-o",
-                                 output, object,   libDir,
-                                 rpath,  "-lmlir_c_runner_utils", "-lm"};
+  SmallVector<StringRef> args = {
+      *cc,    "-shared", "-o",  output,
+      object, libDir,    rpath, "-lmlir_c_runner_utils",
+      "-lm"};
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message))
     return module.emitError() << "linking " << output << " failed"
                               << (message.empty() ? "" : ": ") << message;
@@ -176,7 +177,8 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
       return kept;
     };
     if (ArrayAttr args = fn.getArgAttrsAttr())
-      fn.setAllArgAttrs(strip(llvm::to_vector(args.getAsRange<DictionaryAttr>())));
+      fn.setAllArgAttrs(
+          strip(llvm::to_vector(args.getAsRange<DictionaryAttr>())));
     if (ArrayAttr results = fn.getResAttrsAttr())
       fn.setAllResultAttrs(
           strip(llvm::to_vector(results.getAsRange<DictionaryAttr>())));
@@ -201,21 +203,22 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
   llvm::InitializeNativeTargetAsmPrinter();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
-    return module.emitError() << "cannot target the host: "
-                              << llvm::toString(builder.takeError());
+    return module.emitError()
+           << "cannot target the host: " << llvm::toString(builder.takeError());
   builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(opts.optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
-                                                  : llvm::CodeGenOptLevel::None);
+  builder->setCodeGenOptLevel(opts.optLevel >= 2
+                                  ? llvm::CodeGenOptLevel::Aggressive
+                                  : llvm::CodeGenOptLevel::None);
   auto tm = builder->createTargetMachine();
   if (!tm)
-    return module.emitError() << "cannot target the host: "
-                              << llvm::toString(tm.takeError());
+    return module.emitError()
+           << "cannot target the host: " << llvm::toString(tm.takeError());
   llvmModule->setDataLayout((*tm)->createDataLayout());
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
-  if (llvm::Error err = makeOptimizingTransformer(opts.optLevel, 0, tm->get())(
-          llvmModule.get()))
-    return module.emitError() << "LLVM optimization failed: "
-                              << llvm::toString(std::move(err));
+  if (llvm::Error err = makeOptimizingTransformer(opts.optLevel, 0,
+                                                  tm->get())(llvmModule.get()))
+    return module.emitError()
+           << "LLVM optimization failed: " << llvm::toString(std::move(err));
 
   std::string object = (outputPath + ".o").str();
   if (failed(emitObject(module, *llvmModule, **tm, object)))

@@ -21,8 +21,8 @@ public:
   mp_status load(const std::string &path) override {
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle)
-      return fail(MP_ERROR_NOT_FOUND, "cannot load module '" + path +
-                                          "': " + dlerror());
+      return fail(MP_ERROR_NOT_FOUND,
+                  "cannot load module '" + path + "': " + dlerror());
     return MP_OK;
   }
 

@@ -29,8 +29,8 @@ extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                     mp_module **out) {
   *out = nullptr;
   if (std::strcmp(backend, "cpu") != 0)
-    return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") +
-                                        backend + "' (available: cpu)");
+    return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") + backend +
+                                        "' (available: cpu)");
   auto module = std::make_unique<mp_module>();
   module->backend = createCpuBackend();
   if (mp_status status = module->backend->load(path))
@@ -93,10 +93,10 @@ static mp_status checkArgument(const mp_entry &entry, int32_t index,
     ok = info.shape[i] < 0 || info.shape[i] == tensor.shape[i];
   if (ok)
     return MP_OK;
-  return fail(MP_ERROR_MISMATCH,
-              "entry '" + entry.name + "' argument #" + std::to_string(index) +
-                  ": expected " + formatValueInfo(info) + ", got " +
-                  formatTensorType(tensor));
+  return fail(MP_ERROR_MISMATCH, "entry '" + entry.name + "' argument #" +
+                                     std::to_string(index) + ": expected " +
+                                     formatValueInfo(info) + ", got " +
+                                     formatTensorType(tensor));
 }
 
 namespace {
@@ -131,8 +131,7 @@ static void takeResult(const int64_t *words, const mp_value_info &info,
   std::memset(&out, 0, sizeof(out));
   mp_tensor_alloc(info.dtype, info.rank, words + 3, &out);
   size_t elem = mp_dtype_size(info.dtype);
-  const char *base =
-      reinterpret_cast<const char *>(words[1]) + words[2] * elem;
+  const char *base = reinterpret_cast<const char *>(words[1]) + words[2] * elem;
   int64_t count = mp_tensor_num_elements(&out);
   // Walk the (possibly strided) source in row-major order.
   std::vector<int64_t> index(info.rank, 0);

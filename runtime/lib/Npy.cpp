@@ -43,7 +43,8 @@ std::string findField(const std::string &header, const std::string &key) {
     ++pos;
   if (pos < header.size() && header[pos] == '(') {
     size_t close = header.find(')', pos);
-    return close == std::string::npos ? "" : header.substr(pos, close - pos + 1);
+    return close == std::string::npos ? ""
+                                      : header.substr(pos, close - pos + 1);
   }
   size_t end = header.find_first_of(",}", pos);
   return header.substr(pos, end - pos);
@@ -87,9 +88,10 @@ extern "C" mp_status mp_npy_read(const char *path, int as_bf16,
     if (descr == std::string("'") + d.descr + "'")
       match = &d;
   if (!match)
-    return fail(MP_ERROR_UNSUPPORTED,
-                where + "unsupported dtype " + descr +
-                    " (supported: <f4 <f2 <f8 |b1 |i1 <i4 <i8, and <u2 as bf16)");
+    return fail(
+        MP_ERROR_UNSUPPORTED,
+        where + "unsupported dtype " + descr +
+            " (supported: <f4 <f2 <f8 |b1 |i1 <i4 <i8, and <u2 as bf16)");
   if (match->dtype == MP_BF16 && !as_bf16)
     return fail(MP_ERROR_UNSUPPORTED,
                 where + "uint16 array: only bf16 arguments read '<u2' files");
@@ -146,7 +148,14 @@ extern "C" mp_status mp_npy_write(const char *path, const mp_tensor *tensor) {
   File file(std::fopen(path, "wb"));
   if (!file)
     return fail(MP_ERROR_IO, std::string(path) + ": " + std::strerror(errno));
-  unsigned char prefix[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
+  unsigned char prefix[10] = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
                               static_cast<unsigned char>(header.size() & 0xff),
                               static_cast<unsigned char>(header.size() >> 8)};
   size_t bytes = mp_tensor_num_bytes(tensor);

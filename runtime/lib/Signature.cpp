@@ -39,7 +39,8 @@ static mp_status parseValue(const std::string &text, mp_value_info &info) {
       char *end = nullptr;
       long long size = std::strtoll(dim.c_str(), &end, 10);
       if (dim.empty() || *end != '\0' || size < 0)
-        return fail(MP_ERROR_FORMAT, "bad size '" + dim + "' in '" + text + "'");
+        return fail(MP_ERROR_FORMAT,
+                    "bad size '" + dim + "' in '" + text + "'");
       info.shape[info.rank++] = size;
     }
     if (comma == std::string::npos)

@@ -71,9 +71,9 @@ extern "C" size_t mp_tensor_num_bytes(const mp_tensor *tensor) {
 extern "C" mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank,
                                      const int64_t *shape, mp_tensor *out) {
   if (rank < 0 || rank > MP_MAX_RANK)
-    return fail(MP_ERROR_UNSUPPORTED,
-                "rank " + std::to_string(rank) + " is not supported (max " +
-                    std::to_string(MP_MAX_RANK) + ")");
+    return fail(MP_ERROR_UNSUPPORTED, "rank " + std::to_string(rank) +
+                                          " is not supported (max " +
+                                          std::to_string(MP_MAX_RANK) + ")");
   std::memset(out, 0, sizeof(*out));
   out->dtype = dtype;
   out->rank = rank;
@@ -150,8 +150,8 @@ double load(const void *data, mp_dtype dtype, int64_t i) {
   case MP_F16:
     return static_cast<double>(static_cast<const _Float16 *>(data)[i]);
   case MP_BF16:
-    return fromBits(static_cast<uint32_t>(static_cast<const uint16_t *>(data)[i])
-                    << 16);
+    return fromBits(
+        static_cast<uint32_t>(static_cast<const uint16_t *>(data)[i]) << 16);
   case MP_F64:
     return static_cast<const double *>(data)[i];
   case MP_I1:

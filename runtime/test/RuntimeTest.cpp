@@ -46,9 +46,11 @@ TEST_F(ModuleTest, CallsAnEntry) {
   ASSERT_EQ(mp_module_find_entry(module, "add", &entry), MP_OK);
   EXPECT_EQ(mp_entry_num_args(entry), 2);
   EXPECT_EQ(mp_entry_num_results(entry), 1);
-  mp_tensor args[2] = {makeF32({4}, {1, 2, 3, 4}), makeF32({4}, {10, 20, 30, 40})};
+  mp_tensor args[2] = {makeF32({4}, {1, 2, 3, 4}),
+                       makeF32({4}, {10, 20, 30, 40})};
   mp_tensor result;
-  ASSERT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_OK) << mp_last_error();
+  ASSERT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_OK)
+      << mp_last_error();
   EXPECT_EQ(values(result), (std::vector<float>{11, 22, 33, 44}));
   mp_tensor_release(&result);
   mp_tensor_release(&args[0]);
@@ -62,7 +64,8 @@ TEST_F(ModuleTest, ScalarsAndDynamicSizes) {
   EXPECT_TRUE(mp_entry_arg(entry, 1)->is_scalar);
   mp_tensor args[2] = {makeF32({3}, {1, 2, 3}), makeF32({}, {0.5f})};
   mp_tensor result;
-  ASSERT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_OK) << mp_last_error();
+  ASSERT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_OK)
+      << mp_last_error();
   EXPECT_EQ(result.shape[0], 3);
   EXPECT_EQ(values(result), (std::vector<float>{0.5f, 1, 1.5f}));
   mp_tensor_release(&result);
@@ -75,7 +78,8 @@ TEST_F(ModuleTest, StridedAndAliasedResults) {
   ASSERT_EQ(mp_module_find_entry(module, "split", &entry), MP_OK);
   mp_tensor arg = makeF32({2, 3}, {1, 2, 3, 4, 5, 6});
   mp_tensor results[2];
-  ASSERT_EQ(mp_entry_call(entry, &arg, 1, results, 2), MP_OK) << mp_last_error();
+  ASSERT_EQ(mp_entry_call(entry, &arg, 1, results, 2), MP_OK)
+      << mp_last_error();
   EXPECT_EQ(values(results[0]), (std::vector<float>{1, 4, 2, 5, 3, 6}));
   EXPECT_EQ(values(results[1]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
   EXPECT_NE(results[1].data, arg.data);
@@ -92,7 +96,8 @@ TEST_F(ModuleTest, ClearErrors) {
   EXPECT_STREQ(mp_last_error(), "bad signature value 'f32[4'");
 
   ASSERT_EQ(mp_module_find_entry(module, "add", &entry), MP_OK);
-  mp_tensor args[2] = {makeF32({4}, {1, 2, 3, 4}), makeF32({5}, {1, 2, 3, 4, 5})};
+  mp_tensor args[2] = {makeF32({4}, {1, 2, 3, 4}),
+                       makeF32({5}, {1, 2, 3, 4, 5})};
   mp_tensor result;
   EXPECT_EQ(mp_entry_call(entry, args, 2, &result, 1), MP_ERROR_MISMATCH);
   EXPECT_STREQ(mp_last_error(),
@@ -121,8 +126,8 @@ TEST_F(ModuleTest, ClearErrors) {
 
 TEST(NpyTest, RoundTripsEveryDtype) {
   std::string path = ::testing::TempDir() + "/mp_rt_test.npy";
-  for (mp_dtype dtype : {MP_F32, MP_F16, MP_BF16, MP_F64, MP_I1, MP_I8,
-                         MP_I32, MP_I64}) {
+  for (mp_dtype dtype :
+       {MP_F32, MP_F16, MP_BF16, MP_F64, MP_I1, MP_I8, MP_I32, MP_I64}) {
     for (std::vector<int64_t> shape :
          {std::vector<int64_t>{}, {5}, {2, 3}, {2, 1, 4}}) {
       mp_tensor t;
@@ -149,7 +154,8 @@ TEST(NpyTest, RoundTripsEveryDtype) {
 TEST(NpyTest, ClearErrors) {
   mp_tensor t;
   EXPECT_EQ(mp_npy_read("/nonexistent/x.npy", 0, &t), MP_ERROR_IO);
-  EXPECT_STREQ(mp_last_error(), "/nonexistent/x.npy: No such file or directory");
+  EXPECT_STREQ(mp_last_error(),
+               "/nonexistent/x.npy: No such file or directory");
   std::string path = ::testing::TempDir() + "/mp_rt_bad.npy";
   FILE *f = std::fopen(path.c_str(), "wb");
   std::fputs("not numpy", f);

@@ -51,8 +51,9 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.mlir>"),
 static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
                                       cl::Required, cl::cat(category));
 static cl::opt<std::string>
-    amp("amp", cl::desc("Mixed precision: none, fp16 or bf16 (runs "
-                        "mp-amp-pipeline before lowering)"),
+    amp("amp",
+        cl::desc("Mixed precision: none, fp16 or bf16 (runs "
+                 "mp-amp-pipeline before lowering)"),
         cl::init("none"), cl::cat(category));
 static cl::opt<std::string>
     policyFile("policy", cl::desc("Policy file for --amp (JSON or YAML)"),
@@ -79,8 +80,7 @@ static cl::opt<bool> compareFp32(
     "compare-fp32",
     cl::desc("Also run the fp32 graph and print the error of each output"),
     cl::cat(category));
-static cl::opt<unsigned> repeat("repeat",
-                                cl::desc("Time N calls of the entry"),
+static cl::opt<unsigned> repeat("repeat", cl::desc("Time N calls of the entry"),
                                 cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
@@ -114,8 +114,7 @@ struct Compiled {
 };
 
 double seconds(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                       start)
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 } // namespace
@@ -140,9 +139,8 @@ static LogicalResult makeInputs(const mp_entry *entry, TensorList &args) {
   int32_t numArgs = mp_entry_num_args(entry);
   if (!inputs.empty()) {
     if (static_cast<int32_t>(inputs.size()) != numArgs) {
-      fail("--inputs gives " + llvm::Twine(inputs.size()) +
-           " files but '" + entryName + "' takes " + llvm::Twine(numArgs) +
-           " arguments");
+      fail("--inputs gives " + llvm::Twine(inputs.size()) + " files but '" +
+           entryName + "' takes " + llvm::Twine(numArgs) + " arguments");
       return failure();
     }
     for (int32_t i = 0; i < numArgs; ++i) {
@@ -214,7 +212,8 @@ static LogicalResult saveAll(const std::string &dir, const char *prefix,
     return failure();
   }
   for (auto [i, t] : llvm::enumerate(tensors.tensors)) {
-    std::string path = (dir + "/" + prefix + std::to_string(i) + suffix + ".npy");
+    std::string path =
+        (dir + "/" + prefix + std::to_string(i) + suffix + ".npy");
     if (mp_npy_write(path.c_str(), &t) != MP_OK) {
       fail(mp_last_error());
       return failure();
@@ -294,8 +293,7 @@ static LogicalResult timeCalls(const Compiled &compiled, TensorList &args) {
       "time per call (%s): median %.4g ms over %u calls, min %.4g ms, max "
       "%.4g ms (compilation %.3g s, not included)\n",
       compiled.label.c_str(), median * 1e3, static_cast<unsigned>(repeat),
-      times.front() * 1e3,
-      times.back() * 1e3, compiled.compileSeconds);
+      times.front() * 1e3, times.back() * 1e3, compiled.compileSeconds);
   return success();
 }
 
@@ -327,19 +325,17 @@ int main(int argc, char **argv) {
     if (auto file = dyn_cast<FileLineColLoc>(diag.getLocation()))
       os << file.getFilename().getValue() << ":" << file.getLine() << ":"
          << file.getColumn() << ": ";
-    const char *kind = diag.getSeverity() == DiagnosticSeverity::Error
-                           ? "error"
-                           : diag.getSeverity() == DiagnosticSeverity::Warning
-                                 ? "warning"
-                                 : "note";
+    const char *kind = diag.getSeverity() == DiagnosticSeverity::Error ? "error"
+                       : diag.getSeverity() == DiagnosticSeverity::Warning
+                           ? "warning"
+                           : "note";
     llvm::errs() << "mp-run: " << loc << kind << ": " << diag.str() << "\n";
     return success();
   });
 
   if (!llvm::sys::fs::exists(inputFile))
     return fail("cannot read '" + inputFile + "': no such file");
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(inputFile, &context);
   if (!module)
     return 1;
   auto fn = module->lookupSymbol<func::FuncOp>(entryName);
@@ -364,8 +360,7 @@ int main(int argc, char **argv) {
   if (std::error_code ec =
           llvm::sys::fs::createUniqueDirectory("mp-run", tmpDir))
     return fail("cannot create a temporary directory: " + ec.message());
-  llvm::scope_exit cleanup(
-      [&] { llvm::sys::fs::remove_directories(tmpDir); });
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(tmpDir); });
 
   Compiled reference, mixed;
   reference.label = "fp32";
@@ -379,8 +374,8 @@ int main(int argc, char **argv) {
     mp::buildAmpPipeline(pm, options);
     if (failed(pm.run(*clone)))
       return 1;
-    std::string so = emitSo.empty() ? (tmpDir + "/mixed.so").str()
-                                    : std::string(emitSo);
+    std::string so =
+        emitSo.empty() ? (tmpDir + "/mixed.so").str() : std::string(emitSo);
     if (failed(compileAndLoad(*clone, so, mixed)))
       return 1;
   }

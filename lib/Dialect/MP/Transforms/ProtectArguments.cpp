@@ -31,7 +31,8 @@ struct ProtectArgumentsPass
         continue;
       for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes()))
         if (isa<TensorType>(type))
-          fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+          fn.setArgAttr(i,
+                        bufferization::BufferizationDialect::kWritableAttrName,
                         readOnly);
     }
   }

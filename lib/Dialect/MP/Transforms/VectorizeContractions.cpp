@@ -96,8 +96,7 @@ tileContraction(RewriterBase &rewriter, TilingInterface op,
 static void packRightHandPanel(RewriterBase &rewriter,
                                scf::SCFTilingResult &tiled) {
   auto block = cast<linalg::LinalgOp>(tiled.tiledOps.front());
-  auto slice =
-      block.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
+  auto slice = block.getDpsInputs()[1].getDefiningOp<tensor::ExtractSliceOp>();
   size_t numLoops = tiled.loops.size();
   if (!slice || numLoops < 3)
     return;
@@ -124,15 +123,14 @@ static void packRightHandPanel(RewriterBase &rewriter,
     panelShape.push_back(*size);
   }
   for (OpFoldResult offset : offsets)
-    if (Value v = dyn_cast<Value>(offset); v && !v.getParentRegion()->isAncestor(
-                                               mLoop->getParentRegion()))
+    if (Value v = dyn_cast<Value>(offset);
+        v && !v.getParentRegion()->isAncestor(mLoop->getParentRegion()))
       return;
   rewriter.setInsertionPoint(mLoop);
   Location loc = slice.getLoc();
   auto panelType = RankedTensorType::get(panelShape, rhsType.getElementType());
-  Value panel = tensor::ExtractSliceOp::create(rewriter, loc, panelType, rhs,
-                                               offsets, sizes,
-                                               slice.getMixedStrides());
+  Value panel = tensor::ExtractSliceOp::create(
+      rewriter, loc, panelType, rhs, offsets, sizes, slice.getMixedStrides());
   Value empty = tensor::EmptyOp::create(rewriter, loc, panelShape,
                                         rhsType.getElementType());
   Value packed =
