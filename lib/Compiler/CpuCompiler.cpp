@@ -136,14 +136,22 @@ static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
     return module.emitError()
            << "no C compiler driver ('cc') to link " << output
            << "; install gcc (scripts/install-deps.sh does)";
-  // memref copies between strided buffers call MLIR's C runner utilities.
+  // Strided memref copies call MLIR's C runner utilities; LLVM may turn bf16
+  // rounding into a call to __truncsfbf2, which libgcc 12 lacks and MLIR's
+  // float16 utilities provide.
   std::string libDir = "-L" MP_MLIR_LIBRARY_DIR;
   std::string rpath = "-Wl,-rpath," MP_MLIR_LIBRARY_DIR;
   std::string message;
-  SmallVector<StringRef> args = {
-      *cc,    "-shared", "-o",  output,
-      object, libDir,    rpath, "-lmlir_c_runner_utils",
-      "-lm"};
+  SmallVector<StringRef> args = {*cc,
+                                 "-shared",
+                                 "-o",
+                                 output,
+                                 object,
+                                 libDir,
+                                 rpath,
+                                 "-lmlir_c_runner_utils",
+                                 "-lmlir_float16_utils",
+                                 "-lm"};
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message))
     return module.emitError() << "linking " << output << " failed"
                               << (message.empty() ? "" : ": ") << message;
@@ -196,6 +204,15 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
       translateModuleToLLVMIR(module, llvmContext, "mp");
   if (!llvmModule)
     return module.emitError() << "translation to LLVM IR failed";
+  // Only the packed entries and signatures are exported: a graph function
+  // named like a libc function (`random`, `exp`) must not be bound to it, nor
+  // it to us.
+  for (llvm::Function &fn : *llvmModule)
+    if (!fn.isDeclaration())
+      fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  for (llvm::GlobalVariable &global : llvmModule->globals())
+    if (!global.isDeclaration())
+      global.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (auto &[name, signature] : entries)
     addPackedEntry(*llvmModule, name, signature);
 

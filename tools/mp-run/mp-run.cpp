@@ -82,6 +82,9 @@ static cl::opt<bool> compareFp32(
     cl::cat(category));
 static cl::opt<unsigned> repeat("repeat", cl::desc("Time N calls of the entry"),
                                 cl::init(0), cl::cat(category));
+static cl::opt<unsigned> optLevel("O",
+                                  cl::desc("LLVM optimization level (0-3)"),
+                                  cl::init(3), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
@@ -123,7 +126,9 @@ double seconds(std::chrono::steady_clock::time_point start) {
 static LogicalResult compileAndLoad(ModuleOp module, const std::string &soPath,
                                     Compiled &out) {
   auto start = std::chrono::steady_clock::now();
-  if (failed(mp::compileToSharedObject(module, soPath)))
+  mp::CpuCompileOptions options;
+  options.optLevel = optLevel;
+  if (failed(mp::compileToSharedObject(module, soPath, options)))
     return failure();
   out.compileSeconds = seconds(start);
   if (mp_module_load(soPath.c_str(), "cpu", &out.module) != MP_OK ||
@@ -355,6 +360,11 @@ int main(int argc, char **argv) {
   dce.addPass(createSymbolDCEPass());
   if (failed(dce.run(*module)))
     return 1;
+  for (auto f : module->getOps<func::FuncOp>())
+    if (f.isExternal())
+      return fail("'" + entryName + "' calls '" + f.getName() +
+                  "', which is only declared in " + inputFile +
+                  "; mp-run runs self-contained graphs");
 
   SmallString<128> tmpDir;
   if (std::error_code ec =

@@ -7,7 +7,7 @@ softmax, layout ops, constants (some beyond the f16 range), scf.for loops
 with carried tensors, scf.if, calls to an unknown function and f64 values.
 Only the Python standard library is needed.
 
-Usage: random_graph.py SEED [--ops N]
+Usage: random_graph.py SEED [--ops N] [--no-calls]
 """
 import random
 import sys
@@ -25,8 +25,9 @@ MAPS = """#mp_id = affine_map<(i, j) -> (i, j)>
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, calls=True):
         self.r = random.Random(seed)
+        self.calls = calls
         self.n = 0
         self.lines = []
         self.indent = "  "
@@ -276,7 +277,9 @@ class Gen:
                   self.named_binary, self.named_unary, self.tensor_arith, self.transpose,
                   self.broadcast, self.reduce, self.generic_elementwise,
                   self.generic_elementwise, self.softmax, self.scalar, self.fill,
-                  self.constant, self.reshape, self.slices, self.call, self.f64]
+                  self.constant, self.reshape, self.slices, self.f64]
+        if self.calls:
+            simple.append(self.call)
         produced = []
         for _ in range(count):
             if depth < 2 and self.r.random() < 0.08:
@@ -313,7 +316,7 @@ def main():
     ops = 40
     if "--ops" in sys.argv:
         ops = int(sys.argv[sys.argv.index("--ops") + 1])
-    sys.stdout.write(Gen(seed).function(ops))
+    sys.stdout.write(Gen(seed, calls="--no-calls" not in sys.argv).function(ops))
 
 
 if __name__ == "__main__":
