@@ -26,3 +26,24 @@ func.func @unknown() attributes {mp.colour = #mp.class<allow>} {
 func.func @bad_enum() attributes {mp.override = #mp.precision<f64>} {
   return
 }
+
+// -----
+
+// expected-error @below {{argument #0: 'mp.param' takes no value (write {mp.param})}}
+func.func @param_value(%w: tensor<4xf32> {mp.param = 1 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{result #0: 'mp.grad_of' must be the index of a parameter argument, e.g. {mp.grad_of = 0 : i64}}}
+func.func @grad_of_value(%w: tensor<4xf32>) -> (tensor<4xf32> {mp.grad_of = "w"}) {
+  return %w : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{argument #0: unknown mp attribute 'mp.weight' (known: mp.param, mp.input, mp.grad_seed)}}
+func.func @unknown_role(%w: tensor<4xf32> {mp.weight}) {
+  return
+}

@@ -69,6 +69,56 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                             "mp.accumulator)";
 }
 
+/// Checks the kind of a training-contract attribute on an argument or
+/// result; the contract as a whole is checked by mp-verify-training-contract.
+static LogicalResult verifyRoleAttribute(Operation *op, StringRef where,
+                                         unsigned index, NamedAttribute attr,
+                                         ArrayRef<StringRef> unitRoles,
+                                         bool allowGradOf) {
+  StringRef name = attr.getName().getValue();
+  if (llvm::is_contained(unitRoles, name)) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << where << " #" << index << ": '" << name
+                             << "' takes no value (write {" << name << "})";
+    return success();
+  }
+  if (allowGradOf && name == MPDialect::kGradOfAttrName) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || value.getInt() < 0)
+      return op->emitError()
+             << where << " #" << index << ": '" << name
+             << "' must be the index of a parameter argument, e.g. "
+                "{mp.grad_of = 0 : i64}";
+    return success();
+  }
+  std::string known;
+  for (StringRef role : unitRoles)
+    known += (known.empty() ? "" : ", ") + role.str();
+  if (allowGradOf)
+    known += ", mp.grad_of";
+  return op->emitError() << where << " #" << index << ": unknown mp attribute '"
+                         << name << "' (known: " << known << ")";
+}
+
+LogicalResult MPDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  return verifyRoleAttribute(
+      op, "argument", argIndex, attr,
+      {kParamAttrName, kInputAttrName, kGradSeedAttrName},
+      /*allowGradOf=*/false);
+}
+
+LogicalResult MPDialect::verifyRegionResultAttribute(Operation *op,
+                                                     unsigned regionIndex,
+                                                     unsigned resultIndex,
+                                                     NamedAttribute attr) {
+  return verifyRoleAttribute(op, "result", resultIndex, attr,
+                             {kLossAttrName, kOutputAttrName},
+                             /*allowGradOf=*/true);
+}
+
 Type mlir::mp::getFloatType(MLIRContext *ctx, Precision precision) {
   Builder b(ctx);
   switch (precision) {

@@ -35,6 +35,13 @@ def MP_Dialect : Dialect {
         `low-precision-accumulation`, gives the accumulator precision of a
         contraction, convolution or sum that goes low (f32 when absent).
 
+    Gradient functions (the training contract) mark their arguments
+    `mp.param` (a parameter, an fp32 master weight), `mp.input` (data) or
+    `mp.grad_seed` (dLoss/dLoss, a `tensor<f32>`), and their results
+    `mp.loss` (a `tensor<f32>`), `mp.grad_of = N` (the gradient of argument
+    N) or `mp.output` (anything else, e.g. logits);
+    `mp-verify-training-contract` checks them together.
+
     ```mlir
     %0 = linalg.matmul {mp.override = #mp.precision<f32>}
            ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>)
@@ -43,6 +50,8 @@ def MP_Dialect : Dialect {
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Names of the discardable attributes owned by this dialect.
     static constexpr ::llvm::StringLiteral kOverrideAttrName = "mp.override";
@@ -50,6 +59,14 @@ def MP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mp.precision";
     static constexpr ::llvm::StringLiteral kAccumulatorAttrName =
         "mp.accumulator";
+    /// Roles of the training contract (../shared/DESIGN.md), on function
+    /// arguments and results.
+    static constexpr ::llvm::StringLiteral kParamAttrName = "mp.param";
+    static constexpr ::llvm::StringLiteral kInputAttrName = "mp.input";
+    static constexpr ::llvm::StringLiteral kGradSeedAttrName = "mp.grad_seed";
+    static constexpr ::llvm::StringLiteral kLossAttrName = "mp.loss";
+    static constexpr ::llvm::StringLiteral kGradOfAttrName = "mp.grad_of";
+    static constexpr ::llvm::StringLiteral kOutputAttrName = "mp.output";
   }];
 }
 

@@ -9,6 +9,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def VerifyTrainingContractPass
+    : Pass<"mp-verify-training-contract", "ModuleOp"> {
+  let summary = "Check the roles of gradient functions";
+  let description = [{
+    For every function that uses a training-contract attribute (see the mp
+    dialect and docs/Training.md): each argument is exactly one of
+    `mp.param` (an f32 tensor), `mp.input`, `mp.grad_seed` (one, a
+    `tensor<f32>`); each result exactly one of `mp.loss` (one, a
+    `tensor<f32>`), `mp.grad_of = N` (N names an `mp.param` argument, at most
+    one gradient per parameter, of the parameter's type) or `mp.output`.
+    Every breach is an error at the offending argument (results: at the
+    function); a parameter without a gradient is a warning. The IR is not
+    changed.
+
+    ```mlir
+    func.func @loss_grad(%w: tensor<4x4xf32> {mp.param}, %x: tensor<2x4xf32> {mp.input},
+                         %seed: tensor<f32> {mp.grad_seed})
+        -> (tensor<f32> {mp.loss}, tensor<4x4xf32> {mp.grad_of = 0 : i64})
+    ```
+  }];
+}
+
 def ClassifyPrecisionPass : Pass<"mp-classify-precision", "ModuleOp"> {
   let summary = "Classify ops into allow/deny/infer/clear and paint precisions";
   let description = [{

@@ -1,0 +1,50 @@
+//===- TrainingContract.h - Roles of a gradient function --------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// A gradient function (../shared/DESIGN.md, docs/Training.md) marks its
+// arguments mp.param / mp.input / mp.grad_seed and its results mp.loss /
+// mp.grad_of = N / mp.output. This reads and checks those roles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_ANALYSIS_TRAININGCONTRACT_H
+#define MP_ANALYSIS_TRAININGCONTRACT_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir {
+class FunctionOpInterface;
+namespace mp {
+
+struct TrainingContract {
+  /// Argument indices.
+  SmallVector<unsigned> params, inputs;
+  unsigned seed = 0;
+  /// Result indices.
+  unsigned loss = 0;
+  SmallVector<unsigned> outputs;
+  /// (result index, parameter argument index).
+  SmallVector<std::pair<unsigned, unsigned>> gradients;
+
+  /// The gradient result of parameter argument `param`, if any.
+  std::optional<unsigned> getGradientOf(unsigned param) const;
+
+  /// True if `fn` uses any training-contract attribute.
+  static bool isGradientFunction(FunctionOpInterface fn);
+
+  /// Reads and checks the roles of `fn`. Emits an error at the offending
+  /// argument (or at the function for results) for every breach, and a
+  /// warning for each parameter without a gradient; fails on any error.
+  static FailureOr<TrainingContract> get(FunctionOpInterface fn);
+};
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_ANALYSIS_TRAININGCONTRACT_H

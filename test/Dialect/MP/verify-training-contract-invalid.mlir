@@ -1,0 +1,54 @@
+// RUN: mp-opt %s --split-input-file --mp-verify-training-contract --verify-diagnostics
+
+// expected-error @below {{@no_seed has no mp.grad_seed argument}}
+func.func @no_seed(%w: tensor<4xf32> {mp.param}) -> (tensor<f32> {mp.loss}, tensor<4xf32> {mp.grad_of = 0 : i64}) {
+  %l = tensor.empty() : tensor<f32>
+  return %l, %w : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @roles(%w: tensor<4xf32> {mp.param},
+                 // expected-error @below {{argument #1 of @roles: has no role; mark it mp.param, mp.input or mp.grad_seed}}
+                 %x: tensor<4xf32>,
+                 // expected-error @below {{argument #2 of @roles: has two roles, mp.param and mp.input}}
+                 %y: tensor<4xf32> {mp.param, mp.input},
+                 %s: tensor<f32> {mp.grad_seed},
+                 // expected-error @below {{argument #4 of @roles: a second mp.grad_seed (the first is argument #3)}}
+                 %s2: tensor<f32> {mp.grad_seed},
+                 // expected-error @below {{argument #5 of @roles: a parameter must be an f32 tensor (its fp32 master copy), not 'tensor<4xf16>'}}
+                 // expected-warning @below {{argument #5 of @roles is a parameter without a gradient}}
+                 %h: tensor<4xf16> {mp.param})
+    -> (tensor<f32> {mp.loss}, tensor<4xf32> {mp.grad_of = 0 : i64}) {
+  %l = tensor.empty() : tensor<f32>
+  return %l, %w : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{result #1 of @gradients: mp.grad_of = 1 does not name an mp.param argument}}
+func.func @gradients(%w: tensor<4xf32> {mp.param}, %x: tensor<4xf32> {mp.input}, %s: tensor<f32> {mp.grad_seed})
+    -> (tensor<f32> {mp.loss}, tensor<4xf32> {mp.grad_of = 1 : i64}, tensor<4xf32> {mp.grad_of = 0 : i64}, tensor<4xf32> {mp.grad_of = 0 : i64}) {
+  // expected-error @-2 {{result #3 of @gradients: a second gradient of argument #0 (the first is result #2)}}
+  %l = tensor.empty() : tensor<f32>
+  return %l, %w, %w, %w : tensor<f32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @below {{result #1 of @shapes: the gradient of argument #0 must have its type 'tensor<4xf32>', not 'tensor<5xf32>'}}
+func.func @shapes(%w: tensor<4xf32> {mp.param}, %s: tensor<f32> {mp.grad_seed})
+    -> (tensor<4xf32> {mp.loss}, tensor<5xf32> {mp.grad_of = 0 : i64}) {
+  // expected-error @-2 {{result #0 of @shapes: the loss must be tensor<f32>, not 'tensor<4xf32>'}}
+  %g = tensor.empty() : tensor<5xf32>
+  return %w, %g : tensor<4xf32>, tensor<5xf32>
+}
+
+// -----
+
+// expected-error @below {{@no_loss has no mp.loss result}}
+func.func @no_loss(%w: tensor<4xf32> {mp.param}, %s: tensor<f32> {mp.grad_seed})
+    -> (tensor<4xf32> {mp.grad_of = 0 : i64}, tensor<4xf32>) {
+  // expected-error @-2 {{result #1 of @no_loss: needs exactly one role: mp.loss, mp.grad_of = N or mp.output}}
+  return %w, %w : tensor<4xf32>, tensor<4xf32>
+}
