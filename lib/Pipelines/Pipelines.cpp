@@ -100,6 +100,7 @@ static void addVectorLowering(OpPassManager &pm) {
 }
 
 void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createLowerLossScalingPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());

@@ -13,6 +13,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::mp;
 
@@ -144,4 +146,51 @@ std::optional<Precision> mlir::mp::getPrecision(Type type) {
       .Case([](Float8E4M3FNType) { return Precision::f8E4M3FN; })
       .Case([](Float8E5M2Type) { return Precision::f8E5M2; })
       .Default([](Type) { return std::nullopt; });
+}
+
+//===----------------------------------------------------------------------===//
+// Loss-scaling ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult UnscaleOp::verify() {
+  if (getGrads().size() != getUnscaled().size())
+    return emitOpError() << "has " << getGrads().size() << " gradients but "
+                         << getUnscaled().size() << " unscaled results";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(getGrads(), getUnscaled()))) {
+    auto in = cast<RankedTensorType>(std::get<0>(pair).getType());
+    auto out = cast<RankedTensorType>(std::get<1>(pair).getType());
+    if (in.getShape() != out.getShape())
+      return emitOpError() << "result #" << i << " has type " << out
+                           << " but gradient #" << i << " has shape " << in
+                           << "; they must have the same shape";
+  }
+  return success();
+}
+
+LogicalResult UpdateScaleOp::verify() {
+  float growth = getGrowthFactor().convertToFloat();
+  float backoff = getBackoffFactor().convertToFloat();
+  if (!(growth >= 1.0f) || !std::isfinite(growth))
+    return emitOpError() << "growth_factor must be a finite value >= 1, got "
+                         << growth;
+  if (!(backoff > 0.0f && backoff < 1.0f))
+    return emitOpError() << "backoff_factor must be in (0, 1), got " << backoff;
+  if (getGrowthInterval() < 1)
+    return emitOpError() << "growth_interval must be at least 1, got "
+                         << getGrowthInterval();
+  std::optional<float> lo, hi;
+  if (getMinScale())
+    lo = getMinScale()->convertToFloat();
+  if (getMaxScale())
+    hi = getMaxScale()->convertToFloat();
+  if (lo && !(*lo > 0.0f && std::isfinite(*lo)))
+    return emitOpError() << "min_scale must be positive and finite, got "
+                         << *lo;
+  if (hi && !(*hi > 0.0f && std::isfinite(*hi)))
+    return emitOpError() << "max_scale must be positive and finite, got "
+                         << *hi;
+  if (lo && hi && *lo > *hi)
+    return emitOpError() << "min_scale (" << *lo << ") exceeds max_scale ("
+                         << *hi << ")";
+  return success();
 }

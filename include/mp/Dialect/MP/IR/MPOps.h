@@ -9,7 +9,11 @@
 
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define GET_OP_CLASSES
 #include "mp/Dialect/MP/IR/MPOps.h.inc"

@@ -30,6 +30,10 @@ namespace mp {
 /// constants and of broadcasts, casts before slices).
 void populateOptimizeCastsPatterns(RewritePatternSet &patterns);
 
+/// Patterns of mp-lower-loss-scaling: the loss-scaling ops to arith, linalg
+/// and tensor ops.
+void populateLowerLossScalingPatterns(RewritePatternSet &patterns);
+
 #define GEN_PASS_REGISTRATION
 #include "mp/Dialect/MP/Transforms/Passes.h.inc"
 

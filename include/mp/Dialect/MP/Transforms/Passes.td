@@ -31,6 +31,24 @@ def VerifyTrainingContractPass
   }];
 }
 
+def LowerLossScalingPass : Pass<"mp-lower-loss-scaling"> {
+  let summary = "Lower the loss-scaling ops to arith, linalg and tensor ops";
+  let description = [{
+    * `mp.scale_seed` becomes `arith.mulf` on `tensor<f32>`;
+    * `mp.unscale` becomes one `linalg.generic` per gradient multiplying by
+      `1 / scale` in f32 (after `arith.extf` of f16/bf16 values), and one
+      reduction per gradient that ORs `!(|x| < inf)` (true for inf and NaN)
+      into a single `tensor<i1>` flag chained through all gradients;
+    * `mp.update_scale` becomes scalar arith on the extracted values with
+      `arith.select`, rebuilt with `tensor.from_elements`.
+    Part of `mp-lower-to-cpu`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ClassifyPrecisionPass : Pass<"mp-classify-precision", "ModuleOp"> {
   let summary = "Classify ops into allow/deny/infer/clear and paint precisions";
   let description = [{

@@ -1,0 +1,185 @@
+//===- LowerLossScaling.cpp - mp-lower-loss-scaling -------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Dialect/MP/IR/MPOps.h"
+#include "mp/Dialect/MP/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_LOWERLOSSSCALINGPASS
+#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+
+struct LowerScaleSeed : public OpRewritePattern<ScaleSeedOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ScaleSeedOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, op.getSeed(), op.getScale());
+    return success();
+  }
+};
+
+/// The value of a 0-d tensor.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  return tensor::ExtractOp::create(b, loc, tensor, ValueRange{});
+}
+
+/// `x` as f32 (widened if it is f16/bf16).
+Value toF32(OpBuilder &b, Location loc, Value x) {
+  if (x.getType().isF32())
+    return x;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}
+
+struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UnscaleOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getF32FloatAttr(1.0f));
+    Value inv = arith::DivFOp::create(
+        rewriter, loc, one, extractScalar(rewriter, loc, op.getScale()));
+    Value inf = arith::ConstantOp::create(
+        rewriter, loc,
+        rewriter.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+    Value falseValue =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
+    Value trueValue =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
+    Value flag = linalg::FillOp::create(
+                     rewriter, loc, falseValue,
+                     tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
+                                             rewriter.getI1Type())
+                         .getResult())
+                     .getResult(0);
+    SmallVector<Value> results;
+    for (Value grad : op.getGrads()) {
+      auto type = cast<RankedTensorType>(grad.getType());
+      unsigned rank = type.getRank();
+      SmallVector<utils::IteratorType> parallel(rank,
+                                                utils::IteratorType::parallel);
+      SmallVector<utils::IteratorType> reduction(
+          rank, utils::IteratorType::reduction);
+      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+      AffineMap scalar = AffineMap::get(rank, 0, rewriter.getContext());
+      Value empty = tensor::EmptyOp::create(
+          rewriter, loc, tensor::getMixedSizes(rewriter, loc, grad), f32);
+      auto unscaled = linalg::GenericOp::create(
+          rewriter, loc, empty.getType(), grad, empty,
+          ArrayRef<AffineMap>{id, id}, parallel,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value x = toF32(b, l, args[0]);
+            linalg::YieldOp::create(b, l,
+                                    Value(arith::MulFOp::create(b, l, x, inv)));
+          });
+      results.push_back(unscaled.getResult(0));
+      // flag |= any(!(|x| < inf)): true for inf and NaN.
+      auto check = linalg::GenericOp::create(
+          rewriter, loc, flag.getType(), grad, flag,
+          ArrayRef<AffineMap>{id, scalar}, reduction,
+          [&](OpBuilder &b, Location l, ValueRange args) {
+            Value x = math::AbsFOp::create(b, l, toF32(b, l, args[0]));
+            Value finite =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, inf);
+            Value bad = arith::XOrIOp::create(b, l, finite, trueValue);
+            linalg::YieldOp::create(
+                b, l, Value(arith::OrIOp::create(b, l, args[1], bad)));
+          });
+      flag = check.getResult(0);
+    }
+    results.push_back(flag);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UpdateScaleOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto f32Const = [&](float v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getF32FloatAttr(v));
+    };
+    auto i32Const = [&](int32_t v) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getI32IntegerAttr(v));
+    };
+    Value scale = extractScalar(rewriter, loc, op.getScale());
+    Value tracker = extractScalar(rewriter, loc, op.getTracker());
+    Value foundInf = extractScalar(rewriter, loc, op.getFoundInf());
+    // Clean step: count it; grow after growth_interval clean steps, unless
+    // the grown scale overflows f32.
+    Value succ = arith::AddIOp::create(rewriter, loc, tracker, i32Const(1));
+    Value due = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge,
+                                      succ, i32Const(op.getGrowthInterval()));
+    Value grown = arith::MulFOp::create(
+        rewriter, loc, scale, f32Const(op.getGrowthFactor().convertToFloat()));
+    Value grownFinite =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                              math::AbsFOp::create(rewriter, loc, grown),
+                              f32Const(std::numeric_limits<float>::infinity()));
+    Value growTo =
+        arith::SelectOp::create(rewriter, loc, grownFinite, grown, scale);
+    Value cleanScale =
+        arith::SelectOp::create(rewriter, loc, due, growTo, scale);
+    Value cleanTracker =
+        arith::SelectOp::create(rewriter, loc, due, i32Const(0), succ);
+    // Overflow: back off, restart counting.
+    Value backedOff = arith::MulFOp::create(
+        rewriter, loc, scale, f32Const(op.getBackoffFactor().convertToFloat()));
+    Value newScale =
+        arith::SelectOp::create(rewriter, loc, foundInf, backedOff, cleanScale);
+    Value newTracker = arith::SelectOp::create(rewriter, loc, foundInf,
+                                               i32Const(0), cleanTracker);
+    if (std::optional<APFloat> lo = op.getMinScale())
+      newScale = arith::MaximumFOp::create(rewriter, loc, newScale,
+                                           f32Const(lo->convertToFloat()));
+    if (std::optional<APFloat> hi = op.getMaxScale())
+      newScale = arith::MinimumFOp::create(rewriter, loc, newScale,
+                                           f32Const(hi->convertToFloat()));
+    Value scaleTensor = tensor::FromElementsOp::create(
+        rewriter, loc, op.getNewScale().getType(), newScale);
+    Value trackerTensor = tensor::FromElementsOp::create(
+        rewriter, loc, op.getNewTracker().getType(), newTracker);
+    rewriter.replaceOp(op, {scaleTensor, trackerTensor});
+    return success();
+  }
+};
+
+struct LowerLossScalingPass
+    : public mp::impl::LowerLossScalingPassBase<LowerLossScalingPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateLowerLossScalingPatterns(patterns);
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+} // namespace
+
+void mlir::mp::populateLowerLossScalingPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerScaleSeed, LowerUnscale, LowerUpdateScale>(
+      patterns.getContext());
+}

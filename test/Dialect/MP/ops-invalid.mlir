@@ -1,0 +1,55 @@
+// RUN: mp-opt %s --split-input-file --verify-diagnostics
+
+func.func @unscale_count(%scale: tensor<f32>, %g: tensor<4xf32>) {
+  // expected-error @below {{'mp.unscale' op has 1 gradients but 2 unscaled results}}
+  %a, %b, %inf = mp.unscale %scale, %g : tensor<4xf32> -> tensor<4xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unscale_shape(%scale: tensor<f32>, %g: tensor<4xf16>) {
+  // expected-error @below {{'mp.unscale' op result #0 has type 'tensor<5xf32>' but gradient #0 has shape 'tensor<4xf16>'; they must have the same shape}}
+  %a, %inf = mp.unscale %scale, %g : tensor<4xf16> -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @unscale_low_result(%scale: tensor<f32>, %g: tensor<4xf16>) {
+  // expected-error @below {{result #0 must be variadic of ranked tensor of 32-bit float values}}
+  %a, %inf = mp.unscale %scale, %g : tensor<4xf16> -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @backoff(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @below {{'mp.update_scale' op backoff_factor must be in (0, 1), got 1.5}}
+  %s, %n = mp.update_scale %scale, %t, %f {backoff_factor = 1.5 : f32}
+  return
+}
+
+// -----
+
+func.func @interval(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @below {{'mp.update_scale' op growth_interval must be at least 1, got 0}}
+  %s, %n = mp.update_scale %scale, %t, %f {growth_interval = 0 : i32}
+  return
+}
+
+// -----
+
+func.func @bounds(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @below {{'mp.update_scale' op min_scale (8.000000e+00) exceeds max_scale (4.000000e+00)}}
+  %s, %n = mp.update_scale %scale, %t, %f {min_scale = 8.0 : f32, max_scale = 4.0 : f32}
+  return
+}
+
+// -----
+
+func.func @min_zero(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @below {{'mp.update_scale' op min_scale must be positive and finite, got 0}}
+  %s, %n = mp.update_scale %scale, %t, %f {min_scale = 0.0 : f32}
+  return
+}

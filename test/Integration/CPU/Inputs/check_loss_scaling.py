@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Runs the compiled loss-scaling step on chosen cases and compares with
+PyTorch GradScaler's rule written out in NumPy (float32 arithmetic):
+unscaled = g * (1 / scale); found_inf = any(!isfinite(g)); on overflow
+scale *= 0.5, tracker = 0; else tracker += 1 and, at the interval, scale *= 2
+(if finite), tracker = 0; then clamp to [min, max]. Prints one line per case
+and 'N passed, N failed'.
+
+Usage: check_loss_scaling.py LOSS_SCALING.mlir
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+INTERVAL, MIN_SCALE, MAX_SCALE = 3, 1.0, 2.0 ** 24
+
+
+def reference(scale, tracker, g, h, seed):
+    inv = np.float32(1.0) / np.float32(scale)
+    ug = g.astype(np.float32) * inv
+    uh = h * inv
+    found = not (np.isfinite(g.astype(np.float32)).all() and np.isfinite(h).all())
+    if found:
+        new_scale, new_tracker = np.float32(scale) * np.float32(0.5), 0
+    else:
+        new_tracker = tracker + 1
+        new_scale = np.float32(scale)
+        if new_tracker >= INTERVAL:
+            grown = np.float32(scale) * np.float32(2.0)
+            if np.isfinite(grown):
+                new_scale = grown
+            new_tracker = 0
+    new_scale = np.float32(min(max(new_scale, MIN_SCALE), MAX_SCALE))
+    return [ug, uh, np.array(found), np.float32(new_scale),
+            np.int32(new_tracker), np.float32(seed) * np.float32(scale)]
+
+
+def main():
+    mlir = sys.argv[1]
+    rng = np.random.default_rng(0)
+    h0 = rng.uniform(-4, 4, (2, 3)).astype(np.float32)
+    g0 = rng.uniform(-4, 4, 5).astype(np.float16)
+    cases = {
+        "clean step": (65536.0, 0, g0, h0),
+        "growth at the interval": (65536.0, 2, g0, h0),
+        "inf in an f32 gradient": (65536.0, 2, g0, np.where(h0 > 0, np.inf, h0).astype(np.float32)),
+        "NaN in an f16 gradient": (1024.0, 1, np.array([1, np.nan, 2, 3, 4], np.float16), h0),
+        "backoff stops at min_scale": (1.0, 0, np.array([np.inf] * 5, np.float16), h0),
+        "growth stops at max_scale": (2.0 ** 24, 2, g0, h0),
+    }
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (scale, tracker, g, h) in cases.items():
+            seed = np.float32(1.0)
+            inputs = [np.array(scale, np.float32), np.array(tracker, np.int32), g, h,
+                      np.array(seed)]
+            paths = []
+            for i, a in enumerate(inputs):
+                paths.append(os.path.join(tmp, f"in{i}.npy"))
+                np.save(paths[-1], a)
+            out = os.path.join(tmp, "out")
+            subprocess.run(["mp-run", mlir, "--entry", "step", "--inputs", ",".join(paths),
+                            "--save-outputs", out], check=True, capture_output=True)
+            got = [np.load(os.path.join(out, f"out{i}.npy")) for i in range(6)]
+            want = reference(scale, tracker, g, h, seed)
+            same = all(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
+                       for a, b in zip(got, want))
+            print(f"{name}: scale {got[3]} tracker {got[4]} found_inf {bool(got[2])} "
+                  f"{'ok' if same else 'FAIL (want scale %s tracker %s found_inf %s)' % (want[3], want[4], bool(want[2]))}")
+            passed += same
+            failed += not same
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
