@@ -17,6 +17,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import random_graph  # noqa: E402
+from tally import Tally  # noqa: E402
 
 SIGNATURE = re.compile(r"^\s*func\.func (?:private )?@\w+\(.*$", re.M)
 
@@ -35,7 +36,7 @@ def main():
     first, last = (int(x) for x in args.seeds.split(":"))
     pipeline = (f"--pass-pipeline=builtin.module(mp-amp-pipeline{{{args.options}}},"
                 "mp-test-amp-invariants)")
-    passed = failed = 0
+    tally = Tally()
     for seed in range(first, last):
         graph = random_graph.Gen(seed).function(args.ops)
         reference = run([], graph)
@@ -48,13 +49,9 @@ def main():
             problem = "; ".join(errors[:3]) or result.stderr.strip()[-500:]
         elif SIGNATURE.findall(reference.stdout) != SIGNATURE.findall(result.stdout):
             problem = "function signatures changed"
-        if problem:
-            failed += 1
-            print(f"seed {seed} ({args.options}): {problem}")
-        else:
-            passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+        tally.record(problem is None, problem and
+                     f"seed {seed} ({args.options}): {problem}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+from tally import Tally  # noqa: E402
+
 
 def f32_inputs():
     rng = np.random.default_rng(7)
@@ -61,7 +65,7 @@ def run(mlir, entry, array, tmp):
 
 def main():
     mlir = sys.argv[1]
-    passed = failed = 0
+    tally = Tally()
     all16 = np.arange(2**16, dtype=np.uint32).astype(np.uint16)
     x32 = f32_inputs()
     with tempfile.TemporaryDirectory() as tmp:
@@ -97,12 +101,9 @@ def main():
                 detail = (f"; first mismatch at #{i}: got {got[i]!r} "
                           f"({int(got_bits[i]):#x}), want {want[i]!r} "
                           f"({int(want_bits[i]):#x})")
-            print(f"{name}: {count} values, {bad.size} mismatches"
-                  f"{detail} {'ok' if ok else 'FAIL'}")
-            passed += ok
-            failed += not ok
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            tally.record(ok, f"{name}: {count} values, {bad.size} mismatches"
+                             f"{detail} {'ok' if ok else 'FAIL'}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+from tally import Tally  # noqa: E402
+
 INTERVAL, MIN_SCALE, MAX_SCALE = 3, 1.0, 2.0 ** 24
 
 
@@ -51,7 +55,7 @@ def main():
         "backoff stops at min_scale": (1.0, 0, np.array([np.inf] * 5, np.float16), h0),
         "growth stops at max_scale": (2.0 ** 24, 2, g0, h0),
     }
-    passed = failed = 0
+    tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         for name, (scale, tracker, g, h) in cases.items():
             seed = np.float32(1.0)
@@ -68,12 +72,12 @@ def main():
             want = reference(scale, tracker, g, h, seed)
             same = all(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
                        for a, b in zip(got, want))
-            print(f"{name}: scale {got[3]} tracker {got[4]} found_inf {bool(got[2])} "
-                  f"{'ok' if same else 'FAIL (want scale %s tracker %s found_inf %s)' % (want[3], want[4], bool(want[2]))}")
-            passed += same
-            failed += not same
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            verdict = "ok" if same else (
+                f"FAIL (want scale {want[3]} tracker {want[4]} "
+                f"found_inf {bool(want[2])})")
+            tally.record(same, f"{name}: scale {got[3]} tracker {got[4]} "
+                               f"found_inf {bool(got[2])} {verdict}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

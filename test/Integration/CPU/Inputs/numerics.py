@@ -18,6 +18,10 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+from tally import Tally  # noqa: E402
+
 
 def matmul(a, b):
     return [a @ b]
@@ -153,7 +157,7 @@ def main():
     parser.add_argument("--tol", type=float, default=1e-2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    passed = failed = 0
+    tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["mp-run", args.file, "--entry", args.entry, "--random-inputs",
                "--seed", str(args.seed), "--save-inputs", tmp,
@@ -162,9 +166,8 @@ def main():
             cmd += ["--amp", args.amp, "--compare-fp32"]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:
-            print(f"{args.entry}: mp-run failed: {run.stderr.strip()}")
-            print("0 passed, 1 failed")
-            return 1
+            tally.record(False, f"{args.entry}: mp-run failed: {run.stderr.strip()}")
+            return tally.finish()
         n_args = len([f for f in os.listdir(tmp) if f.startswith("arg")])
         inputs = [load(os.path.join(tmp, f"arg{i}.npy")) for i in range(n_args)]
         refs = REFERENCES[args.entry](*inputs)
@@ -182,13 +185,10 @@ def main():
                 else:
                     err = error(x, np.asarray(ref))
                     ok = err <= tol
-                status = "ok" if ok else "FAIL"
-                print(f"{args.entry} out{i} {label}: normwise error {err:.3g} "
-                      f"(tolerance {tol:g}) {status}")
-                passed += ok
-                failed += not ok
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+                tally.record(ok, f"{args.entry} out{i} {label}: normwise error "
+                                 f"{err:.3g} (tolerance {tol:g}) "
+                                 f"{'ok' if ok else 'FAIL'}")
+    return tally.finish()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
 import random_graph  # noqa: E402
+from tally import Tally  # noqa: E402
 
 
 def main():
@@ -22,7 +23,7 @@ def main():
     parser.add_argument("--amp", default="fp16")
     args = parser.parse_args()
     first, last = (int(x) for x in args.seeds.split(":"))
-    passed = failed = 0
+    tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, last):
             path = os.path.join(tmp, f"g{seed}.mlir")
@@ -33,13 +34,10 @@ def main():
                  "--seed", str(seed), "--amp", args.amp, "--compare-fp32"],
                 capture_output=True, text=True)
             ok = run.returncode == 0 and "out2   f32[8]" in run.stdout
-            if not ok:
-                print(f"seed {seed}: exit {run.returncode}: "
-                      f"{run.stderr.strip()[-300:]}")
-            passed += ok
-            failed += not ok
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+            tally.record(ok, None if ok else
+                         f"seed {seed}: exit {run.returncode}: "
+                         f"{run.stderr.strip()[-300:]}")
+    return tally.finish()
 
 
 if __name__ == "__main__":
