@@ -193,6 +193,16 @@ StringRef mlir::mp::stringifyPolicyLevel(PolicyLevel level) {
   llvm_unreachable("unknown policy level");
 }
 
+llvm::ArrayRef<StringRef> Policy::getPseudoKeys() {
+  static const StringRef keys[] = {"linalg:contraction", "linalg:convolution",
+                                   "linalg:additive-reduction"};
+  return keys;
+}
+
+bool Policy::isPseudoKey(StringRef key) {
+  return llvm::is_contained(getPseudoKeys(), key);
+}
+
 llvm::ArrayRef<StringRef> Policy::getBuiltinNames() {
   static const StringRef names[] = {"fp16", "bf16"};
   return names;

@@ -62,6 +62,11 @@ public:
   /// A built-in name, or else the path of a policy file.
   static llvm::Expected<Policy> load(llvm::StringRef nameOrPath);
 
+  /// Keys that name kinds of structured ops rather than ops:
+  /// "linalg:contraction", "linalg:convolution", "linalg:additive-reduction".
+  static llvm::ArrayRef<llvm::StringRef> getPseudoKeys();
+  static bool isPseudoKey(llvm::StringRef key);
+
   /// The class of the op (or pseudo-op key such as "linalg:contraction"), if
   /// it is listed.
   std::optional<PrecisionClass> lookup(llvm::StringRef key) const;

@@ -42,12 +42,6 @@ private:
 };
 } // namespace
 
-/// Keys the policy understands that are not op names.
-static bool isPseudoKey(StringRef key) {
-  return key == "linalg:contraction" || key == "linalg:convolution" ||
-         key == "linalg:additive-reduction";
-}
-
 FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
   ModuleOp module = getOperation();
   llvm::Expected<Policy> loaded = Policy::load(policy);
@@ -87,7 +81,8 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
       }
     }
     for (const std::string &key : edit.add) {
-      if (!isPseudoKey(key) && !RegisteredOperationName::lookup(key, ctx))
+      if (!Policy::isPseudoKey(key) &&
+          !RegisteredOperationName::lookup(key, ctx))
         emitWarning(module.getLoc())
             << "mp-classify-precision: " << list << "-add: '" << key
             << "' is not a registered op; it only matches "
