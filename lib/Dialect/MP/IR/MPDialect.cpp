@@ -11,7 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/TypeSwitch.h" // used by the generated attribute code
 
 #include <cmath>
 
@@ -136,16 +136,6 @@ Type mlir::mp::getFloatType(MLIRContext *ctx, Precision precision) {
     return b.getType<Float8E5M2Type>();
   }
   llvm_unreachable("unknown precision");
-}
-
-std::optional<Precision> mlir::mp::getPrecision(Type type) {
-  return TypeSwitch<Type, std::optional<Precision>>(type)
-      .Case([](Float32Type) { return Precision::f32; })
-      .Case([](Float16Type) { return Precision::f16; })
-      .Case([](BFloat16Type) { return Precision::bf16; })
-      .Case([](Float8E4M3FNType) { return Precision::f8E4M3FN; })
-      .Case([](Float8E5M2Type) { return Precision::f8E5M2; })
-      .Default([](Type) { return std::nullopt; });
 }
 
 //===----------------------------------------------------------------------===//

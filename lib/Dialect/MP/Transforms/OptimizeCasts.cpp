@@ -211,12 +211,16 @@ void OptimizeCastsPass::mergeAndHoistCasts() {
     Value source = std::get<0>(key);
     Operation *keep = casts.front();
     if (Operation *def = source.getDefiningOp()) {
-      if (keep->getBlock() != def->getBlock() || keep->getPrevNode() != def)
-        keep->moveAfter(def), ++numMoved;
+      if (keep->getBlock() != def->getBlock() || keep->getPrevNode() != def) {
+        keep->moveAfter(def);
+        ++numMoved;
+      }
     } else {
       Block *block = cast<BlockArgument>(source).getOwner();
-      if (keep->getBlock() != block)
-        keep->moveBefore(block, block->begin()), ++numMoved;
+      if (keep->getBlock() != block) {
+        keep->moveBefore(block, block->begin());
+        ++numMoved;
+      }
     }
     for (Operation *dup : llvm::drop_begin(casts)) {
       dup->replaceAllUsesWith(keep);

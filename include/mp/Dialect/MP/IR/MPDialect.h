@@ -25,9 +25,6 @@ namespace mp {
 /// Returns the MLIR float type of `precision`.
 Type getFloatType(MLIRContext *ctx, Precision precision);
 
-/// Returns the precision of the float type `type`, if it is one mp knows.
-std::optional<Precision> getPrecision(Type type);
-
 } // namespace mp
 } // namespace mlir
 
