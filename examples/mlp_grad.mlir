@@ -1,7 +1,7 @@
 // A two-layer MLP classifier with a softmax cross-entropy loss, written as a
 // gradient function in the training contract of ../shared/DESIGN.md: it
 // returns the loss and the gradient of every parameter, with the backward
-// pass seeded by %seed (dLoss/dLoss).
+// pass seeded by %seed (dLoss/dLoss), and the logits (for accuracy).
 //
 //   h = relu(x W1 + b1); logits = h W2 + b2
 //   loss = -mean_b sum_c y * log_softmax(logits)
@@ -19,7 +19,7 @@ func.func @mlp_grad(%w1: tensor<784x128xf32> {mp.param}, %b1: tensor<128xf32> {m
                     %seed: tensor<f32> {mp.grad_seed})
     -> (tensor<f32> {mp.loss}, tensor<784x128xf32> {mp.grad_of = 0 : i64},
         tensor<128xf32> {mp.grad_of = 1 : i64}, tensor<128x10xf32> {mp.grad_of = 2 : i64},
-        tensor<10xf32> {mp.grad_of = 3 : i64}) {
+        tensor<10xf32> {mp.grad_of = 3 : i64}, tensor<64x10xf32> {mp.output}) {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
   %inv_batch = arith.constant 0.015625 : f32
@@ -145,6 +145,7 @@ func.func @mlp_grad(%w1: tensor<784x128xf32> {mp.param}, %b1: tensor<128xf32> {m
       linalg.yield %a : f32
     }
 
-  return %loss, %dw1, %db1, %dw2, %db2
-      : tensor<f32>, tensor<784x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>
+  return %loss, %dw1, %db1, %dw2, %db2, %logits
+      : tensor<f32>, tensor<784x128xf32>, tensor<128xf32>, tensor<128x10xf32>, tensor<10xf32>,
+        tensor<64x10xf32>
 }

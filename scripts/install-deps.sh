@@ -12,7 +12,7 @@ PACKAGES=(
   "libmlir-${LLVM_VERSION}-dev" "mlir-${LLVM_VERSION}-tools"
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
   cmake ninja-build ccache g++ libgtest-dev python3 python3-numpy
-  libopenblas-dev
+  libopenblas-dev zlib1g-dev dataset-fashion-mnist
 )
 
 missing=()

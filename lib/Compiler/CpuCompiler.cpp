@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Compiler/CpuCompiler.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -62,6 +64,33 @@ static std::optional<std::string> formatValue(Type type, bool allowScalar) {
   return std::nullopt;
 }
 
+/// The training role of an argument or result as the runtime reads it:
+/// "@param", "@state=65536", "@updates=3"... or "" for none.
+static std::string formatRole(DictionaryAttr attrs) {
+  if (!attrs)
+    return "";
+  auto number = [](Attribute value) -> std::string {
+    if (auto f = dyn_cast<FloatAttr>(value))
+      return llvm::formatv("{0:g17}", f.getValueAsDouble()).str();
+    return std::to_string(cast<IntegerAttr>(value).getInt());
+  };
+  if (Attribute init = attrs.get(MPDialect::kStateAttrName))
+    return (attrs.get(MPDialect::kLossScaleAttrName) ? "@loss_scale="
+                                                     : "@state=") +
+           number(init);
+  for (StringRef valued :
+       {MPDialect::kGradOfAttrName, MPDialect::kUpdatesAttrName})
+    if (Attribute index = attrs.get(valued))
+      return "@" + valued.drop_front(3).str() + "=" + number(index);
+  for (StringRef unit :
+       {MPDialect::kParamAttrName, MPDialect::kInputAttrName,
+        MPDialect::kGradSeedAttrName, MPDialect::kLossAttrName,
+        MPDialect::kOutputAttrName, MPDialect::kFoundInfAttrName})
+    if (attrs.get(unit))
+      return "@" + unit.drop_front(3).str();
+  return "";
+}
+
 FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
   std::string text;
   for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
@@ -71,7 +100,7 @@ FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
                             << " cannot be passed by the runtime (use ranked "
                                "tensors or scalars of f32, f16, bf16, f64, "
                                "i1, i8, i32, i64 or index)";
-    text += (i ? ";" : "") + *value;
+    text += (i ? ";" : "") + *value + formatRole(fn.getArgAttrDict(i));
   }
   text += "->";
   for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
@@ -81,7 +110,7 @@ FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
                             << " cannot be returned by the runtime (use "
                                "ranked tensors, e.g. tensor<f32> for a "
                                "scalar)";
-    text += (i ? ";" : "") + *value;
+    text += (i ? ";" : "") + *value + formatRole(fn.getResultAttrDict(i));
   }
   return text;
 }

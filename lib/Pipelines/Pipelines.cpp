@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Pipelines/Pipelines.h"
+#include "mp/Analysis/Policy.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -62,6 +63,53 @@ void mlir::mp::buildAmpPipeline(OpPassManager &pm,
   pm.addPass(createInsertCastsPass());
   if (options.optimizeCasts)
     pm.addPass(createOptimizeCastsPass());
+}
+
+std::string mlir::mp::resolveLossScaleMode(const TrainPipelineOptions &options) {
+  if (options.lossScale != "auto")
+    return options.lossScale;
+  if (options.policy == "none")
+    return "none";
+  // A policy that fails to load is reported by mp-classify-precision.
+  llvm::Expected<Policy> policy = Policy::load(options.policy);
+  if (!policy) {
+    llvm::consumeError(policy.takeError());
+    return "dynamic";
+  }
+  return policy->getLossScaling() ? "dynamic" : "none";
+}
+
+void mlir::mp::buildTrainPipeline(OpPassManager &pm,
+                                  const TrainPipelineOptions &options) {
+  pm.addPass(createVerifyTrainingContractPass());
+  if (options.policy != "none") {
+    AmpPipelineOptions amp;
+    amp.policy = options.policy;
+    amp.level = options.level;
+    amp.summary = options.summary;
+    buildAmpPipeline(pm, amp);
+  }
+  LossScalingPassOptions scaling;
+  scaling.mode = resolveLossScaleMode(options);
+  scaling.initScale = options.initScale;
+  scaling.growthFactor = options.growthFactor;
+  scaling.backoffFactor = options.backoffFactor;
+  scaling.growthInterval = options.growthInterval;
+  scaling.hysteresis = options.hysteresis;
+  scaling.minScale = options.minScale;
+  scaling.maxScale = options.maxScale;
+  pm.addPass(createLossScalingPass(scaling));
+  MakeTrainStepPassOptions step;
+  step.optimizer = options.optimizer;
+  step.lr = options.lr;
+  step.momentum = options.momentum;
+  step.nesterov = options.nesterov;
+  step.beta1 = options.beta1;
+  step.beta2 = options.beta2;
+  step.eps = options.eps;
+  step.weightDecay = options.weightDecay;
+  step.clipNorm = options.clipNorm;
+  pm.addPass(createMakeTrainStepPass(step));
 }
 
 /// Tensors to buffers, with function arguments and results as plain
@@ -133,4 +181,9 @@ void mlir::mp::registerMPPipelines() {
       "mp-amp-pipeline",
       "Automatic mixed precision: classify, insert casts, optimize casts",
       buildAmpPipeline);
+  PassPipelineRegistration<TrainPipelineOptions>(
+      "mp-train-pipeline",
+      "Gradient function to mixed-precision training step: AMP, loss "
+      "scaling, optimizer",
+      buildTrainPipeline);
 }

@@ -22,6 +22,11 @@ mp_status fail(mp_status status, const std::string &message);
 std::string formatValueInfo(const mp_value_info &info);
 std::string formatTensorType(const mp_tensor &tensor);
 
+/// Checks `tensor` against `info` (dtype, rank, static sizes); the message
+/// names the entry and the argument.
+mp_status checkArgument(const std::string &entryName, int32_t index,
+                        const mp_tensor &tensor, const mp_value_info &info);
+
 /// Parses an entry signature "ARG;ARG->RESULT;RESULT".
 mp_status parseSignature(const std::string &text,
                          std::vector<mp_value_info> &args,

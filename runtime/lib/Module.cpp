@@ -83,17 +83,16 @@ extern "C" const mp_value_info *mp_entry_result(const mp_entry *entry,
              : nullptr;
 }
 
-/// Checks `tensor` against `info`; the message names the argument.
-static mp_status checkArgument(const mp_entry &entry, int32_t index,
-                               const mp_tensor &tensor,
-                               const mp_value_info &info) {
+mp_status mp_runtime::checkArgument(const std::string &entryName,
+                                   int32_t index, const mp_tensor &tensor,
+                                   const mp_value_info &info) {
   bool ok = tensor.dtype == info.dtype &&
             (info.is_scalar ? tensor.rank == 0 : tensor.rank == info.rank);
   for (int32_t i = 0; ok && !info.is_scalar && i < info.rank; ++i)
     ok = info.shape[i] < 0 || info.shape[i] == tensor.shape[i];
   if (ok)
     return MP_OK;
-  return fail(MP_ERROR_MISMATCH, "entry '" + entry.name + "' argument #" +
+  return fail(MP_ERROR_MISMATCH, "entry '" + entryName + "' argument #" +
                                      std::to_string(index) + ": expected " +
                                      formatValueInfo(info) + ", got " +
                                      formatTensorType(tensor));
@@ -176,7 +175,7 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
   std::set<intptr_t> inputs;
   for (int32_t i = 0; i < num_args; ++i) {
     const mp_value_info &info = entry->args[i];
-    if (mp_status status = checkArgument(*entry, i, args[i], info))
+    if (mp_status status = checkArgument(entry->name, i, args[i], info))
       return status;
     inputs.insert(reinterpret_cast<intptr_t>(args[i].data));
     if (info.is_scalar) {

@@ -11,8 +11,54 @@
 
 using namespace mp_runtime;
 
-static mp_status parseValue(const std::string &text, mp_value_info &info) {
+/// Parses a role suffix such as "param", "state=0.5" or "updates=3".
+static mp_status parseRole(const std::string &text, mp_value_info &info) {
+  static const struct {
+    const char *name;
+    mp_role role;
+    bool takesValue;
+  } roles[] = {{"param", MP_ROLE_PARAM, false},
+               {"input", MP_ROLE_INPUT, false},
+               {"grad_seed", MP_ROLE_GRAD_SEED, false},
+               {"state", MP_ROLE_STATE, true},
+               {"loss_scale", MP_ROLE_LOSS_SCALE, true},
+               {"loss", MP_ROLE_LOSS, false},
+               {"grad_of", MP_ROLE_GRAD_OF, true},
+               {"updates", MP_ROLE_UPDATES, true},
+               {"found_inf", MP_ROLE_FOUND_INF, false},
+               {"output", MP_ROLE_OUTPUT, false}};
+  size_t eq = text.find('=');
+  std::string name = text.substr(0, eq);
+  for (const auto &known : roles) {
+    if (name != known.name)
+      continue;
+    if (known.takesValue != (eq != std::string::npos))
+      break;
+    info.role = known.role;
+    if (!known.takesValue)
+      return MP_OK;
+    char *end = nullptr;
+    std::string value = text.substr(eq + 1);
+    double number = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0')
+      break;
+    if (known.role == MP_ROLE_GRAD_OF || known.role == MP_ROLE_UPDATES)
+      info.index = static_cast<int64_t>(number);
+    else
+      info.init = number;
+    return MP_OK;
+  }
+  return fail(MP_ERROR_FORMAT, "bad role '@" + text + "' in a signature");
+}
+
+static mp_status parseValue(std::string text, mp_value_info &info) {
   std::memset(&info, 0, sizeof(info));
+  size_t at = text.find('@');
+  if (at != std::string::npos) {
+    if (mp_status status = parseRole(text.substr(at + 1), info))
+      return status;
+    text.resize(at);
+  }
   size_t bracket = text.find('[');
   std::string dtype = text.substr(0, bracket);
   if (mp_dtype_parse(dtype.c_str(), &info.dtype) != MP_OK)

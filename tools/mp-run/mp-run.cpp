@@ -16,6 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Train.h"
+#include "mp/Analysis/TrainingContract.h"
 #include "mp/Compiler/CpuCompiler.h"
 #include "mp/InitAll.h"
 #include "mp/Pipelines/Pipelines.h"
@@ -47,9 +49,12 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory category("mp-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.mlir>"),
-                                      cl::Required, cl::cat(category));
-static cl::opt<std::string> entryName("entry", cl::desc("Function to run"),
-                                      cl::Required, cl::cat(category));
+                                      cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (with --train: the gradient function; "
+                       "default: the only one)"),
+              cl::cat(category));
 static cl::opt<std::string>
     amp("amp",
         cl::desc("Mixed precision: none, fp16 or bf16 (runs "
@@ -88,6 +93,71 @@ static cl::opt<unsigned> optLevel("O",
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
+
+static cl::OptionCategory trainCategory("mp-run training options");
+static cl::opt<std::string> trainFile(
+    "train",
+    cl::desc("Train the gradient function in this file (docs/Training.md)"),
+    cl::value_desc("FILE.mlir"), cl::cat(trainCategory));
+static cl::opt<std::string> datasetName("dataset",
+                                        cl::desc("Data set: fashion-mnist"),
+                                        cl::init("fashion-mnist"),
+                                        cl::cat(trainCategory));
+static cl::opt<unsigned> epochs("epochs", cl::desc("Epochs"), cl::init(1),
+                                cl::cat(trainCategory));
+static cl::opt<int64_t> batch("batch",
+                              cl::desc("Batch size (must be the graph's)"),
+                              cl::init(0), cl::cat(trainCategory));
+static cl::opt<int64_t>
+    maxSteps("max-steps", cl::desc("Steps per epoch at most (0: all)"),
+             cl::init(0), cl::cat(trainCategory));
+static cl::opt<int64_t>
+    testLimit("test-limit",
+              cl::desc("Evaluate on the first N test images (0: all)"),
+              cl::init(0), cl::cat(trainCategory));
+static cl::opt<std::string>
+    lossScale("loss-scale",
+              cl::desc("auto (dynamic for fp16, none otherwise), dynamic, "
+                       "static=S or none"),
+              cl::init("auto"), cl::cat(trainCategory));
+static cl::opt<double> initScale("init-scale",
+                                 cl::desc("Initial dynamic loss scale"),
+                                 cl::init(65536.0), cl::cat(trainCategory));
+static cl::opt<int32_t>
+    growthInterval("growth-interval",
+                   cl::desc("Clean steps before the scale grows"),
+                   cl::init(2000), cl::cat(trainCategory));
+static cl::opt<int32_t>
+    hysteresis("hysteresis",
+               cl::desc("Overflows in a row before the scale backs off"),
+               cl::init(1), cl::cat(trainCategory));
+static cl::opt<std::string>
+    optimizer("optimizer", cl::desc("sgd, momentum, adam or adamw"),
+              cl::init("sgd"), cl::cat(trainCategory));
+static cl::opt<double> lr("lr", cl::desc("Learning rate"), cl::init(1e-3),
+                          cl::cat(trainCategory));
+static cl::opt<double> momentum("momentum", cl::desc("Momentum"),
+                                cl::init(0.9), cl::cat(trainCategory));
+static cl::opt<double>
+    weightDecay("weight-decay",
+                cl::desc("Weight decay (default: the optimizer's PyTorch "
+                         "default)"),
+                cl::init(-1.0), cl::cat(trainCategory));
+static cl::opt<double>
+    clipNorm("clip-norm", cl::desc("Clip gradients to this global norm"),
+             cl::init(0.0), cl::cat(trainCategory));
+static cl::opt<std::string>
+    initDir("init", cl::desc("Initial parameters: argN.npy per parameter"),
+            cl::value_desc("DIR"), cl::cat(trainCategory));
+static cl::opt<std::string> logFile("log",
+                                    cl::desc("Write a CSV (step, epoch, loss, "
+                                             "scale, skipped, accuracy)"),
+                                    cl::cat(trainCategory));
+static cl::list<int64_t>
+    injectOverflow("inject-overflow",
+                   cl::desc("Seed the backward pass with +inf at these "
+                            "(1-based) steps"),
+                   cl::CommaSeparated, cl::cat(trainCategory));
 
 namespace {
 /// Prints "mp-run: error: MESSAGE" and makes main return 1.
@@ -302,21 +372,162 @@ static LogicalResult timeCalls(const Compiled &compiled, TensorList &args) {
   return success();
 }
 
+/// Drops every function but `fn` and what it calls; fails on calls to
+/// functions that are only declared.
+static LogicalResult keepOnly(ModuleOp module, func::FuncOp fn,
+                              StringRef file) {
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f != fn)
+      f.setPrivate();
+  PassManager dce(module.getContext());
+  dce.addPass(createSymbolDCEPass());
+  if (failed(dce.run(module)))
+    return failure();
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.isExternal()) {
+      fail("'" + fn.getName() + "' calls '" + f.getName() +
+           "', which is only declared in " + file +
+           "; mp-run runs self-contained graphs");
+      return failure();
+    }
+  return success();
+}
+
+static LogicalResult makeTempDir(SmallString<128> &dir) {
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("mp-run", dir)) {
+    fail("cannot create a temporary directory: " + ec.message());
+    return failure();
+  }
+  return success();
+}
+
+/// mp-run --train: builds the training step with mp-train-pipeline, compiles
+/// it, and trains on the data set.
+static int runTraining(MLIRContext &context) {
+  if (!llvm::sys::fs::exists(trainFile))
+    return fail("cannot read '" + trainFile + "': no such file");
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(trainFile, &context);
+  if (!module)
+    return 1;
+  SmallVector<func::FuncOp> candidates;
+  std::string names;
+  for (auto f : module->getOps<func::FuncOp>()) {
+    if (f.isExternal() || !f.isPublic() ||
+        !mp::TrainingContract::isGradientFunction(f))
+      continue;
+    names += (names.empty() ? "" : ", ") + f.getName().str();
+    if (entryName.empty() || f.getName() == entryName)
+      candidates.push_back(f);
+  }
+  if (names.empty())
+    return fail("no gradient function (with mp.param, mp.grad_seed... roles) "
+                "in " + trainFile);
+  if (candidates.empty())
+    return fail("no gradient function '" + entryName + "' in " + trainFile +
+                " (gradient functions: " + names + ")");
+  if (candidates.size() > 1)
+    return fail("several gradient functions in " + trainFile + " (" + names +
+                "); choose one with --entry");
+  func::FuncOp fn = candidates.front();
+  std::string gradName = fn.getName().str();
+  if (failed(keepOnly(*module, fn, trainFile)))
+    return 1;
+  fn.setPublic();
+
+  std::string label = policyFile.empty() ? std::string(amp) : policyFile;
+  mp::TrainPipelineOptions options;
+  options.policy = label;
+  if (label == "none")
+    label = "fp32";
+  options.lossScale = lossScale;
+  options.initScale = initScale;
+  options.growthInterval = growthInterval;
+  options.hysteresis = hysteresis;
+  options.optimizer = optimizer;
+  options.lr = lr;
+  options.momentum = momentum;
+  options.weightDecay = weightDecay;
+  options.clipNorm = clipNorm;
+  PassManager pm(&context);
+  mp::buildTrainPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  SmallString<128> tmpDir;
+  if (failed(makeTempDir(tmpDir)))
+    return 1;
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(tmpDir); });
+  std::string so =
+      emitSo.empty() ? (tmpDir + "/step.so").str() : std::string(emitSo);
+  mp::CpuCompileOptions compileOptions;
+  compileOptions.optLevel = optLevel;
+  if (failed(mp::compileToSharedObject(*module, so, compileOptions)))
+    return 1;
+  mp_module *compiled = nullptr;
+  mp_entry *step = nullptr, *grad = nullptr;
+  if (mp_module_load(so.c_str(), "cpu", &compiled) != MP_OK)
+    return fail(mp_last_error());
+  llvm::scope_exit unload([&] { mp_module_unload(compiled); });
+  if (mp_module_find_entry(compiled, (gradName + "_step").c_str(), &step) !=
+          MP_OK ||
+      mp_module_find_entry(compiled, gradName.c_str(), &grad) != MP_OK)
+    return fail(mp_last_error());
+
+  mp_run::Dataset data;
+  std::string error;
+  if (!mp_run::loadDataset(datasetName, data, error))
+    return fail(error);
+  mp_run::TrainOptions trainOptions;
+  trainOptions.label = label;
+  trainOptions.epochs = epochs;
+  trainOptions.seed = seed;
+  trainOptions.batch = batch;
+  trainOptions.maxSteps = maxSteps;
+  trainOptions.testLimit = testLimit;
+  trainOptions.initDir = initDir;
+  trainOptions.logFile = logFile;
+  trainOptions.injectOverflow.insert(injectOverflow.begin(),
+                                     injectOverflow.end());
+  mp_run::TrainSummary summary;
+  if (!mp_run::train(step, grad, data, trainOptions, summary, error))
+    return fail(error);
+  llvm::outs() << llvm::format(
+      "%s: %lld steps (%lld skipped), final loss %.4f, loss scale %g, "
+      "%.1f steps/s",
+      label.c_str(), static_cast<long long>(summary.steps),
+      static_cast<long long>(summary.skipped), summary.lastLoss, summary.scale,
+      summary.steps / std::max(summary.seconds, 1e-9));
+  if (summary.accuracy >= 0)
+    llvm::outs() << llvm::format(", test accuracy %.2f%%",
+                                 100 * summary.accuracy);
+  llvm::outs() << "\n";
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &trainCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "mp-run: compile and run a graph on the CPU\n");
   if (amp != "none" && amp != "fp16" && amp != "bf16")
     return fail("--amp must be none, fp16 or bf16, not '" + amp + "'");
   if (!policyFile.empty() && amp == "none")
     return fail("--policy needs --amp=fp16 or --amp=bf16");
-  if (compareFp32 && amp == "none")
-    return fail("--compare-fp32 needs --amp=fp16 or --amp=bf16");
-  if (inputs.empty() == !randomInputs)
-    return fail(randomInputs ? "give either --inputs or --random-inputs"
-                             : "give the inputs with --inputs or "
-                               "--random-inputs");
+  if (!trainFile.empty() && !inputFile.empty())
+    return fail("give the graph either as FILE or with --train, not both");
+  if (trainFile.empty()) {
+    if (inputFile.empty())
+      return fail("no input file (mp-run FILE.mlir --entry NAME ..., or "
+                  "mp-run --train FILE.mlir ...)");
+    if (entryName.empty())
+      return fail("--entry NAME is required (the function to run)");
+    if (compareFp32 && amp == "none")
+      return fail("--compare-fp32 needs --amp=fp16 or --amp=bf16");
+    if (inputs.empty() == !randomInputs)
+      return fail(randomInputs ? "give either --inputs or --random-inputs"
+                               : "give the inputs with --inputs or "
+                                 "--random-inputs");
+  }
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -338,6 +549,8 @@ int main(int argc, char **argv) {
     return success();
   });
 
+  if (!trainFile.empty())
+    return runTraining(context);
   if (!llvm::sys::fs::exists(inputFile))
     return fail("cannot read '" + inputFile + "': no such file");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(inputFile, &context);
@@ -352,24 +565,11 @@ int main(int argc, char **argv) {
     return fail("no function '" + entryName + "' in " + inputFile +
                 " (functions: " + names + ")");
   }
-  // Compile only the entry and what it calls.
-  for (auto f : module->getOps<func::FuncOp>())
-    if (f != fn)
-      f.setPrivate();
-  PassManager dce(&context);
-  dce.addPass(createSymbolDCEPass());
-  if (failed(dce.run(*module)))
+  if (failed(keepOnly(*module, fn, inputFile)))
     return 1;
-  for (auto f : module->getOps<func::FuncOp>())
-    if (f.isExternal())
-      return fail("'" + entryName + "' calls '" + f.getName() +
-                  "', which is only declared in " + inputFile +
-                  "; mp-run runs self-contained graphs");
-
   SmallString<128> tmpDir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("mp-run", tmpDir))
-    return fail("cannot create a temporary directory: " + ec.message());
+  if (failed(makeTempDir(tmpDir)))
+    return 1;
   llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(tmpDir); });
 
   Compiled reference, mixed;

@@ -6,7 +6,9 @@
 //
 // A gradient function (../shared/DESIGN.md, docs/Training.md) marks its
 // arguments mp.param / mp.input / mp.grad_seed and its results mp.loss /
-// mp.grad_of = N / mp.output. This reads and checks those roles.
+// mp.grad_of = N / mp.output. Loss scaling and training steps add state
+// arguments (mp.state = initial value, optionally mp.loss_scale) with results
+// mp.updates = N, and an mp.found_inf result. This reads and checks roles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,16 +26,22 @@ namespace mp {
 
 struct TrainingContract {
   /// Argument indices.
-  SmallVector<unsigned> params, inputs;
+  SmallVector<unsigned> params, inputs, states;
   unsigned seed = 0;
+  std::optional<unsigned> lossScale;
   /// Result indices.
   unsigned loss = 0;
   SmallVector<unsigned> outputs;
   /// (result index, parameter argument index).
   SmallVector<std::pair<unsigned, unsigned>> gradients;
+  /// (result index, argument index) of each mp.updates result.
+  SmallVector<std::pair<unsigned, unsigned>> updates;
+  std::optional<unsigned> foundInf;
 
   /// The gradient result of parameter argument `param`, if any.
   std::optional<unsigned> getGradientOf(unsigned param) const;
+  /// The result that updates argument `arg`, if any.
+  std::optional<unsigned> getUpdateOf(unsigned arg) const;
 
   /// True if `fn` uses any training-contract attribute.
   static bool isGradientFunction(FunctionOpInterface fn);

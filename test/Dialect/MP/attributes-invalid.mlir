@@ -43,7 +43,28 @@ func.func @grad_of_value(%w: tensor<4xf32>) -> (tensor<4xf32> {mp.grad_of = "w"}
 
 // -----
 
-// expected-error @below {{argument #0: unknown mp attribute 'mp.weight' (known: mp.param, mp.input, mp.grad_seed)}}
+// expected-error @below {{argument #0: unknown mp attribute 'mp.weight' (known: mp.param, mp.input, mp.grad_seed, mp.loss_scale, mp.state)}}
 func.func @unknown_role(%w: tensor<4xf32> {mp.weight}) {
   return
+}
+
+// -----
+
+// expected-error @below {{argument #0: 'mp.state' must be the state's initial value, e.g. {mp.state = 0.0 : f32}}}
+func.func @state_value(%s: tensor<f32> {mp.state = "zero"}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{result #0: 'mp.updates' must be the index of the argument it updates, e.g. {mp.updates = 0 : i64}}}
+func.func @updates_value(%s: tensor<f32>) -> (tensor<f32> {mp.updates = -1 : i64}) {
+  return %s : tensor<f32>
+}
+
+// -----
+
+// expected-error @below {{result #0: 'mp.found_inf' takes no value (write {mp.found_inf})}}
+func.func @found_inf_value(%f: tensor<i1>) -> (tensor<i1> {mp.found_inf = true}) {
+  return %f : tensor<i1>
 }

@@ -71,12 +71,30 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                             "mp.accumulator)";
 }
 
+namespace {
+/// A training-contract attribute that takes a value.
+struct ValuedRole {
+  StringRef name;
+  function_ref<bool(Attribute)> isValid;
+  StringRef example;
+};
+} // namespace
+
+static bool isIndex(Attribute value) {
+  auto index = dyn_cast<IntegerAttr>(value);
+  return index && index.getType().isSignlessInteger() && index.getInt() >= 0;
+}
+
+static bool isNumber(Attribute value) {
+  return isa<FloatAttr, IntegerAttr>(value);
+}
+
 /// Checks the kind of a training-contract attribute on an argument or
 /// result; the contract as a whole is checked by mp-verify-training-contract.
 static LogicalResult verifyRoleAttribute(Operation *op, StringRef where,
                                          unsigned index, NamedAttribute attr,
                                          ArrayRef<StringRef> unitRoles,
-                                         bool allowGradOf) {
+                                         ArrayRef<ValuedRole> valuedRoles) {
   StringRef name = attr.getName().getValue();
   if (llvm::is_contained(unitRoles, name)) {
     if (!isa<UnitAttr>(attr.getValue()))
@@ -84,20 +102,19 @@ static LogicalResult verifyRoleAttribute(Operation *op, StringRef where,
                              << "' takes no value (write {" << name << "})";
     return success();
   }
-  if (allowGradOf && name == MPDialect::kGradOfAttrName) {
-    auto value = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!value || value.getInt() < 0)
-      return op->emitError()
-             << where << " #" << index << ": '" << name
-             << "' must be the index of a parameter argument, e.g. "
-                "{mp.grad_of = 0 : i64}";
+  for (const ValuedRole &role : valuedRoles) {
+    if (name != role.name)
+      continue;
+    if (!role.isValid(attr.getValue()))
+      return op->emitError() << where << " #" << index << ": '" << name
+                             << "' must be " << role.example;
     return success();
   }
   std::string known;
   for (StringRef role : unitRoles)
     known += (known.empty() ? "" : ", ") + role.str();
-  if (allowGradOf)
-    known += ", mp.grad_of";
+  for (const ValuedRole &role : valuedRoles)
+    known += ", " + role.name.str();
   return op->emitError() << where << " #" << index << ": unknown mp attribute '"
                          << name << "' (known: " << known << ")";
 }
@@ -108,17 +125,22 @@ LogicalResult MPDialect::verifyRegionArgAttribute(Operation *op,
                                                   NamedAttribute attr) {
   return verifyRoleAttribute(
       op, "argument", argIndex, attr,
-      {kParamAttrName, kInputAttrName, kGradSeedAttrName},
-      /*allowGradOf=*/false);
+      {kParamAttrName, kInputAttrName, kGradSeedAttrName, kLossScaleAttrName},
+      {{kStateAttrName, isNumber,
+        "the state's initial value, e.g. {mp.state = 0.0 : f32}"}});
 }
 
 LogicalResult MPDialect::verifyRegionResultAttribute(Operation *op,
                                                      unsigned regionIndex,
                                                      unsigned resultIndex,
                                                      NamedAttribute attr) {
-  return verifyRoleAttribute(op, "result", resultIndex, attr,
-                             {kLossAttrName, kOutputAttrName},
-                             /*allowGradOf=*/true);
+  return verifyRoleAttribute(
+      op, "result", resultIndex, attr,
+      {kLossAttrName, kOutputAttrName, kFoundInfAttrName},
+      {{kGradOfAttrName, isIndex,
+        "the index of a parameter argument, e.g. {mp.grad_of = 0 : i64}"},
+       {kUpdatesAttrName, isIndex,
+        "the index of the argument it updates, e.g. {mp.updates = 0 : i64}"}});
 }
 
 Type mlir::mp::getFloatType(MLIRContext *ctx, Precision precision) {
@@ -168,6 +190,16 @@ LogicalResult UpdateScaleOp::verify() {
   if (getGrowthInterval() < 1)
     return emitOpError() << "growth_interval must be at least 1, got "
                          << getGrowthInterval();
+  if (getHysteresis() < 1)
+    return emitOpError() << "hysteresis must be at least 1, got "
+                         << getHysteresis();
+  if (static_cast<bool>(getHysteresisTracker()) !=
+      static_cast<bool>(getNewHysteresisTracker()))
+    return emitOpError() << "takes a hysteresis counter iff it returns one";
+  if (getHysteresis() > 1 && !getHysteresisTracker())
+    return emitOpError() << "hysteresis = " << getHysteresis()
+                         << " needs a hysteresis counter operand "
+                            "(`hysteresis %counter : tensor<i32>`)";
   std::optional<float> lo, hi;
   if (getMinScale())
     lo = getMinScale()->convertToFloat();

@@ -6,6 +6,7 @@
 
 #include "mp/Dialect/MP/IR/MPOps.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -34,18 +35,6 @@ struct LowerScaleSeed : public OpRewritePattern<ScaleSeedOp> {
   }
 };
 
-/// The value of a 0-d tensor.
-Value extractScalar(OpBuilder &b, Location loc, Value tensor) {
-  return tensor::ExtractOp::create(b, loc, tensor, ValueRange{});
-}
-
-/// `x` as f32 (widened if it is f16/bf16).
-Value toF32(OpBuilder &b, Location loc, Value x) {
-  if (x.getType().isF32())
-    return x;
-  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
-}
-
 struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -72,38 +61,22 @@ struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
                      .getResult(0);
     SmallVector<Value> results;
     for (Value grad : op.getGrads()) {
-      auto type = cast<RankedTensorType>(grad.getType());
-      unsigned rank = type.getRank();
-      SmallVector<utils::IteratorType> parallel(rank,
-                                                utils::IteratorType::parallel);
-      SmallVector<utils::IteratorType> reduction(
-          rank, utils::IteratorType::reduction);
-      AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-      AffineMap scalar = AffineMap::get(rank, 0, rewriter.getContext());
-      Value empty = tensor::EmptyOp::create(
-          rewriter, loc, tensor::getMixedSizes(rewriter, loc, grad), f32);
-      auto unscaled = linalg::GenericOp::create(
-          rewriter, loc, empty.getType(), grad, empty,
-          ArrayRef<AffineMap>{id, id}, parallel,
+      results.push_back(createElementwise(
+          rewriter, loc, grad, f32,
           [&](OpBuilder &b, Location l, ValueRange args) {
-            Value x = toF32(b, l, args[0]);
-            linalg::YieldOp::create(b, l,
-                                    Value(arith::MulFOp::create(b, l, x, inv)));
-          });
-      results.push_back(unscaled.getResult(0));
+            return SmallVector<Value>{
+                arith::MulFOp::create(b, l, toF32(b, l, args[0]), inv)};
+          })[0]);
       // flag |= any(!(|x| < inf)): true for inf and NaN.
-      auto check = linalg::GenericOp::create(
-          rewriter, loc, flag.getType(), grad, flag,
-          ArrayRef<AffineMap>{id, scalar}, reduction,
+      flag = createFullReduction(
+          rewriter, loc, grad, flag,
           [&](OpBuilder &b, Location l, ValueRange args) {
             Value x = math::AbsFOp::create(b, l, toF32(b, l, args[0]));
             Value finite =
                 arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, inf);
             Value bad = arith::XOrIOp::create(b, l, finite, trueValue);
-            linalg::YieldOp::create(
-                b, l, Value(arith::OrIOp::create(b, l, args[1], bad)));
+            return SmallVector<Value>{arith::OrIOp::create(b, l, args[1], bad)};
           });
-      flag = check.getResult(0);
     }
     results.push_back(flag);
     rewriter.replaceOp(op, results);
@@ -145,9 +118,25 @@ struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
         arith::SelectOp::create(rewriter, loc, due, growTo, scale);
     Value cleanTracker =
         arith::SelectOp::create(rewriter, loc, due, i32Const(0), succ);
-    // Overflow: back off, restart counting.
+    // Overflow: back off, restart counting. With hysteresis, only once the
+    // counter of tolerated overflows is used up (Megatron-LM's rule).
     Value backedOff = arith::MulFOp::create(
         rewriter, loc, scale, f32Const(op.getBackoffFactor().convertToFloat()));
+    SmallVector<Value> newHysteresis;
+    if (Value counter = op.getHysteresisTracker()) {
+      Value h = extractScalar(rewriter, loc, counter);
+      Value decremented = arith::SubIOp::create(rewriter, loc, h, i32Const(1));
+      Value usedUp =
+          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
+                                decremented, i32Const(0));
+      backedOff =
+          arith::SelectOp::create(rewriter, loc, usedUp, backedOff, scale);
+      Value cleanH = arith::SelectOp::create(
+          rewriter, loc, due, i32Const(op.getHysteresis()), h);
+      Value nextH = arith::SelectOp::create(rewriter, loc, foundInf,
+                                            decremented, cleanH);
+      newHysteresis.push_back(fromScalar(rewriter, loc, nextH));
+    }
     Value newScale =
         arith::SelectOp::create(rewriter, loc, foundInf, backedOff, cleanScale);
     Value newTracker = arith::SelectOp::create(rewriter, loc, foundInf,
@@ -158,11 +147,11 @@ struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
     if (std::optional<APFloat> hi = op.getMaxScale())
       newScale = arith::MinimumFOp::create(rewriter, loc, newScale,
                                            f32Const(hi->convertToFloat()));
-    Value scaleTensor = tensor::FromElementsOp::create(
-        rewriter, loc, op.getNewScale().getType(), newScale);
-    Value trackerTensor = tensor::FromElementsOp::create(
-        rewriter, loc, op.getNewTracker().getType(), newTracker);
-    rewriter.replaceOp(op, {scaleTensor, trackerTensor});
+    Value scaleTensor = fromScalar(rewriter, loc, newScale);
+    Value trackerTensor = fromScalar(rewriter, loc, newTracker);
+    SmallVector<Value> results = {scaleTensor, trackerTensor};
+    llvm::append_range(results, newHysteresis);
+    rewriter.replaceOp(op, results);
     return success();
   }
 };

@@ -64,12 +64,31 @@ typedef struct mp_tensor {
   int32_t owned;
 } mp_tensor;
 
+/* The training role of an argument or result (docs/Training.md): the mp.*
+ * attribute it carried in the IR. */
+typedef enum mp_role {
+  MP_ROLE_NONE = 0,
+  MP_ROLE_PARAM,      /* argument: fp32 master parameter */
+  MP_ROLE_INPUT,      /* argument: data */
+  MP_ROLE_GRAD_SEED,  /* argument: dLoss/dLoss */
+  MP_ROLE_STATE,      /* argument: state; `init` is its initial value */
+  MP_ROLE_LOSS_SCALE, /* argument: the loss-scale state; `init` as above */
+  MP_ROLE_LOSS,       /* result */
+  MP_ROLE_GRAD_OF,    /* result: gradient of argument `index` */
+  MP_ROLE_UPDATES,    /* result: next value of argument `index` */
+  MP_ROLE_FOUND_INF,  /* result: i1, true if the step overflowed */
+  MP_ROLE_OUTPUT      /* result: anything else */
+} mp_role;
+
 /* One argument or result in a signature; shape[i] < 0 is a dynamic size. */
 typedef struct mp_value_info {
   mp_dtype dtype;
   int32_t rank;
   int64_t shape[MP_MAX_RANK];
   int32_t is_scalar;
+  mp_role role;
+  int64_t index; /* MP_ROLE_GRAD_OF, MP_ROLE_UPDATES */
+  double init;   /* MP_ROLE_STATE, MP_ROLE_LOSS_SCALE */
 } mp_value_info;
 
 typedef struct mp_module mp_module;
@@ -119,6 +138,25 @@ const mp_value_info *mp_entry_result(const mp_entry *entry, int32_t index);
 mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
                         int32_t num_args, mp_tensor *results,
                         int32_t num_results);
+
+/* A training session: the state of a training step entry (an mp.updates
+ * result for each parameter and state argument) kept between calls.
+ * Parameters start at zero (set them with mp_trainer_set_arg), states at their
+ * initial value, the gradient seed at 1.0. Each step moves every mp.updates
+ * result into the argument it names; the other results stay readable until
+ * the next step. */
+typedef struct mp_trainer mp_trainer;
+
+mp_status mp_trainer_create(mp_entry *step, mp_trainer **out);
+void mp_trainer_destroy(mp_trainer *trainer);
+/* The current value of argument `index`. */
+const mp_tensor *mp_trainer_arg(const mp_trainer *trainer, int32_t index);
+/* Copies `value` into argument `index` (checked against the signature). */
+mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,
+                             const mp_tensor *value);
+mp_status mp_trainer_step(mp_trainer *trainer);
+/* Result `index` of the last step (null before the first step). */
+const mp_tensor *mp_trainer_result(const mp_trainer *trainer, int32_t index);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,11 @@ def MP_Dialect : Dialect {
     `mp.grad_seed` (dLoss/dLoss, a `tensor<f32>`), and their results
     `mp.loss` (a `tensor<f32>`), `mp.grad_of = N` (the gradient of argument
     N) or `mp.output` (anything else, e.g. logits);
-    `mp-verify-training-contract` checks them together.
+    `mp-verify-training-contract` checks them together. Training state that
+    the runtime threads from step to step is an argument
+    `mp.state = <initial value>` (e.g. `0.0 : f32`) whose next value is the
+    result `mp.updates = N`; `mp.loss_scale` marks the loss-scale state and
+    `mp.found_inf` the `tensor<i1>` overflow flag result.
 
     ```mlir
     %0 = linalg.matmul {mp.override = #mp.precision<f32>}
@@ -67,6 +71,14 @@ def MP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kLossAttrName = "mp.loss";
     static constexpr ::llvm::StringLiteral kGradOfAttrName = "mp.grad_of";
     static constexpr ::llvm::StringLiteral kOutputAttrName = "mp.output";
+    /// State threaded by the runtime from one training step to the next: an
+    /// argument `mp.state = <initial value>` and the result
+    /// `mp.updates = <argument index>` that replaces it after each step.
+    static constexpr ::llvm::StringLiteral kStateAttrName = "mp.state";
+    static constexpr ::llvm::StringLiteral kUpdatesAttrName = "mp.updates";
+    /// The loss-scale state argument and the overflow flag result.
+    static constexpr ::llvm::StringLiteral kLossScaleAttrName = "mp.loss_scale";
+    static constexpr ::llvm::StringLiteral kFoundInfAttrName = "mp.found_inf";
   }];
 }
 

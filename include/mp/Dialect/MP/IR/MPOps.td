@@ -78,20 +78,34 @@ def MP_UpdateScaleOp : MP_Op<"update_scale", [Pure]> {
     the tracker reset. The result is then clamped to `[min_scale,
     max_scale]` when given (so the scale never reaches 0 or inf).
 
+    With `hysteresis = H > 1` (Megatron-LM's rule) the op also takes and
+    returns a hysteresis counter: each overflow decrements it and the scale
+    only backs off once it is at or below 0, so H - 1 overflows in a row are
+    tolerated; growth resets it to H.
+
     ```mlir
     %scale2, %tracker2 = mp.update_scale %scale, %tracker, %found_inf
         {growth_interval = 2000 : i32, min_scale = 1.0 : f32}
+    %s, %t, %h2 = mp.update_scale %scale, %tracker, %found_inf
+        hysteresis %h : tensor<i32> {hysteresis = 2 : i32}
     ```
   }];
   let arguments = (ins MP_ScalarF32:$scale, MP_ScalarI32:$tracker,
                    MP_ScalarI1:$found_inf,
+                   Optional<MP_ScalarI32>:$hysteresis_tracker,
                    DefaultValuedAttr<F32Attr, "2.0">:$growth_factor,
                    DefaultValuedAttr<F32Attr, "0.5">:$backoff_factor,
                    DefaultValuedAttr<I32Attr, "2000">:$growth_interval,
+                   DefaultValuedAttr<I32Attr, "1">:$hysteresis,
                    OptionalAttr<F32Attr>:$min_scale,
                    OptionalAttr<F32Attr>:$max_scale);
-  let results = (outs MP_ScalarF32:$new_scale, MP_ScalarI32:$new_tracker);
-  let assemblyFormat = "$scale `,` $tracker `,` $found_inf attr-dict";
+  let results = (outs MP_ScalarF32:$new_scale, MP_ScalarI32:$new_tracker,
+                 Optional<MP_ScalarI32>:$new_hysteresis_tracker);
+  let assemblyFormat = [{
+    $scale `,` $tracker `,` $found_inf
+    (`hysteresis` $hysteresis_tracker^ `:` type($new_hysteresis_tracker))?
+    attr-dict
+  }];
   let hasVerifier = 1;
 }
 

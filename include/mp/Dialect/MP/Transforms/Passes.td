@@ -31,6 +31,96 @@ def VerifyTrainingContractPass
   }];
 }
 
+def LossScalingPass : Pass<"mp-loss-scaling", "ModuleOp"> {
+  let summary = "Scale the backward seed, unscale and check the gradients";
+  let description = [{
+    Rewrites every gradient function (docs/Training.md) so its gradients do
+    not underflow in f16: the seed is multiplied by the loss scale
+    (`mp.scale_seed`), and the returned gradients are unscaled in f32 and
+    checked for inf/NaN together (`mp.unscale`); the function gains an
+    `mp.found_inf` result. The loss itself is not scaled.
+
+    * `mode=dynamic` (PyTorch GradScaler): the scale is state threaded by the
+      runtime: new arguments `%scale {mp.state = <init-scale>,
+      mp.loss_scale}`, `%tracker {mp.state = 0 : i32}` (and a hysteresis
+      counter when `hysteresis > 1`), updated by `mp.update_scale` and
+      returned as `mp.updates` results.
+    * `mode=static=<S>`: a constant scale S, still unscaled and checked.
+    * `mode=none`: the function is left as it is.
+
+    Gradients returned through `arith.extf` from f16/bf16 are unscaled from
+    their low-precision values (`mp.unscale` widens them itself).
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"dynamic\"",
+           "dynamic, static=<scale> or none">,
+    Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
+           "Initial dynamic scale (PyTorch: 2^16)">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "Factor applied after growth-interval clean steps">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "Factor applied on overflow">,
+    Option<"growthInterval", "growth-interval", "int32_t", /*default=*/"2000",
+           "Clean steps before the scale grows">,
+    Option<"hysteresis", "hysteresis", "int32_t", /*default=*/"1",
+           "Overflows in a row before the scale backs off (Megatron-LM)">,
+    Option<"minScale", "min-scale", "double", /*default=*/"0.0",
+           "Lower bound of the dynamic scale (0: none, as in PyTorch)">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"0.0",
+           "Upper bound of the dynamic scale (0: none)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::mp::MPDialect"];
+  let statistics = [
+    Statistic<"numFunctions", "functions", "Gradient functions scaled">,
+  ];
+}
+
+def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
+  let summary = "Wrap each gradient function into a complete training step";
+  let description = [{
+    For every gradient function `@f` (after `mp-loss-scaling`, if any) adds
+    `@f_step`: it takes the gradient function's arguments (fp32 master
+    parameters, inputs, seed, loss-scale state) followed by one optimizer
+    state per parameter and slot (`mp.state = 0.0 : f32`) and, for Adam, the
+    step count; it calls `@f`, optionally clips the gradients by their
+    global norm (after unscaling, as `torch.nn.utils.clip_grad_norm_`), and
+    updates every parameter and optimizer state in f32 with PyTorch's
+    equations. When `@f` reports an overflow (`mp.found_inf`), parameters
+    and optimizer state are returned unchanged bit for bit (the update is
+    not computed). Results: the new parameters and states (`mp.updates = N`),
+    then `@f`'s loss, flag, scale updates and outputs.
+
+    Optimizers: `sgd` (`p -= lr * (g + wd p)`), `momentum` (PyTorch SGD with
+    momentum, optionally Nesterov), `adam` and `adamw` (bias-corrected, L2
+    or decoupled weight decay).
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd, momentum, adam or adamw">,
+    Option<"lr", "lr", "double", /*default=*/"1e-3", "Learning rate">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "Momentum of the momentum optimizer">,
+    Option<"nesterov", "nesterov", "bool", /*default=*/"false",
+           "Nesterov momentum">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9", "Adam beta1">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam beta2">,
+    Option<"eps", "eps", "double", /*default=*/"1e-8", "Adam epsilon">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"-1.0",
+           "Weight decay (negative: PyTorch's default, 0.01 for adamw and 0 "
+           "otherwise)">,
+    Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
+           "Clip gradients to this global L2 norm (0: no clipping)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def LowerLossScalingPass : Pass<"mp-lower-loss-scaling"> {
   let summary = "Lower the loss-scaling ops to arith, linalg and tensor ops";
   let description = [{

@@ -1,0 +1,50 @@
+//===- TensorMath.h - Elementwise and reduction linalg builders -*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Small builders for the f32 bookkeeping code that loss scaling and training
+// steps generate: elementwise maps over same-shaped tensors, full reductions
+// to a 0-d tensor, and 0-d tensor <-> scalar conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_UTILS_TENSORMATH_H
+#define MP_UTILS_TENSORMATH_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace mp {
+
+/// Builds the body of a linalg.generic from the scalar block arguments
+/// (inputs, then outputs) and returns the values to yield.
+using ScalarBodyBuilder = function_ref<SmallVector<Value>(
+    OpBuilder &b, Location loc, ValueRange args)>;
+
+/// An all-parallel linalg.generic over `inputs` (same shape) producing one
+/// new tensor of that shape per entry of `resultElementTypes`.
+SmallVector<Value> createElementwise(OpBuilder &b, Location loc,
+                                     ValueRange inputs,
+                                     TypeRange resultElementTypes,
+                                     ScalarBodyBuilder body);
+
+/// Reduces every element of `input` into the 0-d tensor `init` with `body`
+/// (arguments: element, accumulator; returns the new accumulator).
+Value createFullReduction(OpBuilder &b, Location loc, Value input, Value init,
+                          ScalarBodyBuilder body);
+
+/// The element of a 0-d tensor.
+Value extractScalar(OpBuilder &b, Location loc, Value tensor);
+
+/// A 0-d tensor holding `scalar`.
+Value fromScalar(OpBuilder &b, Location loc, Value scalar);
+
+/// `x` as f32 (widened if it is f16/bf16).
+Value toF32(OpBuilder &b, Location loc, Value x);
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_UTILS_TENSORMATH_H

@@ -1,0 +1,382 @@
+//===- MakeTrainStep.cpp - mp-make-train-step -------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Wraps a gradient function into the training step of ../shared/DESIGN.md:
+// call it, clip, and update fp32 master weights and optimizer state with
+// PyTorch's equations, all skipped on overflow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Analysis/TrainingContract.h"
+#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/TensorMath.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_MAKETRAINSTEPPASS
+#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+
+enum class Optimizer { SGD, Momentum, Adam, AdamW };
+
+/// The optimizer and its hyper-parameters, resolved from the pass options.
+struct OptimizerConfig {
+  Optimizer kind;
+  double lr, momentum, beta1, beta2, eps, weightDecay, clipNorm;
+  bool nesterov;
+
+  /// Per-parameter state tensors: momentum buffer, or Adam's two moments.
+  unsigned numSlots() const {
+    return kind == Optimizer::SGD ? 0 : kind == Optimizer::Momentum ? 1 : 2;
+  }
+  bool isAdam() const {
+    return kind == Optimizer::Adam || kind == Optimizer::AdamW;
+  }
+};
+
+/// Scalars shared by all parameter updates of one step.
+struct StepScalars {
+  Value clipCoef;     // f32, or null without clipping
+  Value stepSize;     // Adam: lr / (1 - beta1^t)
+  Value bc2Sqrt;      // Adam: sqrt(1 - beta2^t)
+};
+
+class StepBuilder {
+public:
+  StepBuilder(OpBuilder &b, Location loc, const OptimizerConfig &config)
+      : b(b), loc(loc), config(config) {}
+
+  Value f32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value f64(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(v));
+  }
+
+  /// min(1, clip / (||grads||_2 + 1e-6)), as torch.nn.utils.clip_grad_norm_.
+  Value clipCoefficient(ValueRange grads) {
+    Value zero = f32(0.0);
+    Value init = linalg::FillOp::create(
+                     b, loc, zero,
+                     tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
+                                             b.getF32Type())
+                         .getResult())
+                     .getResult(0);
+    Value total = zero;
+    for (Value g : grads) {
+      Value sum = createFullReduction(
+          b, loc, g, init, [](OpBuilder &nb, Location l, ValueRange args) {
+            Value sq = arith::MulFOp::create(nb, l, args[0], args[0]);
+            return SmallVector<Value>{arith::AddFOp::create(nb, l, args[1], sq)};
+          });
+      total = arith::AddFOp::create(b, loc, total, extractScalar(b, loc, sum));
+    }
+    Value norm = math::SqrtOp::create(b, loc, total);
+    Value coef = arith::DivFOp::create(
+        b, loc, f32(config.clipNorm),
+        arith::AddFOp::create(b, loc, norm, f32(1e-6)));
+    return arith::MinimumFOp::create(b, loc, coef, f32(1.0));
+  }
+
+  /// Adam's bias corrections for step count `t` (already incremented),
+  /// computed in f64 as PyTorch does in Python.
+  void biasCorrections(Value t, StepScalars &scalars) {
+    Value t64 = arith::ExtFOp::create(b, loc, b.getF64Type(), t);
+    auto correction = [&](double beta) -> Value {
+      Value power = math::PowFOp::create(b, loc, f64(beta), t64);
+      return arith::SubFOp::create(b, loc, f64(1.0), power);
+    };
+    Value stepSize = arith::DivFOp::create(b, loc, f64(config.lr),
+                                           correction(config.beta1));
+    Value bc2Sqrt = math::SqrtOp::create(b, loc, correction(config.beta2));
+    scalars.stepSize =
+        arith::TruncFOp::create(b, loc, b.getF32Type(), stepSize);
+    scalars.bc2Sqrt = arith::TruncFOp::create(b, loc, b.getF32Type(), bc2Sqrt);
+  }
+
+  /// The new parameter and slots of one parameter.
+  SmallVector<Value> update(Value param, Value grad, ValueRange slots,
+                            const StepScalars &scalars) {
+    SmallVector<Value> inputs = {param, grad};
+    llvm::append_range(inputs, slots);
+    SmallVector<Type> types(1 + slots.size(), b.getF32Type());
+    return createElementwise(
+        b, loc, inputs, types, [&](OpBuilder &nb, Location l, ValueRange a) {
+          return updateScalars(nb, l, a[0], a[1],
+                               a.slice(2, config.numSlots()), scalars);
+        });
+  }
+
+private:
+  SmallVector<Value> updateScalars(OpBuilder &nb, Location l, Value p, Value g,
+                                   ValueRange slots,
+                                   const StepScalars &scalars) {
+    auto cst = [&](double v) -> Value {
+      return arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(v));
+    };
+    auto add = [&](Value x, Value y) -> Value {
+      return arith::AddFOp::create(nb, l, x, y);
+    };
+    auto mul = [&](Value x, Value y) -> Value {
+      return arith::MulFOp::create(nb, l, x, y);
+    };
+    if (scalars.clipCoef)
+      g = mul(g, scalars.clipCoef);
+    bool decoupled = config.kind == Optimizer::AdamW;
+    if (config.weightDecay != 0.0 && !decoupled)
+      g = add(g, mul(p, cst(config.weightDecay)));
+    switch (config.kind) {
+    case Optimizer::SGD:
+      return {add(p, mul(g, cst(-config.lr)))};
+    case Optimizer::Momentum: {
+      Value buf = add(mul(slots[0], cst(config.momentum)), g);
+      Value step = config.nesterov ? add(g, mul(buf, cst(config.momentum))) : buf;
+      return {add(p, mul(step, cst(-config.lr))), buf};
+    }
+    case Optimizer::Adam:
+    case Optimizer::AdamW: {
+      if (decoupled && config.weightDecay != 0.0)
+        p = mul(p, cst(1.0 - config.lr * config.weightDecay));
+      // exp_avg.lerp_(g, 1 - beta1); exp_avg_sq.mul_(beta2).addcmul_(g, g,
+      // value=1 - beta2)
+      Value m = slots[0];
+      m = add(m, mul(arith::SubFOp::create(nb, l, g, m), cst(1.0 - config.beta1)));
+      Value v = add(mul(slots[1], cst(config.beta2)),
+                    mul(mul(cst(1.0 - config.beta2), g), g));
+      Value denom =
+          add(arith::DivFOp::create(nb, l, math::SqrtOp::create(nb, l, v),
+                                    scalars.bc2Sqrt),
+              cst(config.eps));
+      Value neg = arith::NegFOp::create(nb, l, scalars.stepSize);
+      return {add(p, arith::DivFOp::create(nb, l, mul(neg, m), denom)), m, v};
+    }
+    }
+    llvm_unreachable("unknown optimizer");
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const OptimizerConfig &config;
+};
+
+struct MakeTrainStepPass
+    : public mp::impl::MakeTrainStepPassBase<MakeTrainStepPass> {
+  using Base::Base;
+
+  FailureOr<OptimizerConfig> getConfig();
+  void makeStep(func::FuncOp fn, const TrainingContract &contract,
+                const OptimizerConfig &config, SymbolTable &symbols);
+
+  void runOnOperation() override {
+    FailureOr<OptimizerConfig> config = getConfig();
+    if (failed(config))
+      return signalPassFailure();
+    SymbolTable symbols(getOperation());
+    SmallVector<func::FuncOp> functions;
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (!fn.isExternal() && TrainingContract::isGradientFunction(fn))
+        functions.push_back(fn);
+    for (func::FuncOp fn : functions) {
+      FailureOr<TrainingContract> contract = TrainingContract::get(fn);
+      if (failed(contract))
+        return signalPassFailure();
+      if (!contract->gradients.empty())
+        makeStep(fn, *contract, *config, symbols);
+    }
+  }
+};
+
+FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
+  Location loc = getOperation().getLoc();
+  OptimizerConfig config;
+  std::optional<Optimizer> kind =
+      llvm::StringSwitch<std::optional<Optimizer>>(optimizer)
+          .Case("sgd", Optimizer::SGD)
+          .Case("momentum", Optimizer::Momentum)
+          .Case("adam", Optimizer::Adam)
+          .Case("adamw", Optimizer::AdamW)
+          .Default(std::nullopt);
+  if (!kind)
+    return emitError(loc) << "mp-make-train-step: unknown optimizer '"
+                          << optimizer
+                          << "' (known: sgd, momentum, adam, adamw)";
+  config.kind = *kind;
+  config.lr = lr;
+  config.momentum = momentum;
+  config.nesterov = nesterov;
+  config.beta1 = beta1;
+  config.beta2 = beta2;
+  config.eps = eps;
+  config.clipNorm = clipNorm;
+  config.weightDecay =
+      weightDecay >= 0.0 ? weightDecay : (*kind == Optimizer::AdamW ? 1e-2 : 0);
+  auto fail = [&](StringRef option, double value, StringRef expected) {
+    return emitError(loc) << "mp-make-train-step: " << option << "=" << value
+                          << " is invalid: " << expected;
+  };
+  if (!(lr > 0.0) || !std::isfinite(lr))
+    return fail("lr", lr, "expected a positive learning rate");
+  if (!(momentum >= 0.0 && momentum < 1.0))
+    return fail("momentum", momentum, "expected a value in [0, 1)");
+  if (!(beta1 >= 0.0 && beta1 < 1.0))
+    return fail("beta1", beta1, "expected a value in [0, 1)");
+  if (!(beta2 >= 0.0 && beta2 < 1.0))
+    return fail("beta2", beta2, "expected a value in [0, 1)");
+  if (!(eps > 0.0))
+    return fail("eps", eps, "expected a positive value");
+  if (!(clipNorm >= 0.0) || !std::isfinite(clipNorm))
+    return fail("clip-norm", clipNorm, "expected 0 (off) or a positive norm");
+  if (nesterov && *kind != Optimizer::Momentum)
+    return emitError(loc) << "mp-make-train-step: nesterov needs "
+                             "optimizer=momentum, not '"
+                          << optimizer << "'";
+  return config;
+}
+
+void MakeTrainStepPass::makeStep(func::FuncOp fn,
+                                 const TrainingContract &contract,
+                                 const OptimizerConfig &config,
+                                 SymbolTable &symbols) {
+  MLIRContext *ctx = fn.getContext();
+  Location loc = fn.getLoc();
+  Builder attrs(ctx);
+  auto f32Scalar = RankedTensorType::get({}, attrs.getF32Type());
+  auto stateAttrs = attrs.getDictionaryAttr({attrs.getNamedAttr(
+      MPDialect::kStateAttrName, attrs.getF32FloatAttr(0.0))});
+  auto updatesAttrs = [&](unsigned arg) {
+    return attrs.getDictionaryAttr({attrs.getNamedAttr(
+        MPDialect::kUpdatesAttrName, attrs.getI64IntegerAttr(arg))});
+  };
+
+  // Parameters that have a gradient are trained; each gets its slots.
+  SmallVector<std::pair<unsigned, unsigned>> trained; // (param arg, grad res)
+  for (unsigned param : contract.params)
+    if (std::optional<unsigned> grad = contract.getGradientOf(param))
+      trained.emplace_back(param, *grad);
+
+  // Signature: the gradient function's arguments, then the optimizer state.
+  unsigned numFnArgs = fn.getNumArguments();
+  SmallVector<Type> argTypes(fn.getArgumentTypes());
+  SmallVector<DictionaryAttr> argAttrs;
+  fn.getAllArgAttrs(argAttrs);
+  for (unsigned slot = 0; slot < config.numSlots(); ++slot)
+    for (auto [param, grad] : trained) {
+      argTypes.push_back(fn.getArgumentTypes()[param]);
+      argAttrs.push_back(stateAttrs);
+    }
+  std::optional<unsigned> stepArg;
+  if (config.isAdam()) {
+    stepArg = argTypes.size();
+    argTypes.push_back(f32Scalar);
+    argAttrs.push_back(stateAttrs);
+  }
+
+  // Results: new parameters and state, then the rest of fn's results.
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  for (auto [param, grad] : trained) {
+    resultTypes.push_back(argTypes[param]);
+    resultAttrs.push_back(updatesAttrs(param));
+  }
+  for (unsigned arg = numFnArgs; arg < argTypes.size(); ++arg) {
+    resultTypes.push_back(argTypes[arg]);
+    resultAttrs.push_back(updatesAttrs(arg));
+  }
+  SmallVector<unsigned> passedResults;
+  for (unsigned r = 0; r < fn.getNumResults(); ++r) {
+    if (fn.getResultAttr(r, MPDialect::kGradOfAttrName))
+      continue;
+    passedResults.push_back(r);
+    resultTypes.push_back(fn.getResultTypes()[r]);
+    resultAttrs.push_back(fn.getResultAttrDict(r));
+  }
+
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(fn);
+  auto step = func::FuncOp::create(b, loc, fn.getName().str() + "_step",
+                                   b.getFunctionType(argTypes, resultTypes));
+  step.setAllArgAttrs(argAttrs);
+  step.setAllResultAttrs(resultAttrs);
+  symbols.insert(step);
+  Block *body = step.addEntryBlock();
+  b.setInsertionPointToStart(body);
+
+  auto call = func::CallOp::create(
+      b, loc, fn, body->getArguments().take_front(numFnArgs));
+  SmallVector<Value> old, grads;
+  for (auto [param, grad] : trained) {
+    old.push_back(body->getArgument(param));
+    grads.push_back(call.getResult(grad));
+  }
+  for (unsigned arg = numFnArgs; arg < argTypes.size(); ++arg)
+    old.push_back(body->getArgument(arg));
+
+  auto computeUpdate = [&](OpBuilder &nb, Location l) {
+    StepBuilder sb(nb, l, config);
+    StepScalars scalars;
+    if (config.clipNorm > 0.0)
+      scalars.clipCoef = sb.clipCoefficient(grads);
+    Value newStep;
+    if (stepArg) {
+      Value t = arith::AddFOp::create(
+          nb, l, extractScalar(nb, l, body->getArgument(*stepArg)),
+          sb.f32(1.0));
+      sb.biasCorrections(t, scalars);
+      newStep = fromScalar(nb, l, t);
+    }
+    SmallVector<Value> params, slots;
+    for (auto [i, pair] : llvm::enumerate(trained)) {
+      SmallVector<Value> paramSlots;
+      for (unsigned s = 0; s < config.numSlots(); ++s)
+        paramSlots.push_back(old[trained.size() * (1 + s) + i]);
+      SmallVector<Value> updated = sb.update(old[i], grads[i], paramSlots,
+                                             scalars);
+      params.push_back(updated[0]);
+      slots.append(updated.begin() + 1, updated.end());
+    }
+    // Order the slots as the arguments: slot-major.
+    SmallVector<Value> result = params;
+    unsigned numSlots = config.numSlots();
+    for (unsigned s = 0; s < numSlots; ++s)
+      for (unsigned i = 0; i < trained.size(); ++i)
+        result.push_back(slots[i * numSlots + s]);
+    if (newStep)
+      result.push_back(newStep);
+    return result;
+  };
+
+  SmallVector<Value> updated;
+  if (contract.foundInf) {
+    // On overflow, return every parameter and state unchanged.
+    Value skip = extractScalar(b, loc, call.getResult(*contract.foundInf));
+    auto ifOp = scf::IfOp::create(
+        b, loc, skip,
+        [&](OpBuilder &nb, Location l) { scf::YieldOp::create(nb, l, old); },
+        [&](OpBuilder &nb, Location l) {
+          scf::YieldOp::create(nb, l, computeUpdate(nb, l));
+        });
+    updated = SmallVector<Value>(ifOp.getResults());
+  } else {
+    updated = computeUpdate(b, loc);
+  }
+  for (unsigned r : passedResults)
+    updated.push_back(call.getResult(r));
+  func::ReturnOp::create(b, loc, updated);
+}
+
+} // namespace

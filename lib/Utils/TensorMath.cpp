@@ -1,0 +1,69 @@
+//===- TensorMath.cpp - Elementwise and reduction linalg builders ---------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Utils/TensorMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+SmallVector<Value> mlir::mp::createElementwise(OpBuilder &b, Location loc,
+                                               ValueRange inputs,
+                                               TypeRange resultElementTypes,
+                                               ScalarBodyBuilder body) {
+  Value shape = inputs.front();
+  unsigned rank = cast<RankedTensorType>(shape.getType()).getRank();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, shape);
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  for (Type elem : resultElementTypes) {
+    inits.push_back(tensor::EmptyOp::create(b, loc, sizes, elem));
+    types.push_back(inits.back().getType());
+  }
+  SmallVector<AffineMap> maps(inputs.size() + inits.size(),
+                              b.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, inputs, inits, maps, iterators,
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(nested, l, body(nested, l, args));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+Value mlir::mp::createFullReduction(OpBuilder &b, Location loc, Value input,
+                                    Value init, ScalarBodyBuilder body) {
+  unsigned rank = cast<RankedTensorType>(input.getType()).getRank();
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank),
+                                 AffineMap::get(rank, 0, b.getContext())};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), input, init, maps, iterators,
+      [&](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(nested, l, body(nested, l, args));
+      });
+  return generic.getResult(0);
+}
+
+Value mlir::mp::extractScalar(OpBuilder &b, Location loc, Value tensor) {
+  return tensor::ExtractOp::create(b, loc, tensor, ValueRange{});
+}
+
+Value mlir::mp::fromScalar(OpBuilder &b, Location loc, Value scalar) {
+  return tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
+}
+
+Value mlir::mp::toF32(OpBuilder &b, Location loc, Value x) {
+  if (x.getType().isF32())
+    return x;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}

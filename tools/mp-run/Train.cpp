@@ -1,0 +1,399 @@
+//===- Train.cpp - The training loop of mp-run ------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Train.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <unistd.h>
+
+using namespace mp_run;
+
+namespace {
+
+/// An owned tensor released at scope exit.
+struct Tensor {
+  mp_tensor t;
+  Tensor() { std::memset(&t, 0, sizeof(t)); }
+  ~Tensor() { mp_tensor_release(&t); }
+  Tensor(const Tensor &) = delete;
+  Tensor &operator=(const Tensor &) = delete;
+};
+
+std::string describe(const mp_value_info &info) {
+  std::string text = mp_dtype_name(info.dtype);
+  text += "[";
+  for (int32_t i = 0; i < info.rank; ++i)
+    text += (i ? "," : "") + std::to_string(info.shape[i]);
+  return text + "]";
+}
+
+/// How the data set fills the inputs of the graph.
+struct InputLayout {
+  int32_t imageArg = -1, labelArg = -1;
+  mp_value_info image, label;
+  int64_t batch = 0;
+  bool oneHot = false;
+};
+
+bool findInputs(mp_entry *grad, const Dataset &data, InputLayout &layout,
+                std::string &error) {
+  std::vector<int32_t> inputs;
+  for (int32_t i = 0, e = mp_entry_num_args(grad); i < e; ++i)
+    if (mp_entry_arg(grad, i)->role == MP_ROLE_INPUT)
+      inputs.push_back(i);
+  if (inputs.size() != 2) {
+    error = "the gradient function has " + std::to_string(inputs.size()) +
+            " mp.input arguments; training on " + data.name +
+            " needs two: images and labels";
+    return false;
+  }
+  layout.imageArg = inputs[0];
+  layout.labelArg = inputs[1];
+  layout.image = *mp_entry_arg(grad, inputs[0]);
+  layout.label = *mp_entry_arg(grad, inputs[1]);
+  int64_t pixels = 1;
+  for (int32_t d = 1; d < layout.image.rank; ++d)
+    pixels *= layout.image.shape[d];
+  int64_t expected = data.train.rows * data.train.cols;
+  if (layout.image.dtype != MP_F32 || layout.image.rank < 2 ||
+      pixels != expected) {
+    error = "the image input (argument #" + std::to_string(inputs[0]) +
+            ") is " + describe(layout.image) + "; " + data.name +
+            " needs f32[B," + std::to_string(expected) + "], f32[B,1," +
+            std::to_string(data.train.rows) + "," +
+            std::to_string(data.train.cols) + "] or similar";
+    return false;
+  }
+  layout.batch = layout.image.shape[0];
+  const mp_value_info &l = layout.label;
+  layout.oneHot = l.dtype == MP_F32 && l.rank == 2 &&
+                  l.shape[1] == data.numClasses;
+  bool indices = (l.dtype == MP_I32 || l.dtype == MP_I64) && l.rank == 1;
+  if ((!layout.oneHot && !indices) || l.shape[0] != layout.batch) {
+    error = "the label input (argument #" + std::to_string(inputs[1]) +
+            ") is " + describe(l) + "; expected f32[" +
+            std::to_string(layout.batch) + "," +
+            std::to_string(data.numClasses) + "] (one-hot) or i32/i64[" +
+            std::to_string(layout.batch) + "] (class indices)";
+    return false;
+  }
+  return true;
+}
+
+/// Fills the image and label tensors with examples `order[first...]`
+/// (rows past the end of the split stay zero).
+void fillBatch(const Split &split, const InputLayout &layout,
+               const std::vector<int64_t> &order, int64_t first,
+               int64_t numClasses, mp_tensor &images, mp_tensor &labels) {
+  int64_t pixels = split.rows * split.cols;
+  std::memset(images.data, 0, mp_tensor_num_bytes(&images));
+  std::memset(labels.data, 0, mp_tensor_num_bytes(&labels));
+  auto *img = static_cast<float *>(images.data);
+  for (int64_t b = 0; b < layout.batch; ++b) {
+    int64_t pos = first + b;
+    if (pos >= static_cast<int64_t>(order.size()))
+      break;
+    int64_t example = order[pos];
+    std::memcpy(img + b * pixels, &split.images[example * pixels],
+                pixels * sizeof(float));
+    int32_t label = split.labels[example];
+    if (layout.oneHot)
+      static_cast<float *>(labels.data)[b * numClasses + label] = 1.0f;
+    else if (labels.dtype == MP_I32)
+      static_cast<int32_t *>(labels.data)[b] = label;
+    else
+      static_cast<int64_t *>(labels.data)[b] = label;
+  }
+}
+
+bool allocLike(const mp_value_info &info, Tensor &out, std::string &error) {
+  if (mp_tensor_alloc(info.dtype, info.rank, info.shape, &out.t) != MP_OK) {
+    error = mp_last_error();
+    return false;
+  }
+  return true;
+}
+
+/// PyTorch's default for nn.Linear / nn.Conv2d weights: U(-1/sqrt(fan_in),
+/// 1/sqrt(fan_in)), with fan_in the rows of a 2-D [in, out] weight and
+/// C*KH*KW of a 4-D [F, C, KH, KW] filter. Rank-0/1 parameters start at 0.
+void defaultInit(mp_tensor &param, std::mt19937_64 &rng) {
+  int64_t fanIn = param.rank == 2   ? param.shape[0]
+                  : param.rank >= 3 ? mp_tensor_num_elements(&param) /
+                                          param.shape[0]
+                                    : 0;
+  auto *data = static_cast<float *>(param.data);
+  int64_t n = mp_tensor_num_elements(&param);
+  if (fanIn == 0) {
+    std::fill(data, data + n, 0.0f);
+    return;
+  }
+  float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
+  std::uniform_real_distribution<float> dist(-bound, bound);
+  for (int64_t i = 0; i < n; ++i)
+    data[i] = dist(rng);
+}
+
+class Trainer {
+public:
+  Trainer(mp_entry *step, mp_entry *grad, const Dataset &data,
+          const TrainOptions &options)
+      : step(step), grad(grad), data(data), options(options),
+        rng(options.seed) {}
+  ~Trainer() {
+    if (trainer)
+      mp_trainer_destroy(trainer);
+    if (log)
+      std::fclose(log);
+  }
+
+  bool run(TrainSummary &summary, std::string &error);
+
+private:
+  bool setUp(std::string &error);
+  bool evaluate(double &accuracy, std::string &error);
+  void showProgress(unsigned epoch, int64_t done, int64_t total,
+                    const TrainSummary &summary, bool last);
+  double currentScale() const {
+    return scaleArg < 0 ? 1.0
+                        : mp_tensor_get(mp_trainer_arg(trainer, scaleArg), 0);
+  }
+
+  mp_entry *step, *grad;
+  const Dataset &data;
+  const TrainOptions &options;
+  std::mt19937_64 rng;
+  mp_trainer *trainer = nullptr;
+  InputLayout layout;
+  int32_t seedArg = -1, scaleArg = -1, lossResult = -1, foundInfResult = -1,
+          logitsResult = -1;
+  std::FILE *log = nullptr;
+};
+
+bool Trainer::setUp(std::string &error) {
+  if (!findInputs(grad, data, layout, error))
+    return false;
+  if (options.batch && options.batch != layout.batch) {
+    error = "--batch " + std::to_string(options.batch) +
+            " differs from the graph's batch size " +
+            std::to_string(layout.batch) +
+            " (shapes are static: export the graph with that batch size)";
+    return false;
+  }
+  if (mp_trainer_create(step, &trainer) != MP_OK) {
+    error = mp_last_error();
+    return false;
+  }
+  for (int32_t i = 0, e = mp_entry_num_args(step); i < e; ++i) {
+    const mp_value_info *info = mp_entry_arg(step, i);
+    if (info->role == MP_ROLE_GRAD_SEED)
+      seedArg = i;
+    if (info->role == MP_ROLE_LOSS_SCALE)
+      scaleArg = i;
+    if (info->role != MP_ROLE_PARAM)
+      continue;
+    Tensor value;
+    std::string path = options.initDir + "/arg" + std::to_string(i) + ".npy";
+    if (options.initDir.empty()) {
+      if (!allocLike(*info, value, error))
+        return false;
+      defaultInit(value.t, rng);
+    } else if (mp_npy_read(path.c_str(), 0, &value.t) != MP_OK) {
+      error = std::string("--init: ") + mp_last_error();
+      return false;
+    }
+    if (mp_trainer_set_arg(trainer, i, &value.t) != MP_OK) {
+      error = std::string("--init: ") + mp_last_error();
+      return false;
+    }
+  }
+  for (int32_t r = 0, e = mp_entry_num_results(step); r < e; ++r) {
+    mp_role role = mp_entry_result(step, r)->role;
+    if (role == MP_ROLE_LOSS)
+      lossResult = r;
+    if (role == MP_ROLE_FOUND_INF)
+      foundInfResult = r;
+  }
+  for (int32_t r = 0, e = mp_entry_num_results(grad); r < e; ++r)
+    if (mp_entry_result(grad, r)->role == MP_ROLE_OUTPUT && logitsResult < 0)
+      logitsResult = r;
+  if (seedArg < 0 || lossResult < 0) {
+    error = "the training step has no mp.grad_seed argument or no mp.loss "
+            "result";
+    return false;
+  }
+  if (!options.logFile.empty()) {
+    log = std::fopen(options.logFile.c_str(), "w");
+    if (!log) {
+      error = "cannot write '" + options.logFile + "'";
+      return false;
+    }
+    std::fprintf(log, "step,epoch,loss,scale,skipped,accuracy\n");
+  }
+  return true;
+}
+
+bool Trainer::evaluate(double &accuracy, std::string &error) {
+  if (logitsResult < 0) {
+    accuracy = -1;
+    return true;
+  }
+  // Call the gradient function with the current parameters and state, a
+  // zero seed, and test batches; read the logits.
+  int32_t numArgs = mp_entry_num_args(grad);
+  int32_t numResults = mp_entry_num_results(grad);
+  std::vector<mp_tensor> args(numArgs);
+  for (int32_t i = 0; i < numArgs; ++i) {
+    args[i] = *mp_trainer_arg(trainer, i);
+    args[i].owned = 0;
+  }
+  Tensor images, labels, seed;
+  if (!allocLike(layout.image, images, error) ||
+      !allocLike(layout.label, labels, error) ||
+      !allocLike(*mp_entry_arg(grad, seedArg), seed, error))
+    return false;
+  args[layout.imageArg] = images.t;
+  args[layout.labelArg] = labels.t;
+  args[seedArg] = seed.t;
+  const Split &test = data.test;
+  int64_t count = options.testLimit ? std::min(options.testLimit, test.count)
+                                    : test.count;
+  std::vector<int64_t> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  int64_t correct = 0;
+  std::vector<mp_tensor> results(numResults);
+  for (int64_t first = 0; first < count; first += layout.batch) {
+    fillBatch(test, layout, order, first, data.numClasses, images.t, labels.t);
+    if (mp_entry_call(grad, args.data(), numArgs, results.data(),
+                      numResults) != MP_OK) {
+      error = mp_last_error();
+      return false;
+    }
+    const mp_tensor &logits = results[logitsResult];
+    int64_t classes = logits.rank == 2 ? logits.shape[1] : 0;
+    for (int64_t b = 0; b < layout.batch && first + b < count; ++b) {
+      int64_t best = 0;
+      for (int64_t c = 1; c < classes; ++c)
+        if (mp_tensor_get(&logits, b * classes + c) >
+            mp_tensor_get(&logits, b * classes + best))
+          best = c;
+      correct += best == test.labels[first + b];
+    }
+    for (mp_tensor &r : results)
+      mp_tensor_release(&r);
+  }
+  accuracy = static_cast<double>(correct) / count;
+  return true;
+}
+
+void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
+                           const TrainSummary &summary, bool last) {
+  if (!options.progress)
+    return;
+  bool tty = isatty(STDERR_FILENO);
+  if (!tty && !last)
+    return;
+  constexpr int width = 30;
+  int filled = total ? static_cast<int>(width * done / total) : width;
+  std::string bar(filled, '#');
+  bar.resize(width, '.');
+  std::fprintf(stderr,
+               "%s%s epoch %u/%u [%s] %lld/%lld loss %.4f scale %g skipped "
+               "%lld",
+               tty ? "\r" : "", options.label.c_str(), epoch, options.epochs,
+               bar.c_str(), static_cast<long long>(done),
+               static_cast<long long>(total), summary.lastLoss, currentScale(),
+               static_cast<long long>(summary.skipped));
+  if (last)
+    std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+}
+
+bool Trainer::run(TrainSummary &summary, std::string &error) {
+  if (!setUp(error))
+    return false;
+  Tensor images, labels, seedOne, seedInf;
+  if (!allocLike(layout.image, images, error) ||
+      !allocLike(layout.label, labels, error) ||
+      !allocLike(*mp_entry_arg(step, seedArg), seedOne, error) ||
+      !allocLike(*mp_entry_arg(step, seedArg), seedInf, error))
+    return false;
+  *static_cast<float *>(seedOne.t.data) = 1.0f;
+  *static_cast<float *>(seedInf.t.data) =
+      std::numeric_limits<float>::infinity();
+
+  const Split &train = data.train;
+  int64_t perEpoch = train.count / layout.batch;
+  if (options.maxSteps)
+    perEpoch = std::min(perEpoch, options.maxSteps);
+  std::vector<int64_t> order(train.count);
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (int64_t s = 0; s < perEpoch; ++s) {
+      fillBatch(train, layout, order, s * layout.batch, data.numClasses,
+                images.t, labels.t);
+      int64_t stepNumber = summary.steps + 1;
+      const mp_tensor &seed = options.injectOverflow.count(stepNumber)
+                                  ? seedInf.t
+                                  : seedOne.t;
+      if (mp_trainer_set_arg(trainer, layout.imageArg, &images.t) != MP_OK ||
+          mp_trainer_set_arg(trainer, layout.labelArg, &labels.t) != MP_OK ||
+          mp_trainer_set_arg(trainer, seedArg, &seed) != MP_OK ||
+          mp_trainer_step(trainer) != MP_OK) {
+        error = mp_last_error();
+        return false;
+      }
+      summary.steps = stepNumber;
+      summary.lastLoss = mp_tensor_get(mp_trainer_result(trainer, lossResult), 0);
+      bool skipped =
+          foundInfResult >= 0 &&
+          mp_tensor_get(mp_trainer_result(trainer, foundInfResult), 0) != 0;
+      summary.skipped += skipped;
+      bool last = s + 1 == perEpoch;
+      double accuracy = -1;
+      if (last && !evaluate(accuracy, error))
+        return false;
+      if (last)
+        summary.accuracy = accuracy;
+      if (log) {
+        std::fprintf(log, "%lld,%u,%.9g,%.9g,%d,", static_cast<long long>(
+                                                        stepNumber),
+                     epoch, summary.lastLoss, currentScale(), skipped ? 1 : 0);
+        if (accuracy >= 0)
+          std::fprintf(log, "%.6f", accuracy);
+        std::fprintf(log, "\n");
+      }
+      if (last || s % 16 == 0)
+        showProgress(epoch, s + 1, perEpoch, summary, last);
+      if (last && accuracy >= 0 && options.progress)
+        std::fprintf(stderr, "%s epoch %u: test accuracy %.2f%%\n",
+                     options.label.c_str(), epoch, 100 * accuracy);
+    }
+  }
+  summary.scale = currentScale();
+  summary.seconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  return true;
+}
+} // namespace
+
+bool mp_run::train(mp_entry *step, mp_entry *grad, const Dataset &data,
+                   const TrainOptions &options, TrainSummary &summary,
+                   std::string &error) {
+  Trainer trainer(step, grad, data, options);
+  return trainer.run(summary, error);
+}
