@@ -53,3 +53,19 @@ func.func @min_zero(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
   %s, %n = mp.update_scale %scale, %t, %f {min_scale = 0.0 : f32}
   return
 }
+
+// -----
+
+func.func @hysteresis_counter(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @below {{'mp.update_scale' op hysteresis = 2 needs a hysteresis counter operand (`hysteresis %counter : tensor<i32>`)}}
+  %s, %n = mp.update_scale %scale, %t, %f {hysteresis = 2 : i32}
+  return
+}
+
+// -----
+
+func.func @hysteresis_zero(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) {
+  // expected-error @below {{'mp.update_scale' op hysteresis must be at least 1, got 0}}
+  %s, %n, %h = mp.update_scale %scale, %t, %f hysteresis %t : tensor<i32> {hysteresis = 0 : i32}
+  return
+}

@@ -7,6 +7,7 @@
 #include "mp/Analysis/TrainingContract.h"
 #include "mp/Dialect/MP/IR/MPOps.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/OptionErrors.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -106,9 +107,9 @@ struct LossScalingPass
 
 LogicalResult LossScalingPass::checkOptions(Location loc) {
   auto fail = [&](StringRef option, double value, StringRef expected) {
-    return emitError(loc) << "mp-loss-scaling: " << option << "=" << value
-                          << " is invalid: " << expected;
+    return emitOptionError(loc, "mp-loss-scaling", option, value, expected);
   };
+
   if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale)))
     return fail("init-scale", initScale, "expected a positive finite scale");
   if (!(growthFactor >= 1.0) || !std::isfinite(growthFactor))

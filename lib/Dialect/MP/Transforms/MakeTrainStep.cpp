@@ -12,6 +12,7 @@
 
 #include "mp/Analysis/TrainingContract.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/OptionErrors.h"
 #include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -226,9 +227,9 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   config.weightDecay =
       weightDecay >= 0.0 ? weightDecay : (*kind == Optimizer::AdamW ? 1e-2 : 0);
   auto fail = [&](StringRef option, double value, StringRef expected) {
-    return emitError(loc) << "mp-make-train-step: " << option << "=" << value
-                          << " is invalid: " << expected;
+    return emitOptionError(loc, "mp-make-train-step", option, value, expected);
   };
+
   if (!(lr > 0.0) || !std::isfinite(lr))
     return fail("lr", lr, "expected a positive learning rate");
   if (!(momentum >= 0.0 && momentum < 1.0))
