@@ -79,3 +79,12 @@ numpy_python = find_numpy_python()
 if numpy_python:
     config.available_features.add("numpy")
     config.substitutions.append(("%numpy_python", numpy_python))
+
+# `fashion-mnist`: Debian's dataset-fashion-mnist (or $MP_DATASET_DIR), for
+# the training tests.
+fashion_mnist = os.environ.get("MP_DATASET_DIR",
+                               "/usr/share/datasets/fashion-mnist")
+if os.path.exists(os.path.join(fashion_mnist, "train-images-idx3-ubyte.gz")):
+    config.available_features.add("fashion-mnist")
+    if "MP_DATASET_DIR" in os.environ:
+        config.environment["MP_DATASET_DIR"] = fashion_mnist

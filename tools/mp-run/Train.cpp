@@ -165,8 +165,9 @@ private:
   bool evaluate(double &accuracy, std::string &error);
   void showProgress(unsigned epoch, int64_t done, int64_t total,
                     const TrainSummary &summary, bool last);
+  /// The loss scale after the last step; 0 without loss scaling.
   double currentScale() const {
-    return scaleArg < 0 ? 1.0
+    return scaleArg < 0 ? 0.0
                         : mp_tensor_get(mp_trainer_arg(trainer, scaleArg), 0);
   }
 
@@ -308,12 +309,15 @@ void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
   int filled = total ? static_cast<int>(width * done / total) : width;
   std::string bar(filled, '#');
   bar.resize(width, '.');
+  char scale[32] = "off";
+  if (scaleArg >= 0)
+    std::snprintf(scale, sizeof(scale), "%g", currentScale());
   std::fprintf(stderr,
-               "%s%s epoch %u/%u [%s] %lld/%lld loss %.4f scale %g skipped "
+               "%s%s epoch %u/%u [%s] %lld/%lld loss %.4f scale %s skipped "
                "%lld",
                tty ? "\r" : "", options.label.c_str(), epoch, options.epochs,
                bar.c_str(), static_cast<long long>(done),
-               static_cast<long long>(total), summary.lastLoss, currentScale(),
+               static_cast<long long>(total), summary.lastLoss, scale,
                static_cast<long long>(summary.skipped));
   if (last)
     std::fprintf(stderr, "\n");
@@ -369,9 +373,11 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
       if (last)
         summary.accuracy = accuracy;
       if (log) {
-        std::fprintf(log, "%lld,%u,%.9g,%.9g,%d,", static_cast<long long>(
-                                                        stepNumber),
-                     epoch, summary.lastLoss, currentScale(), skipped ? 1 : 0);
+        std::fprintf(log, "%lld,%u,%.9g,", static_cast<long long>(stepNumber),
+                     epoch, summary.lastLoss);
+        if (scaleArg >= 0)
+          std::fprintf(log, "%.9g", currentScale());
+        std::fprintf(log, ",%d,", skipped ? 1 : 0);
         if (accuracy >= 0)
           std::fprintf(log, "%.6f", accuracy);
         std::fprintf(log, "\n");

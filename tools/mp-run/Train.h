@@ -36,7 +36,8 @@ struct TrainOptions {
 
 struct TrainSummary {
   double accuracy = -1; // last evaluation, in [0, 1]; < 0 if none
-  double lastLoss = 0, scale = 0, seconds = 0;
+  double lastLoss = 0, seconds = 0;
+  double scale = 0; // 0 without loss scaling
   int64_t steps = 0, skipped = 0;
 };
 

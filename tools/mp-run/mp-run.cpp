@@ -404,6 +404,17 @@ static LogicalResult makeTempDir(SmallString<128> &dir) {
 /// mp-run --train: builds the training step with mp-train-pipeline, compiles
 /// it, and trains on the data set.
 static int runTraining(MLIRContext &context) {
+  StringRef mode = lossScale;
+  double staticScale = 0;
+  if (mode != "auto" && mode != "dynamic" && mode != "none" &&
+      !(mode.consume_front("static=") && !mode.getAsDouble(staticScale) &&
+        staticScale > 0 && std::isfinite(staticScale)))
+    return fail("--loss-scale must be auto, dynamic, static=<positive scale> "
+                "or none, not '" + lossScale + "'");
+  if (!llvm::is_contained({"sgd", "momentum", "adam", "adamw"},
+                          StringRef(optimizer)))
+    return fail("--optimizer must be sgd, momentum, adam or adamw, not '" +
+                optimizer + "'");
   if (!llvm::sys::fs::exists(trainFile))
     return fail("cannot read '" + trainFile + "': no such file");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(trainFile, &context);
@@ -492,11 +503,15 @@ static int runTraining(MLIRContext &context) {
   if (!mp_run::train(step, grad, data, trainOptions, summary, error))
     return fail(error);
   llvm::outs() << llvm::format(
-      "%s: %lld steps (%lld skipped), final loss %.4f, loss scale %g, "
-      "%.1f steps/s",
-      label.c_str(), static_cast<long long>(summary.steps),
-      static_cast<long long>(summary.skipped), summary.lastLoss, summary.scale,
-      summary.steps / std::max(summary.seconds, 1e-9));
+      "%s: %lld steps (%lld skipped), final loss %.4f, ", label.c_str(),
+      static_cast<long long>(summary.steps),
+      static_cast<long long>(summary.skipped), summary.lastLoss);
+  if (summary.scale > 0)
+    llvm::outs() << llvm::format("loss scale %g, ", summary.scale);
+  else
+    llvm::outs() << "no loss scaling, ";
+  llvm::outs() << llvm::format("%.1f steps/s",
+                               summary.steps / std::max(summary.seconds, 1e-9));
   if (summary.accuracy >= 0)
     llvm::outs() << llvm::format(", test accuracy %.2f%%",
                                  100 * summary.accuracy);
