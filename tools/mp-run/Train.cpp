@@ -345,7 +345,8 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
   auto start = std::chrono::steady_clock::now();
   for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
     std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), rng);
+    if (options.shuffle)
+      std::shuffle(order.begin(), order.end(), rng);
     for (int64_t s = 0; s < perEpoch; ++s) {
       fillBatch(train, layout, order, s * layout.batch, data.numClasses,
                 images.t, labels.t);
@@ -390,6 +391,17 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
     }
   }
   summary.scale = currentScale();
+  if (!options.saveParams.empty())
+    for (int32_t i = 0, e = mp_entry_num_args(step); i < e; ++i) {
+      if (mp_entry_arg(step, i)->role != MP_ROLE_PARAM)
+        continue;
+      std::string path =
+          options.saveParams + "/arg" + std::to_string(i) + ".npy";
+      if (mp_npy_write(path.c_str(), mp_trainer_arg(trainer, i)) != MP_OK) {
+        error = std::string("--save-params: ") + mp_last_error();
+        return false;
+      }
+    }
   summary.seconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)
                         .count();

@@ -30,6 +30,8 @@ struct TrainOptions {
   int64_t testLimit = 0; // 0: the whole test split
   std::string initDir;   // argN.npy per parameter argument N
   std::string logFile;   // CSV
+  std::string saveParams; // argN.npy per parameter argument N, at the end
+  bool shuffle = true;   // false: batches in file order
   std::set<int64_t> injectOverflow; // 1-based steps seeded with +inf
   bool progress = true;
 };

@@ -153,6 +153,13 @@ static cl::opt<std::string> logFile("log",
                                     cl::desc("Write a CSV (step, epoch, loss, "
                                              "scale, skipped, accuracy)"),
                                     cl::cat(trainCategory));
+static cl::opt<std::string>
+    saveParams("save-params",
+               cl::desc("Write the trained parameters as argN.npy to DIR"),
+               cl::value_desc("DIR"), cl::cat(trainCategory));
+static cl::opt<bool> noShuffle("no-shuffle",
+                               cl::desc("Take the batches in file order"),
+                               cl::cat(trainCategory));
 static cl::list<int64_t>
     injectOverflow("inject-overflow",
                    cl::desc("Seed the backward pass with +inf at these "
@@ -497,6 +504,12 @@ static int runTraining(MLIRContext &context) {
   trainOptions.testLimit = testLimit;
   trainOptions.initDir = initDir;
   trainOptions.logFile = logFile;
+  trainOptions.saveParams = saveParams;
+  trainOptions.shuffle = !noShuffle;
+  if (!saveParams.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(saveParams))
+      return fail("--save-params: cannot create '" + saveParams +
+                  "': " + ec.message());
   trainOptions.injectOverflow.insert(injectOverflow.begin(),
                                      injectOverflow.end());
   mp_run::TrainSummary summary;
