@@ -212,3 +212,24 @@ FailureOr<TrainingContract> TrainingContract::get(FunctionOpInterface fn) {
     return failure();
   return contract;
 }
+
+FailureOr<std::vector<GradientFunction>>
+mlir::mp::getGradientFunctions(Operation *symbolTableOp) {
+  std::vector<GradientFunction> functions;
+  bool ok = true;
+  for (Operation &op : symbolTableOp->getRegion(0).front()) {
+    auto fn = dyn_cast<FunctionOpInterface>(&op);
+    if (!fn || fn.isExternal() || !TrainingContract::isGradientFunction(fn))
+      continue;
+    FailureOr<TrainingContract> contract = TrainingContract::get(fn);
+    if (failed(contract)) {
+      ok = false;
+      continue;
+    }
+    if (!contract->gradients.empty())
+      functions.push_back({fn, std::move(*contract)});
+  }
+  if (!ok)
+    return failure();
+  return functions;
+}

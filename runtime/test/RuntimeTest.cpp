@@ -124,6 +124,61 @@ TEST_F(ModuleTest, ClearErrors) {
   EXPECT_STREQ(mp_last_error(), "unknown backend 'tpu' (available: cpu)");
 }
 
+TEST_F(ModuleTest, SignatureRoles) {
+  mp_entry *step;
+  ASSERT_EQ(mp_module_find_entry(module, "step", &step), MP_OK)
+      << mp_last_error();
+  EXPECT_EQ(mp_entry_arg(step, 0)->role, MP_ROLE_PARAM);
+  EXPECT_EQ(mp_entry_arg(step, 1)->role, MP_ROLE_LOSS_SCALE);
+  EXPECT_EQ(mp_entry_arg(step, 1)->init, 4.0);
+  EXPECT_EQ(mp_entry_arg(step, 2)->role, MP_ROLE_INPUT);
+  EXPECT_EQ(mp_entry_arg(step, 3)->role, MP_ROLE_GRAD_SEED);
+  EXPECT_EQ(mp_entry_result(step, 1)->role, MP_ROLE_UPDATES);
+  EXPECT_EQ(mp_entry_result(step, 1)->index, 1);
+  EXPECT_EQ(mp_entry_result(step, 2)->role, MP_ROLE_LOSS);
+  mp_entry *bad;
+  EXPECT_EQ(mp_module_find_entry(module, "bad_role", &bad), MP_ERROR_FORMAT);
+  EXPECT_STREQ(mp_last_error(), "bad role '@weights' in a signature");
+}
+
+TEST_F(ModuleTest, TrainerThreadsStateByRole) {
+  mp_entry *step, *add;
+  ASSERT_EQ(mp_module_find_entry(module, "step", &step), MP_OK);
+  ASSERT_EQ(mp_module_find_entry(module, "add", &add), MP_OK);
+  mp_trainer *trainer;
+  EXPECT_EQ(mp_trainer_create(add, &trainer), MP_ERROR_MISMATCH);
+  EXPECT_NE(std::string(mp_last_error()).find("not a training step"),
+            std::string::npos);
+  ASSERT_EQ(mp_trainer_create(step, &trainer), MP_OK) << mp_last_error();
+  // States start at their initial value, the seed at 1, parameters at 0.
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)), (std::vector<float>{0, 0}));
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 1)), std::vector<float>{4});
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 3)), std::vector<float>{1});
+  EXPECT_EQ(mp_trainer_result(trainer, 2), nullptr);
+
+  mp_tensor p = makeF32({2}, {1, 2}), x = makeF32({2}, {0.5f, 0.25f});
+  mp_tensor wrong = makeF32({3}, {1, 2, 3});
+  ASSERT_EQ(mp_trainer_set_arg(trainer, 0, &p), MP_OK);
+  ASSERT_EQ(mp_trainer_set_arg(trainer, 2, &x), MP_OK);
+  EXPECT_EQ(mp_trainer_set_arg(trainer, 2, &wrong), MP_ERROR_MISMATCH);
+  EXPECT_STREQ(mp_last_error(), "entry 'training step' argument #2: expected "
+                                "f32[2], got f32[3]");
+  ASSERT_EQ(mp_trainer_step(trainer), MP_OK) << mp_last_error();
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)),
+            (std::vector<float>{0.5f, 1.75f}));
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 1)), std::vector<float>{8});
+  EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{3});
+  ASSERT_EQ(mp_trainer_step(trainer), MP_OK);
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)),
+            (std::vector<float>{0, 1.5f}));
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 1)), std::vector<float>{16});
+  EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{2.25f});
+  mp_tensor_release(&p);
+  mp_tensor_release(&x);
+  mp_tensor_release(&wrong);
+  mp_trainer_destroy(trainer);
+}
+
 TEST(NpyTest, RoundTripsEveryDtype) {
   std::string path = ::testing::TempDir() + "/mp_rt_test.npy";
   for (mp_dtype dtype :

@@ -70,3 +70,43 @@ void _mp_entry_split(void **args) {
 
 const char _mp_sig_broken[] = "f32[4->";
 void _mp_entry_broken(void **args) { (void)args; }
+
+typedef struct {
+  float *allocated, *aligned;
+  int64_t offset;
+} Memref0D;
+
+static float *allocFloats(int64_t n) { return (float *)malloc(n * sizeof(float)); }
+
+/* A training step with roles: p' = p - x * seed, scale' = 2 * scale,
+ * loss = sum(p). The runtime's trainer threads p and scale. */
+const char _mp_sig_step[] =
+    "f32[2]@param;f32[]@loss_scale=4;f32[2]@input;f32[]@grad_seed->"
+    "f32[2]@updates=0;f32[]@updates=1;f32[]@loss";
+void _mp_entry_step(void **args) {
+  Memref1D *newP = (Memref1D *)args[0];
+  Memref0D *newScale = (Memref0D *)(newP + 1);
+  Memref0D *loss = newScale + 1;
+  Memref1D *p = (Memref1D *)args[1], *x = (Memref1D *)args[3];
+  Memref0D *scale = (Memref0D *)args[2], *seed = (Memref0D *)args[4];
+  float *data = allocFloats(2), *s = allocFloats(1), *l = allocFloats(1);
+  *l = 0;
+  for (int i = 0; i < 2; ++i) {
+    float pi = p->aligned[p->offset + i * p->strides[0]];
+    *l += pi;
+    data[i] = pi - x->aligned[x->offset + i * x->strides[0]] *
+                       seed->aligned[seed->offset];
+  }
+  *s = 2 * scale->aligned[scale->offset];
+  newP->allocated = newP->aligned = data;
+  newP->offset = 0;
+  newP->sizes[0] = 2;
+  newP->strides[0] = 1;
+  newScale->allocated = newScale->aligned = s;
+  newScale->offset = 0;
+  loss->allocated = loss->aligned = l;
+  loss->offset = 0;
+}
+
+const char _mp_sig_bad_role[] = "f32[2]@weights->f32[2]";
+void _mp_entry_bad_role(void **args) { (void)args; }

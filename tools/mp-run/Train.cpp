@@ -333,7 +333,7 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
       !allocLike(*mp_entry_arg(step, seedArg), seedOne, error) ||
       !allocLike(*mp_entry_arg(step, seedArg), seedInf, error))
     return false;
-  *static_cast<float *>(seedOne.t.data) = 1.0f;
+  *static_cast<float *>(seedOne.t.data) = options.lossWeight;
   *static_cast<float *>(seedInf.t.data) =
       std::numeric_limits<float>::infinity();
 

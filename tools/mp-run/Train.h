@@ -32,6 +32,7 @@ struct TrainOptions {
   std::string logFile;   // CSV
   std::string saveParams; // argN.npy per parameter argument N, at the end
   bool shuffle = true;   // false: batches in file order
+  float lossWeight = 1.0f; // the gradient seed: gradients of weight * loss
   std::set<int64_t> injectOverflow; // 1-based steps seeded with +inf
   bool progress = true;
 };

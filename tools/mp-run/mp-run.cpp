@@ -160,6 +160,11 @@ static cl::opt<std::string>
 static cl::opt<bool> noShuffle("no-shuffle",
                                cl::desc("Take the batches in file order"),
                                cl::cat(trainCategory));
+static cl::opt<float> lossWeight(
+    "loss-weight",
+    cl::desc("Seed the backward pass with W: train on W * loss (small W "
+             "shows fp16 gradient underflow)"),
+    cl::init(1.0f), cl::cat(trainCategory));
 static cl::list<int64_t>
     injectOverflow("inject-overflow",
                    cl::desc("Seed the backward pass with +inf at these "
@@ -506,6 +511,9 @@ static int runTraining(MLIRContext &context) {
   trainOptions.logFile = logFile;
   trainOptions.saveParams = saveParams;
   trainOptions.shuffle = !noShuffle;
+  trainOptions.lossWeight = lossWeight;
+  if (!(lossWeight > 0) || !std::isfinite(lossWeight))
+    return fail("--loss-weight must be positive and finite");
   if (!saveParams.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(saveParams))
       return fail("--save-params: cannot create '" + saveParams +

@@ -15,13 +15,14 @@
 #ifndef MP_ANALYSIS_TRAININGCONTRACT_H
 #define MP_ANALYSIS_TRAININGCONTRACT_H
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
+#include <vector>
 
 namespace mlir {
-class FunctionOpInterface;
 namespace mp {
 
 struct TrainingContract {
@@ -51,6 +52,17 @@ struct TrainingContract {
   /// warning for each parameter without a gradient; fails on any error.
   static FailureOr<TrainingContract> get(FunctionOpInterface fn);
 };
+
+/// A defined function with gradient results (mp.grad_of) and its contract.
+struct GradientFunction {
+  FunctionOpInterface fn;
+  TrainingContract contract;
+};
+
+/// The gradient functions directly inside `symbolTableOp` (e.g. a module),
+/// their contracts checked; fails (after reporting) on any breach.
+FailureOr<std::vector<GradientFunction>>
+getGradientFunctions(Operation *symbolTableOp);
 
 } // namespace mp
 } // namespace mlir

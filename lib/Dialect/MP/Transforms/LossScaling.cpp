@@ -83,23 +83,25 @@ struct LossScalingPass
       return signalPassFailure();
     if (parsed->kind == ScalingMode::None)
       return markAllAnalysesPreserved();
-    SmallVector<func::FuncOp> functions;
-    for (auto fn : getOperation().getOps<func::FuncOp>())
-      if (!fn.isExternal() && TrainingContract::isGradientFunction(fn))
-        functions.push_back(fn);
-    for (func::FuncOp fn : functions) {
-      FailureOr<TrainingContract> contract = TrainingContract::get(fn);
-      if (failed(contract))
+    FailureOr<std::vector<GradientFunction>> functions =
+        getGradientFunctions(getOperation());
+    if (failed(functions))
+      return signalPassFailure();
+    for (auto &[fnOp, contract] : *functions) {
+      auto fn = dyn_cast<func::FuncOp>(fnOp.getOperation());
+      if (!fn) {
+        fnOp.emitError() << "mp-loss-scaling handles func.func gradient "
+                            "functions, not '"
+                         << fnOp->getName() << "'";
         return signalPassFailure();
-      if (contract->gradients.empty())
-        continue;
-      if (contract->lossScale || contract->foundInf) {
+      }
+      if (contract.lossScale || contract.foundInf) {
         fn.emitError() << "@" << fn.getName()
                        << " is already loss-scaled (it has an mp.loss_scale "
                           "argument or an mp.found_inf result)";
         return signalPassFailure();
       }
-      scale(fn, *contract, *parsed);
+      scale(fn, contract, *parsed);
       ++numFunctions;
     }
   }

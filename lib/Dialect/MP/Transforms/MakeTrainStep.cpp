@@ -188,16 +188,19 @@ struct MakeTrainStepPass
     if (failed(config))
       return signalPassFailure();
     SymbolTable symbols(getOperation());
-    SmallVector<func::FuncOp> functions;
-    for (auto fn : getOperation().getOps<func::FuncOp>())
-      if (!fn.isExternal() && TrainingContract::isGradientFunction(fn))
-        functions.push_back(fn);
-    for (func::FuncOp fn : functions) {
-      FailureOr<TrainingContract> contract = TrainingContract::get(fn);
-      if (failed(contract))
+    FailureOr<std::vector<GradientFunction>> functions =
+        getGradientFunctions(getOperation());
+    if (failed(functions))
+      return signalPassFailure();
+    for (auto &[fn, contract] : *functions) {
+      auto func = dyn_cast<func::FuncOp>(fn.getOperation());
+      if (!func) {
+        fn.emitError() << "mp-make-train-step handles func.func gradient "
+                          "functions, not '"
+                       << fn->getName() << "'";
         return signalPassFailure();
-      if (!contract->gradients.empty())
-        makeStep(fn, *contract, *config, symbols);
+      }
+      makeStep(func, contract, *config, symbols);
     }
   }
 };

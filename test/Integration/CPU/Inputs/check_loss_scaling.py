@@ -9,7 +9,6 @@ and 'N passed, N failed'.
 Usage: check_loss_scaling.py LOSS_SCALING.mlir
 """
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -17,6 +16,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
+from mp_run import run_entry  # noqa: E402
 from tally import Tally  # noqa: E402
 
 INTERVAL, MIN_SCALE, MAX_SCALE = 3, 1.0, 2.0 ** 24
@@ -61,14 +61,7 @@ def main():
             seed = np.float32(1.0)
             inputs = [np.array(scale, np.float32), np.array(tracker, np.int32), g, h,
                       np.array(seed)]
-            paths = []
-            for i, a in enumerate(inputs):
-                paths.append(os.path.join(tmp, f"in{i}.npy"))
-                np.save(paths[-1], a)
-            out = os.path.join(tmp, "out")
-            subprocess.run(["mp-run", mlir, "--entry", "step", "--inputs", ",".join(paths),
-                            "--save-outputs", out], check=True, capture_output=True)
-            got = [np.load(os.path.join(out, f"out{i}.npy")) for i in range(6)]
+            got = run_entry(mlir, "step", inputs, tmp)
             want = reference(scale, tracker, g, h, seed)
             same = all(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True)
                        for a, b in zip(got, want))

@@ -17,6 +17,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
+from mp_run import run_entry  # noqa: E402
 from tally import Tally  # noqa: E402
 
 f32 = np.float32
@@ -58,20 +59,6 @@ def reference(opt, cfg, params, slots, t, grads):
     return new_p, new_s, t
 
 
-def run(tmp, step_mlir, args):
-    paths = []
-    for i, a in enumerate(args):
-        paths.append(os.path.join(tmp, f"in{i}.npy"))
-        np.save(paths[-1], a)
-    out = os.path.join(tmp, "out")
-    subprocess.run(["mp-run", step_mlir, "--entry", "g_step", "--inputs", ",".join(paths),
-                    "--save-outputs", out], check=True, capture_output=True)
-    results = []
-    while os.path.exists(os.path.join(out, f"out{len(results)}.npy")):
-        results.append(np.load(os.path.join(out, f"out{len(results)}.npy")))
-    return results
-
-
 def check(tmp, grad_mlir, opt, cfg, rng):
     options = f"optimizer={opt} lr={cfg['lr']}"
     for key, name in (("wd", "weight-decay"), ("momentum", "momentum"),
@@ -98,7 +85,7 @@ def check(tmp, grad_mlir, opt, cfg, rng):
         args += [s for slot in slots for s in slot]
         if opt in ("adam", "adamw"):
             args.append(np.array(t))
-        res = run(tmp, step_mlir, args)
+        res = run_entry(step_mlir, "g_step", args, tmp)
         state_now = params + [s for slot in slots for s in slot] + (
             [np.array(t)] if opt in ("adam", "adamw") else [])
         nstate = len(state_now)
