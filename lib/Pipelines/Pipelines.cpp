@@ -109,6 +109,7 @@ void mlir::mp::buildTrainPipeline(OpPassManager &pm,
   step.eps = options.eps;
   step.weightDecay = options.weightDecay;
   step.clipNorm = options.clipNorm;
+  step.accumulate = options.accumulate;
   pm.addPass(createMakeTrainStepPass(step));
 }
 

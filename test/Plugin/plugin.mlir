@@ -9,6 +9,14 @@
 // RUN: mlir-opt %mp_src/examples/mlp_grad.mlir --load-dialect-plugin=%mp_plugin --load-pass-plugin=%mp_plugin --pass-pipeline='builtin.module(mp-amp-pipeline{policy=bf16})' -o %t.mlp.plugin.mlir
 // RUN: mp-opt %mp_src/examples/mlp_grad.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=bf16})' -o %t.mlp.mp.mlir
 // RUN: diff %t.mlp.plugin.mlir %t.mlp.mp.mlir
+// The training pipeline (loss-scaling ops included) through the plugin.
+// RUN: mlir-opt %mp_src/examples/mlp_grad.mlir --load-dialect-plugin=%mp_plugin --load-pass-plugin=%mp_plugin --pass-pipeline='builtin.module(mp-train-pipeline{policy=fp16 optimizer=adam})' -o %t.train.plugin.mlir
+// RUN: mp-opt %mp_src/examples/mlp_grad.mlir --pass-pipeline='builtin.module(mp-train-pipeline{policy=fp16 optimizer=adam})' -o %t.train.mp.mlir
+// RUN: diff %t.train.plugin.mlir %t.train.mp.mlir
+// RUN: FileCheck %s --check-prefix=TRAIN --input-file=%t.train.plugin.mlir
+// TRAIN: mp.unscale
+// TRAIN: mp.update_scale
+// TRAIN: func.func @mlp_grad_step(
 
 // CHECK-LABEL: func.func @f
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x8xf16>, tensor<8x8xf16>) outs(%{{.*}} : tensor<8x8xf32>)

@@ -117,6 +117,19 @@ void fillBatch(const Split &split, const InputLayout &layout,
   }
 }
 
+/// Micro-batch `m` of `all` (shape [K, ...]) as a tensor of shape `micro`
+/// that does not own its data.
+mp_tensor viewMicroBatch(const mp_tensor &all, const mp_value_info &micro,
+                         int64_t m) {
+  mp_tensor view;
+  std::memset(&view, 0, sizeof(view));
+  view.dtype = micro.dtype;
+  view.rank = micro.rank;
+  std::memcpy(view.shape, micro.shape, sizeof(int64_t) * micro.rank);
+  view.data = static_cast<char *>(all.data) + m * mp_tensor_num_bytes(&view);
+  return view;
+}
+
 bool allocLike(const mp_value_info &info, Tensor &out, std::string &error) {
   if (mp_tensor_alloc(info.dtype, info.rank, info.shape, &out.t) != MP_OK) {
     error = mp_last_error();
@@ -327,9 +340,14 @@ void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
 bool Trainer::run(TrainSummary &summary, std::string &error) {
   if (!setUp(error))
     return false;
+  // The step's inputs hold `micro` batches of the gradient function's shape
+  // (gradient accumulation) or one.
+  const mp_value_info &stepImage = *mp_entry_arg(step, layout.imageArg);
+  int64_t micro =
+      stepImage.rank == layout.image.rank + 1 ? stepImage.shape[0] : 1;
   Tensor images, labels, seedOne, seedInf;
-  if (!allocLike(layout.image, images, error) ||
-      !allocLike(layout.label, labels, error) ||
+  if (!allocLike(stepImage, images, error) ||
+      !allocLike(*mp_entry_arg(step, layout.labelArg), labels, error) ||
       !allocLike(*mp_entry_arg(step, seedArg), seedOne, error) ||
       !allocLike(*mp_entry_arg(step, seedArg), seedInf, error))
     return false;
@@ -338,7 +356,7 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
       std::numeric_limits<float>::infinity();
 
   const Split &train = data.train;
-  int64_t perEpoch = train.count / layout.batch;
+  int64_t perEpoch = train.count / (layout.batch * micro);
   if (options.maxSteps)
     perEpoch = std::min(perEpoch, options.maxSteps);
   std::vector<int64_t> order(train.count);
@@ -348,8 +366,12 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
     if (options.shuffle)
       std::shuffle(order.begin(), order.end(), rng);
     for (int64_t s = 0; s < perEpoch; ++s) {
-      fillBatch(train, layout, order, s * layout.batch, data.numClasses,
-                images.t, labels.t);
+      for (int64_t m = 0; m < micro; ++m) {
+        mp_tensor imageView = viewMicroBatch(images.t, layout.image, m);
+        mp_tensor labelView = viewMicroBatch(labels.t, layout.label, m);
+        fillBatch(train, layout, order, (s * micro + m) * layout.batch,
+                  data.numClasses, imageView, labelView);
+      }
       int64_t stepNumber = summary.steps + 1;
       const mp_tensor &seed = options.injectOverflow.count(stepNumber)
                                   ? seedInf.t

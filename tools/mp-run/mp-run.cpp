@@ -146,6 +146,10 @@ static cl::opt<double>
 static cl::opt<double>
     clipNorm("clip-norm", cl::desc("Clip gradients to this global norm"),
              cl::init(0.0), cl::cat(trainCategory));
+static cl::opt<int64_t>
+    accumulate("accumulate",
+               cl::desc("Micro-batches per step (gradient accumulation)"),
+               cl::init(1), cl::cat(trainCategory));
 static cl::opt<std::string>
     initDir("init", cl::desc("Initial parameters: argN.npy per parameter"),
             cl::value_desc("DIR"), cl::cat(trainCategory));
@@ -471,6 +475,7 @@ static int runTraining(MLIRContext &context) {
   options.momentum = momentum;
   options.weightDecay = weightDecay;
   options.clipNorm = clipNorm;
+  options.accumulate = accumulate;
   PassManager pm(&context);
   mp::buildTrainPipeline(pm, options);
   if (failed(pm.run(*module)))

@@ -141,6 +141,10 @@ struct TrainPipelineOptions : public PassPipelineOptions<TrainPipelineOptions> {
       *this, "clip-norm",
       llvm::cl::desc("Clip gradients to this global norm (0: off)"),
       llvm::cl::init(0.0)};
+  PassOptions::Option<int64_t> accumulate{
+      *this, "accumulate",
+      llvm::cl::desc("Micro-batches per step (gradient accumulation)"),
+      llvm::cl::init(1)};
 };
 
 /// AMP rewrite (unless policy=none), mp-loss-scaling, mp-make-train-step.

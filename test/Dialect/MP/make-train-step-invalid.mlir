@@ -3,12 +3,14 @@
 // RUN: not mp-opt %s --mp-make-train-step="optimizer=adam beta2=1" 2>&1 | FileCheck %s --check-prefix=BETA
 // RUN: not mp-opt %s --mp-make-train-step="nesterov=true" 2>&1 | FileCheck %s --check-prefix=NESTEROV
 // RUN: not mp-opt %s --mp-make-train-step="clip-norm=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
+// RUN: not mp-opt %s --mp-make-train-step="accumulate=0" 2>&1 | FileCheck %s --check-prefix=ACC
 
 // OPT: error: mp-make-train-step: unknown optimizer 'lamb' (known: sgd, momentum, adam, adamw)
 // LR: error: mp-make-train-step: lr=0 is invalid: expected a positive learning rate
 // BETA: error: mp-make-train-step: beta2=1 is invalid: expected a value in [0, 1)
 // NESTEROV: error: mp-make-train-step: nesterov needs optimizer=momentum, not 'sgd'
 // CLIP: error: mp-make-train-step: clip-norm=-1 is invalid: expected 0 (off) or a positive norm
+// ACC: error: mp-make-train-step: accumulate=0 is invalid: expected at least 1 micro-batch
 func.func @grad(%w: tensor<4xf32> {mp.param}, %seed: tensor<f32> {mp.grad_seed})
     -> (tensor<f32> {mp.loss}, tensor<4xf32> {mp.grad_of = 0 : i64}) {
   return %seed, %w : tensor<f32>, tensor<4xf32>

@@ -2,6 +2,7 @@
 // RUN: mp-opt %s --mp-make-train-step="optimizer=momentum momentum=0.8 nesterov=true" | FileCheck %s --check-prefix=MOM
 // RUN: mp-opt %s --mp-loss-scaling --mp-make-train-step="optimizer=adamw clip-norm=1.5" | FileCheck %s --check-prefix=ADAMW
 // RUN: mp-opt %s --mp-make-train-step="optimizer=adam weight-decay=0.5" | FileCheck %s --check-prefix=ADAM
+// RUN: mp-opt %s --mp-loss-scaling --mp-make-train-step="accumulate=4" | FileCheck %s --check-prefix=ACC
 
 // With plain sgd the step takes the gradient function's arguments, calls it, and
 // returns p - lr * g for each trained parameter, then the loss and outputs.
@@ -60,6 +61,20 @@
 // ADAM: %[[WD:.*]] = arith.constant 5.000000e-01 : f32
 // ADAM: %[[D:.*]] = arith.mulf %[[P]], %[[WD]] : f32
 // ADAM: arith.addf %[[G]], %[[D]] : f32
+// Gradient accumulation: inputs gain a leading micro-batch dimension; the
+// loop sums loss and gradients, ORs the flags; means and one scale update
+// follow.
+// ACC-LABEL: func.func @grad_step(
+// ACC-SAME: %[[X:[^:]+]]: tensor<4x2x4xf32> {mp.input}, %[[S:[^:]+]]: tensor<f32> {mp.grad_seed}, %[[SCALE:[^:]+]]: tensor<f32> {mp.loss_scale, mp.state = 6.553600e+04 : f32}, %[[T:[^:]+]]: tensor<i32> {mp.state = 0 : i32})
+// ACC: %[[SUMS:.*]]:5 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// ACC: %[[MICRO:.*]] = tensor.extract_slice %[[X]][%[[K]], 0, 0] [1, 2, 4] [1, 1, 1] : tensor<4x2x4xf32> to tensor<2x4xf32>
+// ACC: call @grad(%{{.*}}, %{{.*}}, %[[MICRO]], %[[S]], %[[SCALE]], %[[T]])
+// ACC: arith.ori
+// ACC: scf.yield
+// ACC: arith.constant 2.500000e-01 : f32
+// ACC: %[[NS:.*]], %[[NT:.*]] = mp.update_scale %[[SCALE]], %[[T]], %[[SUMS]]#4
+// ACC: scf.if
+// ACC: return {{.*}}, %[[NS]], %[[NT]] :
 func.func @grad(%w: tensor<4x3xf32> {mp.param}, %b: tensor<3xf32> {mp.param},
                 %x: tensor<2x4xf32> {mp.input}, %seed: tensor<f32> {mp.grad_seed})
     -> (tensor<f32> {mp.loss}, tensor<4x3xf32> {mp.grad_of = 0 : i64},

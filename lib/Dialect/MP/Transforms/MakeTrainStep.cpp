@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Analysis/TrainingContract.h"
+#include "mp/Dialect/MP/IR/MPOps.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
 #include "mp/Utils/OptionErrors.h"
 #include "mp/Utils/TensorMath.h"
@@ -180,8 +181,14 @@ struct MakeTrainStepPass
   using Base::Base;
 
   FailureOr<OptimizerConfig> getConfig();
-  void makeStep(func::FuncOp fn, const TrainingContract &contract,
-                const OptimizerConfig &config, SymbolTable &symbols);
+  LogicalResult makeStep(func::FuncOp fn, const TrainingContract &contract,
+                         const OptimizerConfig &config, SymbolTable &symbols);
+  /// Calls `fn` once per micro-batch (inputs sliced along their new leading
+  /// dimension) and returns its results: mean loss and gradients, the OR of
+  /// the overflow flags, the last outputs, and one loss-scale update.
+  FailureOr<SmallVector<Value>>
+  accumulateGradients(OpBuilder &b, Location loc, func::FuncOp fn,
+                      const TrainingContract &contract, ValueRange args);
 
   void runOnOperation() override {
     FailureOr<OptimizerConfig> config = getConfig();
@@ -200,7 +207,8 @@ struct MakeTrainStepPass
                        << fn->getName() << "'";
         return signalPassFailure();
       }
-      makeStep(func, contract, *config, symbols);
+      if (failed(makeStep(func, contract, *config, symbols)))
+        return signalPassFailure();
     }
   }
 };
@@ -245,6 +253,8 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
     return fail("eps", eps, "expected a positive value");
   if (!(clipNorm >= 0.0) || !std::isfinite(clipNorm))
     return fail("clip-norm", clipNorm, "expected 0 (off) or a positive norm");
+  if (accumulate < 1)
+    return fail("accumulate", accumulate, "expected at least 1 micro-batch");
   if (nesterov && *kind != Optimizer::Momentum)
     return emitError(loc) << "mp-make-train-step: nesterov needs "
                              "optimizer=momentum, not '"
@@ -252,10 +262,134 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   return config;
 }
 
-void MakeTrainStepPass::makeStep(func::FuncOp fn,
-                                 const TrainingContract &contract,
-                                 const OptimizerConfig &config,
-                                 SymbolTable &symbols) {
+/// Zeros of a tensor type (f32 or i1 elements).
+static Value zerosLike(OpBuilder &b, Location loc, Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  Value zero = arith::ConstantOp::create(
+      b, loc, b.getZeroAttr(tensor.getElementType()));
+  Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(),
+                                        tensor.getElementType());
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
+FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
+    OpBuilder &b, Location loc, func::FuncOp fn,
+    const TrainingContract &contract, ValueRange args) {
+  // The one mp.update_scale of fn: redone once after the loop with the
+  // flag of all micro-batches, so the scale stays fixed within a step.
+  UpdateScaleOp update;
+  fn.walk([&](UpdateScaleOp op) { update = op; });
+  auto returnOp = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  for (auto [result, arg] : contract.updates) {
+    Value value = returnOp.getOperand(result);
+    if (!update || value.getDefiningOp() != update.getOperation())
+      return fn.emitError()
+             << "accumulate=" << accumulate << ": result #" << result << " of @"
+             << fn.getName()
+             << " updates state that is not the loss scale's; only the loss "
+                "scale is supported with gradient accumulation";
+  }
+  auto argumentOf = [&](Value v) -> Value {
+    auto blockArg = dyn_cast<BlockArgument>(v);
+    return blockArg && blockArg.getOwner() == &fn.getBody().front()
+               ? args[blockArg.getArgNumber()]
+               : Value();
+  };
+  if (update && (!argumentOf(update.getScale()) ||
+                 !argumentOf(update.getTracker()) ||
+                 (update.getHysteresisTracker() &&
+                  !argumentOf(update.getHysteresisTracker()))))
+    return update.emitError() << "accumulate=" << accumulate
+                              << ": the loss-scale state must be arguments "
+                                 "of the gradient function";
+
+  // Carried per result: gradient and loss sums, the overflow flag, the last
+  // outputs.
+  unsigned numResults = fn.getNumResults();
+  SmallVector<unsigned> carried;
+  SmallVector<Value> inits;
+  for (unsigned r = 0; r < numResults; ++r) {
+    if (fn.getResultAttr(r, MPDialect::kUpdatesAttrName))
+      continue;
+    carried.push_back(r);
+    inits.push_back(zerosLike(b, loc, fn.getResultTypes()[r]));
+  }
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(b, loc, accumulate);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, lb, ub, one, inits,
+      [&](OpBuilder &nb, Location l, Value k, ValueRange acc) {
+        SmallVector<Value> callArgs(args);
+        for (unsigned input : contract.inputs) {
+          auto micro = cast<RankedTensorType>(fn.getArgumentTypes()[input]);
+          SmallVector<OpFoldResult> offsets(micro.getRank() + 1,
+                                            nb.getIndexAttr(0));
+          offsets[0] = k;
+          SmallVector<OpFoldResult> sizes = {nb.getIndexAttr(1)};
+          for (int64_t size : micro.getShape())
+            sizes.push_back(nb.getIndexAttr(size));
+          SmallVector<OpFoldResult> strides(micro.getRank() + 1,
+                                            nb.getIndexAttr(1));
+          callArgs[input] = tensor::ExtractSliceOp::create(
+              nb, l, micro, args[input], offsets, sizes, strides);
+        }
+        auto call = func::CallOp::create(nb, l, fn, callArgs);
+        SmallVector<Value> next;
+        for (auto [i, r] : llvm::enumerate(carried)) {
+          Value value = call.getResult(r);
+          bool isSum = r == contract.loss ||
+                       fn.getResultAttr(r, MPDialect::kGradOfAttrName);
+          bool isFlag = contract.foundInf && r == *contract.foundInf;
+          if (!isSum && !isFlag) {
+            next.push_back(value);
+            continue;
+          }
+          next.push_back(createElementwise(
+              nb, l, ValueRange{acc[i], value},
+              getElementTypeOrSelf(value.getType()),
+              [&](OpBuilder &eb, Location el, ValueRange x) {
+                return SmallVector<Value>{
+                    isFlag ? Value(arith::OrIOp::create(eb, el, x[0], x[1]))
+                           : Value(arith::AddFOp::create(eb, el, x[0], x[1]))};
+              })[0]);
+        }
+        scf::YieldOp::create(nb, l, next);
+      });
+
+  // Means over the micro-batches, as dividing each loss by K in PyTorch.
+  SmallVector<Value> results(numResults);
+  Value inv = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(1.0f / static_cast<float>(accumulate)));
+  for (auto [i, r] : llvm::enumerate(carried)) {
+    Value value = loop.getResult(i);
+    if (r == contract.loss || fn.getResultAttr(r, MPDialect::kGradOfAttrName))
+      value = createElementwise(b, loc, value, b.getF32Type(),
+                                [&](OpBuilder &eb, Location el, ValueRange x) {
+                                  return SmallVector<Value>{
+                                      arith::MulFOp::create(eb, el, x[0], inv)};
+                                })[0];
+    results[r] = value;
+  }
+  if (update) {
+    Value flag = results[*contract.foundInf];
+    auto again = cast<UpdateScaleOp>(b.clone(*update));
+    again.getScaleMutable().assign(argumentOf(update.getScale()));
+    again.getTrackerMutable().assign(argumentOf(update.getTracker()));
+    again.getFoundInfMutable().assign(flag);
+    if (Value h = update.getHysteresisTracker())
+      again.getHysteresisTrackerMutable().assign(argumentOf(h));
+    for (auto [result, arg] : contract.updates)
+      results[result] = again->getResult(
+          cast<OpResult>(returnOp.getOperand(result)).getResultNumber());
+  }
+  return results;
+}
+
+LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
+                                          const TrainingContract &contract,
+                                          const OptimizerConfig &config,
+                                          SymbolTable &symbols) {
   MLIRContext *ctx = fn.getContext();
   Location loc = fn.getLoc();
   Builder attrs(ctx);
@@ -276,6 +410,13 @@ void MakeTrainStepPass::makeStep(func::FuncOp fn,
   // Signature: the gradient function's arguments, then the optimizer state.
   unsigned numFnArgs = fn.getNumArguments();
   SmallVector<Type> argTypes(fn.getArgumentTypes());
+  if (accumulate > 1)
+    for (unsigned input : contract.inputs) {
+      auto type = cast<RankedTensorType>(argTypes[input]);
+      SmallVector<int64_t> shape = {accumulate};
+      llvm::append_range(shape, type.getShape());
+      argTypes[input] = type.clone(shape);
+    }
   SmallVector<DictionaryAttr> argAttrs;
   fn.getAllArgAttrs(argAttrs);
   for (unsigned slot = 0; slot < config.numSlots(); ++slot)
@@ -320,12 +461,20 @@ void MakeTrainStepPass::makeStep(func::FuncOp fn,
   Block *body = step.addEntryBlock();
   b.setInsertionPointToStart(body);
 
-  auto call = func::CallOp::create(
-      b, loc, fn, body->getArguments().take_front(numFnArgs));
+  FailureOr<SmallVector<Value>> fnResults =
+      accumulate > 1
+          ? accumulateGradients(b, loc, fn, contract,
+                                body->getArguments().take_front(numFnArgs))
+          : FailureOr<SmallVector<Value>>(SmallVector<Value>(
+                func::CallOp::create(
+                    b, loc, fn, body->getArguments().take_front(numFnArgs))
+                    .getResults()));
+  if (failed(fnResults))
+    return failure();
   SmallVector<Value> old, grads;
   for (auto [param, grad] : trained) {
     old.push_back(body->getArgument(param));
-    grads.push_back(call.getResult(grad));
+    grads.push_back((*fnResults)[grad]);
   }
   for (unsigned arg = numFnArgs; arg < argTypes.size(); ++arg)
     old.push_back(body->getArgument(arg));
@@ -367,7 +516,7 @@ void MakeTrainStepPass::makeStep(func::FuncOp fn,
   SmallVector<Value> updated;
   if (contract.foundInf) {
     // On overflow, return every parameter and state unchanged.
-    Value skip = extractScalar(b, loc, call.getResult(*contract.foundInf));
+    Value skip = extractScalar(b, loc, (*fnResults)[*contract.foundInf]);
     auto ifOp = scf::IfOp::create(
         b, loc, skip,
         [&](OpBuilder &nb, Location l) { scf::YieldOp::create(nb, l, old); },
@@ -379,8 +528,9 @@ void MakeTrainStepPass::makeStep(func::FuncOp fn,
     updated = computeUpdate(b, loc);
   }
   for (unsigned r : passedResults)
-    updated.push_back(call.getResult(r));
+    updated.push_back((*fnResults)[r]);
   func::ReturnOp::create(b, loc, updated);
+  return success();
 }
 
 } // namespace

@@ -67,6 +67,9 @@ def check(tmp, grad_mlir, opt, cfg, rng):
             options += f" {name}={cfg[key]}"
     if cfg.get("nesterov"):
         options += " nesterov=true"
+    k = cfg.get("accumulate", 1)
+    if k > 1:
+        options += f" accumulate={k}"
     step_mlir = os.path.join(tmp, "step.mlir")
     subprocess.run(["mp-opt", grad_mlir,
                     f"--mp-loss-scaling=init-scale={SCALE} growth-interval=2",
@@ -78,10 +81,18 @@ def check(tmp, grad_mlir, opt, cfg, rng):
     scale, tracker = f32(SCALE), np.int32(0)
     worst, problems = 0.0, []
     for step in range(1, 5):
-        grads = [rng.uniform(-3, 3, (3, 4)).astype(f32), rng.uniform(-3, 3, 4).astype(f32)]
+        micro = [rng.uniform(-3, 3, (k, 3, 4)).astype(f32), rng.uniform(-3, 3, (k, 4)).astype(f32)]
         if step == 2:
-            grads[0][1, 2] = np.inf
-        args = params + grads + [np.array(1.0, f32), np.array(scale), np.array(tracker)]
+            micro[0][k - 1, 1, 2] = np.inf
+        # The step's mean over micro-batches: ((g0 + g1) + g2...) * (1/K).
+        grads = []
+        for m in micro:
+            total = np.zeros_like(m[0])
+            for g in m:
+                total = total + g
+            grads.append(total * f32(1.0 / k))
+        args = params + [m if k > 1 else m[0] for m in micro]
+        args += [np.array(1.0, f32), np.array(scale), np.array(tracker)]
         args += [s for slot in slots for s in slot]
         if opt in ("adam", "adamw"):
             args.append(np.array(t))
@@ -132,6 +143,8 @@ def main():
         ("adam", {"lr": 0.01, "wd": 0.1, "clip": 2.0}),
         ("adamw", {"lr": 0.01}),
         ("adamw", {"lr": 0.02, "wd": 0.05, "clip": 0.5}),
+        ("momentum", {"lr": 0.1, "momentum": 0.9, "accumulate": 2}),
+        ("adam", {"lr": 0.01, "clip": 1.0, "accumulate": 3}),
     ]
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:

@@ -95,6 +95,11 @@ def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
     Optimizers: `sgd` (`p -= lr * (g + wd p)`), `momentum` (PyTorch SGD with
     momentum, optionally Nesterov), `adam` and `adamw` (bias-corrected, L2
     or decoupled weight decay).
+
+    With `accumulate=K`, every `mp.input` gains a leading dimension K and the
+    step calls `@f` on each micro-batch in an `scf.for` with the same
+    parameters and loss scale; loss and gradients are averaged, the overflow
+    flags ORed, and the loss scale updated once for the whole step.
   }];
   let options = [
     Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
@@ -112,6 +117,10 @@ def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
            "otherwise)">,
     Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
            "Clip gradients to this global L2 norm (0: no clipping)">,
+    Option<"accumulate", "accumulate", "int64_t", /*default=*/"1",
+           "Micro-batches per step: inputs gain a leading dimension of this "
+           "size; loss and gradients are their means, the loss scale is "
+           "updated once">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
