@@ -151,6 +151,7 @@ static void addVectorLowering(OpPassManager &pm) {
 void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createLowerLossScalingPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
+  pm.addNestedPass<func::FuncOp>(createWidenConvolutionOperandsPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createProtectArgumentsPass());

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 
 using namespace mlir;
 using namespace mlir::mp;
@@ -66,4 +67,14 @@ Value mlir::mp::toF32(OpBuilder &b, Location loc, Value x) {
   if (x.getType().isF32())
     return x;
   return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}
+
+void mlir::mp::regenerateNamedOpBody(linalg::LinalgOp op) {
+  Block *block = op.getBlock();
+  while (!block->empty())
+    block->back().erase();
+  ImplicitLocOpBuilder builder(op.getLoc(), op.getContext());
+  builder.setInsertionPointToStart(block);
+  op.getRegionBuilder()(builder, *block, op->getAttrs(),
+                        [&] { return op.emitError(); });
 }

@@ -16,6 +16,9 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
+namespace linalg {
+class LinalgOp;
+} // namespace linalg
 namespace mp {
 
 /// Builds the body of a linalg.generic from the scalar block arguments
@@ -43,6 +46,10 @@ Value fromScalar(OpBuilder &b, Location loc, Value scalar);
 
 /// `x` as f32 (widened if it is f16/bf16).
 Value toF32(OpBuilder &b, Location loc, Value x);
+
+/// Rebuilds the body of a named structured op (linalg.matmul, conv...) from
+/// the current types of its block arguments.
+void regenerateNamedOpBody(linalg::LinalgOp op);
 
 } // namespace mp
 } // namespace mlir

@@ -7,6 +7,7 @@
 #include "mp/Analysis/TypePlan.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
 #include "mp/Utils/FloatCasts.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -57,17 +58,6 @@ static Value materialize(OpBuilder &builder, Value value, Type type,
   return result;
 }
 
-/// Rebuilds the body of a named structured op from its (new) types.
-static void regenerateBody(linalg::LinalgOp op) {
-  Block *block = op.getBlock();
-  while (!block->empty())
-    block->back().erase();
-  ImplicitLocOpBuilder builder(op.getLoc(), op.getContext());
-  builder.setInsertionPointToStart(block);
-  op.getRegionBuilder()(builder, *block, op->getAttrs(),
-                        [&] { return op.emitError(); });
-}
-
 void InsertCastsPass::runOnOperation() {
   ModuleOp module = getOperation();
   FailureOr<TypePlan> plan = TypePlan::build(module);
@@ -106,7 +96,7 @@ void InsertCastsPass::runOnOperation() {
   numCasts += plan->getNumCasts();
 
   for (Operation *op : plan->getRegeneratedBodies())
-    regenerateBody(cast<linalg::LinalgOp>(op));
+    regenerateNamedOpBody(cast<linalg::LinalgOp>(op));
 
   module.walk([](Operation *op) {
     op->removeAttr(MPDialect::kClassAttrName);

@@ -331,6 +331,32 @@ def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def WidenConvolutionOperandsPass : Pass<"mp-widen-convolution-operands"> {
+  let summary = "Widen f16/bf16 convolution inputs to f32 once per tensor";
+  let description = [{
+    For targets without low-precision arithmetic (the CPU backend): a named
+    convolution (`linalg.conv_*`, `linalg.depthwise_conv_*`...) with f16 or
+    bf16 inputs and an f32 accumulator gets its inputs widened to f32 by one
+    elementwise `linalg.generic` each, and its body rebuilt for f32 inputs.
+    The results are bit-identical (the body widened every element before
+    multiplying anyway), but the loops no longer convert inside the
+    multiply-add chain, which x86 code generation serializes. Part of
+    `mp-lower-to-cpu`.
+
+    ```mlir
+    %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>)
+                                  outs(%acc : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+    // becomes
+    %x32 = linalg.generic ... ins(%x : tensor<1x1x4x4xf16>) { arith.extf } -> tensor<1x1x4x4xf32>
+    %w32 = linalg.generic ... ins(%w : tensor<1x1x3x3xf16>) { arith.extf } -> tensor<1x1x3x3xf32>
+    %c = linalg.conv_2d_nchw_fchw ins(%x32, %w32 : ...) outs(%acc : tensor<1x1x2x2xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
   let summary = "Tile contractions into register blocks and vectorize them";
   let description = [{

@@ -1,0 +1,79 @@
+//===- WidenConvolutionOperands.cpp - mp-widen-convolution-operands -------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/TensorMath.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_WIDENCONVOLUTIONOPERANDSPASS
+#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+
+bool isLowFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && (tensor.getElementType().isF16() ||
+                    tensor.getElementType().isBF16());
+}
+
+struct WidenConvolutionOperands
+    : public OpInterfaceRewritePattern<linalg::LinalgOp> {
+  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::LinalgOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureTensorSemantics() || !op.getRegionBuilder() ||
+        !linalg::isaConvolutionOpInterface(op))
+      return rewriter.notifyMatchFailure(op, "not a named convolution");
+    if (!llvm::all_of(op.getDpsInits(), [](Value init) {
+          return getElementTypeOrSelf(init.getType()).isF32();
+        }))
+      return rewriter.notifyMatchFailure(op, "accumulator is not f32");
+    SmallVector<OpOperand *> low;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isLowFloatTensor(input->get().getType()))
+        low.push_back(input);
+    if (low.empty())
+      return rewriter.notifyMatchFailure(op, "no f16/bf16 input");
+    rewriter.setInsertionPoint(op);
+    Type f32 = rewriter.getF32Type();
+    rewriter.modifyOpInPlace(op, [&] {
+      for (OpOperand *input : low) {
+        Value wide = createElementwise(
+            rewriter, op.getLoc(), input->get(), f32,
+            [](OpBuilder &b, Location loc, ValueRange args) {
+              return SmallVector<Value>{toF32(b, loc, args[0])};
+            })[0];
+        input->set(wide);
+        op.getBlock()->getArgument(input->getOperandNumber()).setType(f32);
+      }
+      regenerateNamedOpBody(op);
+    });
+    return success();
+  }
+};
+
+struct WidenConvolutionOperandsPass
+    : public mp::impl::WidenConvolutionOperandsPassBase<
+          WidenConvolutionOperandsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<WidenConvolutionOperands>(&getContext());
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
+  }
+};
+} // namespace

@@ -1,0 +1,50 @@
+// RUN: mp-opt %s --split-input-file --mp-widen-convolution-operands | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-widen-convolution-operands --linalg-generalize-named-ops | FileCheck %s --check-prefix=BODY
+
+// f16 inputs of a named convolution with an f32 accumulator are widened once
+// per tensor, and the body multiplies f32 values.
+// CHECK-LABEL: func.func @conv
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x2x5x5xf16>, %[[W:[^:]+]]: tensor<3x2x3x3xf16>
+// CHECK: %[[X32:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x2x5x5xf16>) outs(%{{.*}} : tensor<1x2x5x5xf32>)
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: %[[W32:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<3x2x3x3xf16>) outs(%{{.*}} : tensor<3x2x3x3xf32>)
+// CHECK: linalg.conv_2d_nchw_fchw {{.*}} ins(%[[X32]], %[[W32]] : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) outs(%{{.*}} : tensor<1x3x3x3xf32>)
+// BODY-LABEL: func.func @conv
+// BODY: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) outs(%{{.*}} : tensor<1x3x3x3xf32>)
+// BODY-NEXT: ^bb0(%[[A:[^:]+]]: f32, %[[B:[^:]+]]: f32, %[[C:[^:]+]]: f32):
+// BODY-NEXT: %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// BODY-NEXT: %[[S:.*]] = arith.addf %[[C]], %[[M]] : f32
+// BODY-NEXT: linalg.yield %[[S]] : f32
+func.func @conv(%x: tensor<1x2x5x5xf16>, %w: tensor<3x2x3x3xf16>, %acc: tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x5x5xf16>, tensor<3x2x3x3xf16>) outs(%acc : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  return %0 : tensor<1x3x3x3xf32>
+}
+
+// -----
+
+// Only the low-precision input is widened (bf16 too).
+// CHECK-LABEL: func.func @depthwise_mixed
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x6x6x4xbf16>, %[[W:[^:]+]]: tensor<3x3x4xf32>
+// CHECK: %[[X32:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x6x6x4xbf16>)
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%[[X32]], %[[W]] : tensor<1x6x6x4xf32>, tensor<3x3x4xf32>)
+func.func @depthwise_mixed(%x: tensor<1x6x6x4xbf16>, %w: tensor<3x3x4xf32>, %acc: tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x6x6x4xbf16>, tensor<3x3x4xf32>) outs(%acc : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// Left alone: an f16 accumulator (the op computes in f16), and matmuls
+// (mp-vectorize-contractions packs their operands itself).
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>) outs(%{{.*}} : tensor<1x1x2x2xf16>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf16>, tensor<8x4xf16>)
+func.func @untouched(%x: tensor<1x1x4x4xf16>, %w: tensor<1x1x3x3xf16>, %acc: tensor<1x1x2x2xf16>,
+                     %a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf32>) -> (tensor<1x1x2x2xf16>, tensor<4x4xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>) outs(%acc : tensor<1x1x2x2xf16>) -> tensor<1x1x2x2xf16>
+  %1 = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %0, %1 : tensor<1x1x2x2xf16>, tensor<4x4xf32>
+}
