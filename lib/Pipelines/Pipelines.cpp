@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::mp;
@@ -111,6 +112,12 @@ void mlir::mp::buildTrainPipeline(OpPassManager &pm,
   step.clipNorm = options.clipNorm;
   step.accumulate = options.accumulate;
   pm.addPass(createMakeTrainStepPass(step));
+  if (options.accumulate > 1) {
+    // Inline the gradient function into the micro-batch loop so the casts of
+    // the fp32 master weights leave the loop: made once per step.
+    pm.addPass(createInlinerPass());
+    pm.addNestedPass<func::FuncOp>(createLoopInvariantCodeMotionPass());
+  }
 }
 
 /// Tensors to buffers, with function arguments and results as plain

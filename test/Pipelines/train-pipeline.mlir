@@ -31,10 +31,15 @@
 // FP32-SAME: tensor<16x4xf32> {mp.state = 0.000000e+00 : f32})
 
 // The options reach the passes.
+// With accumulation the gradient function is inlined into the micro-batch
+// loop and the cast of the master weight hoisted out of it (once per step).
 // OPTS: arith.constant dense<1.280000e+02> : tensor<f32>
 // OPTS-LABEL: func.func @grad_step(
-// OPTS-SAME: tensor<2x8x16xf32> {mp.input}
+// OPTS-SAME: %[[W:[^:]+]]: tensor<16x4xf32> {mp.param}, %{{[^:]+}}: tensor<2x8x16xf32> {mp.input}
+// OPTS: arith.truncf %[[W]] : tensor<16x4xf32> to tensor<16x4xbf16>
 // OPTS: scf.for
+// OPTS-NOT: call @grad
+// OPTS-NOT: arith.truncf %[[W]]
 // OPTS: scf.if
 
 // BAD: error: mp-loss-scaling: mode 'never' is not one of dynamic, static=<scale> (a positive finite number) or none

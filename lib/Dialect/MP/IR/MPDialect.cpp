@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h" // used by the generated attribute code
 
 #include <cmath>
@@ -27,6 +28,19 @@ using namespace mlir::mp;
 #define GET_OP_CLASSES
 #include "mp/Dialect/MP/IR/MPOps.cpp.inc"
 
+namespace {
+/// mp's ops are pure computations on tensors: always legal to inline, so
+/// training steps can inline their gradient function (and hoist its casts
+/// of the weights out of a micro-batch loop).
+struct MPInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void MPDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -36,6 +50,7 @@ void MPDialect::initialize() {
 #define GET_OP_LIST
 #include "mp/Dialect/MP/IR/MPOps.cpp.inc"
       >();
+  addInterfaces<MPInlinerInterface>();
 }
 
 /// `mp.precision` is a precision, or an array of them on ops that carry
