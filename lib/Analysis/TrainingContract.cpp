@@ -65,9 +65,9 @@ FailureOr<TrainingContract> TrainingContract::get(FunctionOpInterface fn) {
   std::optional<unsigned> seed;
   for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
     SmallVector<StringRef> roles;
-    for (StringRef role : {MPDialect::kParamAttrName, MPDialect::kInputAttrName,
-                           MPDialect::kGradSeedAttrName,
-                           MPDialect::kStateAttrName})
+    for (StringRef role :
+         {MPDialect::kParamAttrName, MPDialect::kInputAttrName,
+          MPDialect::kGradSeedAttrName, MPDialect::kStateAttrName})
       if (fn.getArgAttr(i, role))
         roles.push_back(role);
     if (roles.size() != 1) {
@@ -188,8 +188,7 @@ FailureOr<TrainingContract> TrainingContract::get(FunctionOpInterface fn) {
       Type argType = fn.getArgument(arg).getType();
       if (type != argType)
         resultError(i) << "the " << what << " of argument #" << arg
-                       << " must have its type " << argType << ", not "
-                       << type;
+                       << " must have its type " << argType << ", not " << type;
       pairs.emplace_back(i, arg);
     }
   }

@@ -66,7 +66,8 @@ void mlir::mp::buildAmpPipeline(OpPassManager &pm,
     pm.addPass(createOptimizeCastsPass());
 }
 
-std::string mlir::mp::resolveLossScaleMode(const TrainPipelineOptions &options) {
+std::string
+mlir::mp::resolveLossScaleMode(const TrainPipelineOptions &options) {
   if (options.lossScale != "auto")
     return options.lossScale;
   if (options.policy == "none")

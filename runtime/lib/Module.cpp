@@ -83,9 +83,9 @@ extern "C" const mp_value_info *mp_entry_result(const mp_entry *entry,
              : nullptr;
 }
 
-mp_status mp_runtime::checkArgument(const std::string &entryName,
-                                   int32_t index, const mp_tensor &tensor,
-                                   const mp_value_info &info) {
+mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
+                                    const mp_tensor &tensor,
+                                    const mp_value_info &info) {
   bool ok = tensor.dtype == info.dtype &&
             (info.is_scalar ? tensor.rank == 0 : tensor.rank == info.rank);
   for (int32_t i = 0; ok && !info.is_scalar && i < info.rank; ++i)

@@ -56,8 +56,8 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
       return fail(MP_ERROR_UNSUPPORTED,
                   "training step argument #" + std::to_string(i) +
                       " is a scalar; the trainer passes tensors");
-    if (mp_status status = mp_tensor_alloc(info->dtype, info->rank,
-                                           info->shape, &trainer->args[i]))
+    if (mp_status status = mp_tensor_alloc(info->dtype, info->rank, info->shape,
+                                           &trainer->args[i]))
       return status;
     if (info->role == MP_ROLE_STATE || info->role == MP_ROLE_LOSS_SCALE)
       fill(trainer->args[i], info->init);
@@ -71,10 +71,10 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
       continue;
     hasUpdates = true;
     if (info->index < 0 || info->index >= numArgs)
-      return fail(MP_ERROR_FORMAT, "training step result #" +
-                                       std::to_string(r) + " updates argument #" +
-                                       std::to_string(info->index) +
-                                       ", which does not exist");
+      return fail(MP_ERROR_FORMAT,
+                  "training step result #" + std::to_string(r) +
+                      " updates argument #" + std::to_string(info->index) +
+                      ", which does not exist");
   }
   if (!hasUpdates)
     return fail(MP_ERROR_MISMATCH,
@@ -100,8 +100,7 @@ extern "C" mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,
   if (!info)
     return fail(MP_ERROR_MISMATCH,
                 "no argument #" + std::to_string(index) + " in the step");
-  if (mp_status status =
-          checkArgument("training step", index, *value, *info))
+  if (mp_status status = checkArgument("training step", index, *value, *info))
     return status;
   std::memcpy(trainer->args[index].data, value->data,
               mp_tensor_num_bytes(value));
@@ -110,10 +109,10 @@ extern "C" mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,
 
 extern "C" mp_status mp_trainer_step(mp_trainer *trainer) {
   std::vector<mp_tensor> results(trainer->results.size());
-  if (mp_status status = mp_entry_call(
-          trainer->entry, trainer->args.data(),
-          static_cast<int32_t>(trainer->args.size()), results.data(),
-          static_cast<int32_t>(results.size())))
+  if (mp_status status =
+          mp_entry_call(trainer->entry, trainer->args.data(),
+                        static_cast<int32_t>(trainer->args.size()),
+                        results.data(), static_cast<int32_t>(results.size())))
     return status;
   for (mp_tensor &t : trainer->results)
     mp_tensor_release(&t);

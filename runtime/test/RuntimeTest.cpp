@@ -169,8 +169,7 @@ TEST_F(ModuleTest, TrainerThreadsStateByRole) {
   EXPECT_EQ(values(*mp_trainer_arg(trainer, 1)), std::vector<float>{8});
   EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{3});
   ASSERT_EQ(mp_trainer_step(trainer), MP_OK);
-  EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)),
-            (std::vector<float>{0, 1.5f}));
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)), (std::vector<float>{0, 1.5f}));
   EXPECT_EQ(values(*mp_trainer_arg(trainer, 1)), std::vector<float>{16});
   EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{2.25f});
   mp_tensor_release(&p);

@@ -76,7 +76,9 @@ typedef struct {
   int64_t offset;
 } Memref0D;
 
-static float *allocFloats(int64_t n) { return (float *)malloc(n * sizeof(float)); }
+static float *allocFloats(int64_t n) {
+  return (float *)malloc(n * sizeof(float));
+}
 
 /* A training step with roles: p' = p - x * seed, scale' = 2 * scale,
  * loss = sum(p). The runtime's trainer threads p and scale. */

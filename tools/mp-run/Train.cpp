@@ -77,8 +77,8 @@ bool findInputs(mp_entry *grad, const Dataset &data, InputLayout &layout,
   }
   layout.batch = layout.image.shape[0];
   const mp_value_info &l = layout.label;
-  layout.oneHot = l.dtype == MP_F32 && l.rank == 2 &&
-                  l.shape[1] == data.numClasses;
+  layout.oneHot =
+      l.dtype == MP_F32 && l.rank == 2 && l.shape[1] == data.numClasses;
   bool indices = (l.dtype == MP_I32 || l.dtype == MP_I64) && l.rank == 1;
   if ((!layout.oneHot && !indices) || l.shape[0] != layout.batch) {
     error = "the label input (argument #" + std::to_string(inputs[1]) +
@@ -142,10 +142,10 @@ bool allocLike(const mp_value_info &info, Tensor &out, std::string &error) {
 /// 1/sqrt(fan_in)), with fan_in the rows of a 2-D [in, out] weight and
 /// C*KH*KW of a 4-D [F, C, KH, KW] filter. Rank-0/1 parameters start at 0.
 void defaultInit(mp_tensor &param, std::mt19937_64 &rng) {
-  int64_t fanIn = param.rank == 2   ? param.shape[0]
-                  : param.rank >= 3 ? mp_tensor_num_elements(&param) /
-                                          param.shape[0]
-                                    : 0;
+  int64_t fanIn = param.rank == 2 ? param.shape[0]
+                  : param.rank >= 3
+                      ? mp_tensor_num_elements(&param) / param.shape[0]
+                      : 0;
   auto *data = static_cast<float *>(param.data);
   int64_t n = mp_tensor_num_elements(&param);
   if (fanIn == 0) {
@@ -281,16 +281,16 @@ bool Trainer::evaluate(double &accuracy, std::string &error) {
   args[layout.labelArg] = labels.t;
   args[seedArg] = seed.t;
   const Split &test = data.test;
-  int64_t count = options.testLimit ? std::min(options.testLimit, test.count)
-                                    : test.count;
+  int64_t count =
+      options.testLimit ? std::min(options.testLimit, test.count) : test.count;
   std::vector<int64_t> order(count);
   std::iota(order.begin(), order.end(), 0);
   int64_t correct = 0;
   std::vector<mp_tensor> results(numResults);
   for (int64_t first = 0; first < count; first += layout.batch) {
     fillBatch(test, layout, order, first, data.numClasses, images.t, labels.t);
-    if (mp_entry_call(grad, args.data(), numArgs, results.data(),
-                      numResults) != MP_OK) {
+    if (mp_entry_call(grad, args.data(), numArgs, results.data(), numResults) !=
+        MP_OK) {
       error = mp_last_error();
       return false;
     }
@@ -373,9 +373,8 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
                   data.numClasses, imageView, labelView);
       }
       int64_t stepNumber = summary.steps + 1;
-      const mp_tensor &seed = options.injectOverflow.count(stepNumber)
-                                  ? seedInf.t
-                                  : seedOne.t;
+      const mp_tensor &seed =
+          options.injectOverflow.count(stepNumber) ? seedInf.t : seedOne.t;
       if (mp_trainer_set_arg(trainer, layout.imageArg, &images.t) != MP_OK ||
           mp_trainer_set_arg(trainer, layout.labelArg, &labels.t) != MP_OK ||
           mp_trainer_set_arg(trainer, seedArg, &seed) != MP_OK ||
@@ -384,7 +383,8 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
         return false;
       }
       summary.steps = stepNumber;
-      summary.lastLoss = mp_tensor_get(mp_trainer_result(trainer, lossResult), 0);
+      summary.lastLoss =
+          mp_tensor_get(mp_trainer_result(trainer, lossResult), 0);
       bool skipped =
           foundInfResult >= 0 &&
           mp_tensor_get(mp_trainer_result(trainer, foundInfResult), 0) != 0;
@@ -424,9 +424,9 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
         return false;
       }
     }
-  summary.seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
+  summary.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   return true;
 }
 } // namespace

@@ -22,16 +22,16 @@
 namespace mp_run {
 
 struct TrainOptions {
-  std::string label;     // "fp32", "fp16"... in messages
+  std::string label; // "fp32", "fp16"... in messages
   unsigned epochs = 1;
   unsigned seed = 0;
-  int64_t batch = 0;     // 0: the graph's batch size
-  int64_t maxSteps = 0;  // 0: whole epochs
-  int64_t testLimit = 0; // 0: the whole test split
-  std::string initDir;   // argN.npy per parameter argument N
-  std::string logFile;   // CSV
-  std::string saveParams; // argN.npy per parameter argument N, at the end
-  bool shuffle = true;   // false: batches in file order
+  int64_t batch = 0;       // 0: the graph's batch size
+  int64_t maxSteps = 0;    // 0: whole epochs
+  int64_t testLimit = 0;   // 0: the whole test split
+  std::string initDir;     // argN.npy per parameter argument N
+  std::string logFile;     // CSV
+  std::string saveParams;  // argN.npy per parameter argument N, at the end
+  bool shuffle = true;     // false: batches in file order
   float lossWeight = 1.0f; // the gradient seed: gradients of weight * loss
   std::set<int64_t> injectOverflow; // 1-based steps seeded with +inf
   bool progress = true;

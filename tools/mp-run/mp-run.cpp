@@ -108,9 +108,9 @@ static cl::opt<unsigned> epochs("epochs", cl::desc("Epochs"), cl::init(1),
 static cl::opt<int64_t> batch("batch",
                               cl::desc("Batch size (must be the graph's)"),
                               cl::init(0), cl::cat(trainCategory));
-static cl::opt<int64_t>
-    maxSteps("max-steps", cl::desc("Steps per epoch at most (0: all)"),
-             cl::init(0), cl::cat(trainCategory));
+static cl::opt<int64_t> maxSteps("max-steps",
+                                 cl::desc("Steps per epoch at most (0: all)"),
+                                 cl::init(0), cl::cat(trainCategory));
 static cl::opt<int64_t>
     testLimit("test-limit",
               cl::desc("Evaluate on the first N test images (0: all)"),
@@ -131,21 +131,21 @@ static cl::opt<int32_t>
     hysteresis("hysteresis",
                cl::desc("Overflows in a row before the scale backs off"),
                cl::init(1), cl::cat(trainCategory));
-static cl::opt<std::string>
-    optimizer("optimizer", cl::desc("sgd, momentum, adam or adamw"),
-              cl::init("sgd"), cl::cat(trainCategory));
+static cl::opt<std::string> optimizer("optimizer",
+                                      cl::desc("sgd, momentum, adam or adamw"),
+                                      cl::init("sgd"), cl::cat(trainCategory));
 static cl::opt<double> lr("lr", cl::desc("Learning rate"), cl::init(1e-3),
                           cl::cat(trainCategory));
-static cl::opt<double> momentum("momentum", cl::desc("Momentum"),
-                                cl::init(0.9), cl::cat(trainCategory));
+static cl::opt<double> momentum("momentum", cl::desc("Momentum"), cl::init(0.9),
+                                cl::cat(trainCategory));
 static cl::opt<double>
     weightDecay("weight-decay",
                 cl::desc("Weight decay (default: the optimizer's PyTorch "
                          "default)"),
                 cl::init(-1.0), cl::cat(trainCategory));
-static cl::opt<double>
-    clipNorm("clip-norm", cl::desc("Clip gradients to this global norm"),
-             cl::init(0.0), cl::cat(trainCategory));
+static cl::opt<double> clipNorm("clip-norm",
+                                cl::desc("Clip gradients to this global norm"),
+                                cl::init(0.0), cl::cat(trainCategory));
 static cl::opt<int64_t>
     accumulate("accumulate",
                cl::desc("Micro-batches per step (gradient accumulation)"),
@@ -410,7 +410,8 @@ static LogicalResult keepOnly(ModuleOp module, func::FuncOp fn,
 }
 
 static LogicalResult makeTempDir(SmallString<128> &dir) {
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("mp-run", dir)) {
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("mp-run", dir)) {
     fail("cannot create a temporary directory: " + ec.message());
     return failure();
   }
@@ -426,7 +427,8 @@ static int runTraining(MLIRContext &context) {
       !(mode.consume_front("static=") && !mode.getAsDouble(staticScale) &&
         staticScale > 0 && std::isfinite(staticScale)))
     return fail("--loss-scale must be auto, dynamic, static=<positive scale> "
-                "or none, not '" + lossScale + "'");
+                "or none, not '" +
+                lossScale + "'");
   if (!llvm::is_contained({"sgd", "momentum", "adam", "adamw"},
                           StringRef(optimizer)))
     return fail("--optimizer must be sgd, momentum, adam or adamw, not '" +
@@ -448,7 +450,8 @@ static int runTraining(MLIRContext &context) {
   }
   if (names.empty())
     return fail("no gradient function (with mp.param, mp.grad_seed... roles) "
-                "in " + trainFile);
+                "in " +
+                trainFile);
   if (candidates.empty())
     return fail("no gradient function '" + entryName + "' in " + trainFile +
                 " (gradient functions: " + names + ")");

@@ -93,9 +93,9 @@ struct TrainPipelineOptions : public PassPipelineOptions<TrainPipelineOptions> {
       llvm::cl::desc("auto (the policy's choice: dynamic for fp16, none for "
                      "bf16 and fp32), dynamic, static=<scale> or none"),
       llvm::cl::init("auto")};
-  PassOptions::Option<double> initScale{
-      *this, "init-scale", llvm::cl::desc("Initial dynamic scale"),
-      llvm::cl::init(65536.0)};
+  PassOptions::Option<double> initScale{*this, "init-scale",
+                                        llvm::cl::desc("Initial dynamic scale"),
+                                        llvm::cl::init(65536.0)};
   PassOptions::Option<double> growthFactor{
       *this, "growth-factor", llvm::cl::desc("Scale growth factor"),
       llvm::cl::init(2.0)};
@@ -123,9 +123,9 @@ struct TrainPipelineOptions : public PassPipelineOptions<TrainPipelineOptions> {
                                  llvm::cl::init(1e-3)};
   PassOptions::Option<double> momentum{
       *this, "momentum", llvm::cl::desc("Momentum"), llvm::cl::init(0.9)};
-  PassOptions::Option<bool> nesterov{
-      *this, "nesterov", llvm::cl::desc("Nesterov momentum"),
-      llvm::cl::init(false)};
+  PassOptions::Option<bool> nesterov{*this, "nesterov",
+                                     llvm::cl::desc("Nesterov momentum"),
+                                     llvm::cl::init(false)};
   PassOptions::Option<double> beta1{
       *this, "beta1", llvm::cl::desc("Adam beta1"), llvm::cl::init(0.9)};
   PassOptions::Option<double> beta2{
@@ -148,8 +148,7 @@ struct TrainPipelineOptions : public PassPipelineOptions<TrainPipelineOptions> {
 };
 
 /// AMP rewrite (unless policy=none), mp-loss-scaling, mp-make-train-step.
-void buildTrainPipeline(OpPassManager &pm,
-                        const TrainPipelineOptions &options);
+void buildTrainPipeline(OpPassManager &pm, const TrainPipelineOptions &options);
 
 /// The loss-scaling mode `options` resolve to: the option itself, or for
 /// `auto` the policy's choice ("dynamic" or "none").

@@ -62,8 +62,7 @@ Value unwidened(Value grad) {
   return grad;
 }
 
-struct LossScalingPass
-    : public mp::impl::LossScalingPassBase<LossScalingPass> {
+struct LossScalingPass : public mp::impl::LossScalingPassBase<LossScalingPass> {
   using Base::Base;
 
   LogicalResult checkOptions(Location loc);
@@ -175,7 +174,8 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
 
   // Seed the backward pass with seed * scale.
   BlockArgument seed = fn.getArgument(contract.seed);
-  auto scaled = ScaleSeedOp::create(b, seed.getLoc(), f32Scalar, seed, scaleValue);
+  auto scaled =
+      ScaleSeedOp::create(b, seed.getLoc(), f32Scalar, seed, scaleValue);
   seed.replaceAllUsesExcept(scaled, scaled);
 
   // Unscale and check the returned gradients; update the scale.
@@ -188,9 +188,9 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
     SmallVector<Type> f32Types;
     for (auto [result, param] : contract.gradients)
       f32Types.push_back(fn.getResultTypes()[result]);
-    auto unscale = UnscaleOp::create(
-        b, ret.getLoc(), f32Types, RankedTensorType::get({}, b.getI1Type()),
-        scaleValue, grads);
+    auto unscale = UnscaleOp::create(b, ret.getLoc(), f32Types,
+                                     RankedTensorType::get({}, b.getI1Type()),
+                                     scaleValue, grads);
     SmallVector<Value> operands(ret.getOperands());
     for (auto [i, pair] : llvm::enumerate(contract.gradients))
       operands[pair.first] = unscale.getUnscaled()[i];
@@ -200,9 +200,8 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
       auto update = UpdateScaleOp::create(
           b, ret.getLoc(), f32Scalar, i32Scalar,
           counter ? Type(i32Scalar) : Type(), state[0], state[1],
-          unscale.getFoundInf(), counter,
-          b.getF32FloatAttr(growthFactor), b.getF32FloatAttr(backoffFactor),
-          b.getI32IntegerAttr(growthInterval),
+          unscale.getFoundInf(), counter, b.getF32FloatAttr(growthFactor),
+          b.getF32FloatAttr(backoffFactor), b.getI32IntegerAttr(growthInterval),
           b.getI32IntegerAttr(hysteresis),
           minScale > 0.0 ? b.getF32FloatAttr(minScale) : FloatAttr(),
           maxScale > 0.0 ? b.getF32FloatAttr(maxScale) : FloatAttr());
@@ -218,9 +217,9 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
   SmallVector<DictionaryAttr> resultAttrs = {attrs.getDictionaryAttr(
       {attrs.getNamedAttr(MPDialect::kFoundInfAttrName, attrs.getUnitAttr())})};
   for (BlockArgument arg : state)
-    resultAttrs.push_back(attrs.getDictionaryAttr({attrs.getNamedAttr(
-        MPDialect::kUpdatesAttrName,
-        attrs.getI64IntegerAttr(arg.getArgNumber()))}));
+    resultAttrs.push_back(attrs.getDictionaryAttr(
+        {attrs.getNamedAttr(MPDialect::kUpdatesAttrName,
+                            attrs.getI64IntegerAttr(arg.getArgNumber()))}));
   SmallVector<unsigned> indices(extraTypes.size(), fn.getNumResults());
   (void)fn.insertResults(indices, extraTypes, resultAttrs);
 }

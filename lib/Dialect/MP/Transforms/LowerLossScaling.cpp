@@ -61,12 +61,12 @@ struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
                      .getResult(0);
     SmallVector<Value> results;
     for (Value grad : op.getGrads()) {
-      results.push_back(createElementwise(
-          rewriter, loc, grad, f32,
-          [&](OpBuilder &b, Location l, ValueRange args) {
-            return SmallVector<Value>{
-                arith::MulFOp::create(b, l, toF32(b, l, args[0]), inv)};
-          })[0]);
+      results.push_back(
+          createElementwise(rewriter, loc, grad, f32,
+                            [&](OpBuilder &b, Location l, ValueRange args) {
+                              return SmallVector<Value>{arith::MulFOp::create(
+                                  b, l, toF32(b, l, args[0]), inv)};
+                            })[0]);
       // flag |= any(!(|x| < inf)): true for inf and NaN.
       flag = createFullReduction(
           rewriter, loc, grad, flag,
@@ -126,15 +126,14 @@ struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
     if (Value counter = op.getHysteresisTracker()) {
       Value h = extractScalar(rewriter, loc, counter);
       Value decremented = arith::SubIOp::create(rewriter, loc, h, i32Const(1));
-      Value usedUp =
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle,
-                                decremented, i32Const(0));
+      Value usedUp = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::sle, decremented, i32Const(0));
       backedOff =
           arith::SelectOp::create(rewriter, loc, usedUp, backedOff, scale);
-      Value cleanH = arith::SelectOp::create(
-          rewriter, loc, due, i32Const(op.getHysteresis()), h);
-      Value nextH = arith::SelectOp::create(rewriter, loc, foundInf,
-                                            decremented, cleanH);
+      Value cleanH = arith::SelectOp::create(rewriter, loc, due,
+                                             i32Const(op.getHysteresis()), h);
+      Value nextH =
+          arith::SelectOp::create(rewriter, loc, foundInf, decremented, cleanH);
       newHysteresis.push_back(fromScalar(rewriter, loc, nextH));
     }
     Value newScale =

@@ -53,9 +53,9 @@ struct OptimizerConfig {
 
 /// Scalars shared by all parameter updates of one step.
 struct StepScalars {
-  Value clipCoef;     // f32, or null without clipping
-  Value stepSize;     // Adam: lr / (1 - beta1^t)
-  Value bc2Sqrt;      // Adam: sqrt(1 - beta2^t)
+  Value clipCoef; // f32, or null without clipping
+  Value stepSize; // Adam: lr / (1 - beta1^t)
+  Value bc2Sqrt;  // Adam: sqrt(1 - beta2^t)
 };
 
 class StepBuilder {
@@ -73,25 +73,26 @@ public:
   /// min(1, clip / (||grads||_2 + 1e-6)), as torch.nn.utils.clip_grad_norm_.
   Value clipCoefficient(ValueRange grads) {
     Value zero = f32(0.0);
-    Value init = linalg::FillOp::create(
-                     b, loc, zero,
-                     tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
-                                             b.getF32Type())
-                         .getResult())
-                     .getResult(0);
+    Value init =
+        linalg::FillOp::create(
+            b, loc, zero,
+            tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, b.getF32Type())
+                .getResult())
+            .getResult(0);
     Value total = zero;
     for (Value g : grads) {
       Value sum = createFullReduction(
           b, loc, g, init, [](OpBuilder &nb, Location l, ValueRange args) {
             Value sq = arith::MulFOp::create(nb, l, args[0], args[0]);
-            return SmallVector<Value>{arith::AddFOp::create(nb, l, args[1], sq)};
+            return SmallVector<Value>{
+                arith::AddFOp::create(nb, l, args[1], sq)};
           });
       total = arith::AddFOp::create(b, loc, total, extractScalar(b, loc, sum));
     }
     Value norm = math::SqrtOp::create(b, loc, total);
-    Value coef = arith::DivFOp::create(
-        b, loc, f32(config.clipNorm),
-        arith::AddFOp::create(b, loc, norm, f32(1e-6)));
+    Value coef =
+        arith::DivFOp::create(b, loc, f32(config.clipNorm),
+                              arith::AddFOp::create(b, loc, norm, f32(1e-6)));
     return arith::MinimumFOp::create(b, loc, coef, f32(1.0));
   }
 
@@ -103,8 +104,8 @@ public:
       Value power = math::PowFOp::create(b, loc, f64(beta), t64);
       return arith::SubFOp::create(b, loc, f64(1.0), power);
     };
-    Value stepSize = arith::DivFOp::create(b, loc, f64(config.lr),
-                                           correction(config.beta1));
+    Value stepSize =
+        arith::DivFOp::create(b, loc, f64(config.lr), correction(config.beta1));
     Value bc2Sqrt = math::SqrtOp::create(b, loc, correction(config.beta2));
     scalars.stepSize =
         arith::TruncFOp::create(b, loc, b.getF32Type(), stepSize);
@@ -119,8 +120,8 @@ public:
     SmallVector<Type> types(1 + slots.size(), b.getF32Type());
     return createElementwise(
         b, loc, inputs, types, [&](OpBuilder &nb, Location l, ValueRange a) {
-          return updateScalars(nb, l, a[0], a[1],
-                               a.slice(2, config.numSlots()), scalars);
+          return updateScalars(nb, l, a[0], a[1], a.slice(2, config.numSlots()),
+                               scalars);
         });
   }
 
@@ -147,7 +148,8 @@ private:
       return {add(p, mul(g, cst(-config.lr)))};
     case Optimizer::Momentum: {
       Value buf = add(mul(slots[0], cst(config.momentum)), g);
-      Value step = config.nesterov ? add(g, mul(buf, cst(config.momentum))) : buf;
+      Value step =
+          config.nesterov ? add(g, mul(buf, cst(config.momentum))) : buf;
       return {add(p, mul(step, cst(-config.lr))), buf};
     }
     case Optimizer::Adam:
@@ -157,7 +159,8 @@ private:
       // exp_avg.lerp_(g, 1 - beta1); exp_avg_sq.mul_(beta2).addcmul_(g, g,
       // value=1 - beta2)
       Value m = slots[0];
-      m = add(m, mul(arith::SubFOp::create(nb, l, g, m), cst(1.0 - config.beta1)));
+      m = add(m,
+              mul(arith::SubFOp::create(nb, l, g, m), cst(1.0 - config.beta1)));
       Value v = add(mul(slots[1], cst(config.beta2)),
                     mul(mul(cst(1.0 - config.beta2), g), g));
       Value denom =
@@ -265,8 +268,8 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
 /// Zeros of a tensor type (f32 or i1 elements).
 static Value zerosLike(OpBuilder &b, Location loc, Type type) {
   auto tensor = cast<RankedTensorType>(type);
-  Value zero = arith::ConstantOp::create(
-      b, loc, b.getZeroAttr(tensor.getElementType()));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(tensor.getElementType()));
   Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(),
                                         tensor.getElementType());
   return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
@@ -295,10 +298,10 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
                ? args[blockArg.getArgNumber()]
                : Value();
   };
-  if (update && (!argumentOf(update.getScale()) ||
-                 !argumentOf(update.getTracker()) ||
-                 (update.getHysteresisTracker() &&
-                  !argumentOf(update.getHysteresisTracker()))))
+  if (update &&
+      (!argumentOf(update.getScale()) || !argumentOf(update.getTracker()) ||
+       (update.getHysteresisTracker() &&
+        !argumentOf(update.getHysteresisTracker()))))
     return update.emitError() << "accumulate=" << accumulate
                               << ": the loss-scale state must be arguments "
                                  "of the gradient function";
@@ -466,8 +469,8 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
           ? accumulateGradients(b, loc, fn, contract,
                                 body->getArguments().take_front(numFnArgs))
           : FailureOr<SmallVector<Value>>(SmallVector<Value>(
-                func::CallOp::create(
-                    b, loc, fn, body->getArguments().take_front(numFnArgs))
+                func::CallOp::create(b, loc, fn,
+                                     body->getArguments().take_front(numFnArgs))
                     .getResults()));
   if (failed(fnResults))
     return failure();
@@ -497,8 +500,8 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
       SmallVector<Value> paramSlots;
       for (unsigned s = 0; s < config.numSlots(); ++s)
         paramSlots.push_back(old[trained.size() * (1 + s) + i]);
-      SmallVector<Value> updated = sb.update(old[i], grads[i], paramSlots,
-                                             scalars);
+      SmallVector<Value> updated =
+          sb.update(old[i], grads[i], paramSlots, scalars);
       params.push_back(updated[0]);
       slots.append(updated.begin() + 1, updated.end());
     }

@@ -24,8 +24,8 @@ namespace {
 
 bool isLowFloatTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && (tensor.getElementType().isF16() ||
-                    tensor.getElementType().isBF16());
+  return tensor &&
+         (tensor.getElementType().isF16() || tensor.getElementType().isBF16());
 }
 
 struct WidenConvolutionOperands
