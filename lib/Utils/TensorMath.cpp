@@ -54,6 +54,14 @@ Value mlir::mp::createFullReduction(OpBuilder &b, Location loc, Value input,
   return generic.getResult(0);
 }
 
+Value mlir::mp::createZeros(OpBuilder &b, Location loc, RankedTensorType type) {
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+}
+
 Value mlir::mp::extractScalar(OpBuilder &b, Location loc, Value tensor) {
   return tensor::ExtractOp::create(b, loc, tensor, ValueRange{});
 }

@@ -14,6 +14,7 @@
 #define MP_UTILS_TENSORMATH_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir {
 namespace linalg {
@@ -37,6 +38,9 @@ SmallVector<Value> createElementwise(OpBuilder &b, Location loc,
 /// (arguments: element, accumulator; returns the new accumulator).
 Value createFullReduction(OpBuilder &b, Location loc, Value input, Value init,
                           ScalarBodyBuilder body);
+
+/// A tensor of `type` (static shape) filled with zeros (false for i1).
+Value createZeros(OpBuilder &b, Location loc, RankedTensorType type);
 
 /// The element of a 0-d tensor.
 Value extractScalar(OpBuilder &b, Location loc, Value tensor);

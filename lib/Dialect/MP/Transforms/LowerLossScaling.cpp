@@ -49,16 +49,10 @@ struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
     Value inf = arith::ConstantOp::create(
         rewriter, loc,
         rewriter.getF32FloatAttr(std::numeric_limits<float>::infinity()));
-    Value falseValue =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(false));
     Value trueValue =
         arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
-    Value flag = linalg::FillOp::create(
-                     rewriter, loc, falseValue,
-                     tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
-                                             rewriter.getI1Type())
-                         .getResult())
-                     .getResult(0);
+    Value flag = createZeros(rewriter, loc,
+                             RankedTensorType::get({}, rewriter.getI1Type()));
     SmallVector<Value> results;
     for (Value grad : op.getGrads()) {
       results.push_back(

@@ -73,12 +73,7 @@ public:
   /// min(1, clip / (||grads||_2 + 1e-6)), as torch.nn.utils.clip_grad_norm_.
   Value clipCoefficient(ValueRange grads) {
     Value zero = f32(0.0);
-    Value init =
-        linalg::FillOp::create(
-            b, loc, zero,
-            tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, b.getF32Type())
-                .getResult())
-            .getResult(0);
+    Value init = createZeros(b, loc, RankedTensorType::get({}, b.getF32Type()));
     Value total = zero;
     for (Value g : grads) {
       Value sum = createFullReduction(
@@ -265,16 +260,6 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   return config;
 }
 
-/// Zeros of a tensor type (f32 or i1 elements).
-static Value zerosLike(OpBuilder &b, Location loc, Type type) {
-  auto tensor = cast<RankedTensorType>(type);
-  Value zero =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(tensor.getElementType()));
-  Value empty = tensor::EmptyOp::create(b, loc, tensor.getShape(),
-                                        tensor.getElementType());
-  return linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-}
-
 FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
     OpBuilder &b, Location loc, func::FuncOp fn,
     const TrainingContract &contract, ValueRange args) {
@@ -315,7 +300,8 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
     if (fn.getResultAttr(r, MPDialect::kUpdatesAttrName))
       continue;
     carried.push_back(r);
-    inits.push_back(zerosLike(b, loc, fn.getResultTypes()[r]));
+    inits.push_back(
+        createZeros(b, loc, cast<RankedTensorType>(fn.getResultTypes()[r])));
   }
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, accumulate);
