@@ -225,8 +225,16 @@ mlir::mp::getGradientFunctions(Operation *symbolTableOp) {
       ok = false;
       continue;
     }
-    if (!contract->gradients.empty())
-      functions.push_back({fn, std::move(*contract)});
+    if (contract->gradients.empty())
+      continue;
+    auto func = dyn_cast<func::FuncOp>(&op);
+    if (!func) {
+      fn.emitError() << "gradient functions must be func.func, not '"
+                     << op.getName() << "'";
+      ok = false;
+      continue;
+    }
+    functions.push_back({func, std::move(*contract)});
   }
   if (!ok)
     return failure();

@@ -15,6 +15,7 @@
 #ifndef MP_ANALYSIS_TRAININGCONTRACT_H
 #define MP_ANALYSIS_TRAININGCONTRACT_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -53,14 +54,15 @@ struct TrainingContract {
   static FailureOr<TrainingContract> get(FunctionOpInterface fn);
 };
 
-/// A defined function with gradient results (mp.grad_of) and its contract.
+/// A defined func.func with gradient results (mp.grad_of) and its contract.
 struct GradientFunction {
-  FunctionOpInterface fn;
+  func::FuncOp fn;
   TrainingContract contract;
 };
 
 /// The gradient functions directly inside `symbolTableOp` (e.g. a module),
-/// their contracts checked; fails (after reporting) on any breach.
+/// their contracts checked; fails (after reporting) on any breach, and on
+/// gradient functions that are not func.func (training steps call them).
 FailureOr<std::vector<GradientFunction>>
 getGradientFunctions(Operation *symbolTableOp);
 

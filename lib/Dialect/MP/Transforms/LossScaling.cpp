@@ -86,14 +86,7 @@ struct LossScalingPass : public mp::impl::LossScalingPassBase<LossScalingPass> {
         getGradientFunctions(getOperation());
     if (failed(functions))
       return signalPassFailure();
-    for (auto &[fnOp, contract] : *functions) {
-      auto fn = dyn_cast<func::FuncOp>(fnOp.getOperation());
-      if (!fn) {
-        fnOp.emitError() << "mp-loss-scaling handles func.func gradient "
-                            "functions, not '"
-                         << fnOp->getName() << "'";
-        return signalPassFailure();
-      }
+    for (auto &[fn, contract] : *functions) {
       if (contract.lossScale || contract.foundInf) {
         fn.emitError() << "@" << fn.getName()
                        << " is already loss-scaled (it has an mp.loss_scale "

@@ -197,17 +197,9 @@ struct MakeTrainStepPass
         getGradientFunctions(getOperation());
     if (failed(functions))
       return signalPassFailure();
-    for (auto &[fn, contract] : *functions) {
-      auto func = dyn_cast<func::FuncOp>(fn.getOperation());
-      if (!func) {
-        fn.emitError() << "mp-make-train-step handles func.func gradient "
-                          "functions, not '"
-                       << fn->getName() << "'";
+    for (auto &[fn, contract] : *functions)
+      if (failed(makeStep(fn, contract, *config, symbols)))
         return signalPassFailure();
-      }
-      if (failed(makeStep(func, contract, *config, symbols)))
-        return signalPassFailure();
-    }
   }
 };
 
