@@ -1,5 +1,5 @@
 // A two-layer MLP classifier with a softmax cross-entropy loss, written as a
-// gradient function in the training contract of ../shared/DESIGN.md: it
+// gradient function in the training contract of docs/Design.md: it
 // returns the loss and the gradient of every parameter, with the backward
 // pass seeded by %seed (dLoss/dLoss), and the logits (for accuracy).
 //

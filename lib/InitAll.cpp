@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/InitAll.h"
+#include "mp/Codegen/CPU/Passes.h"
+#include "mp/Conversion/Passes.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
 #include "mp/Pipelines/Pipelines.h"
@@ -17,5 +19,7 @@ void mlir::mp::registerMPDialects(DialectRegistry &registry) {
 
 void mlir::mp::registerMPPassesAndPipelines() {
   registerMPPasses();
+  registerMPConversionPasses();
+  registerCPUCodegenPassesAndPipelines();
   registerMPPipelines();
 }

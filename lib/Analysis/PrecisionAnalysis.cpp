@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The painting follows TensorFlow's auto_mixed_precision (see
-// ../shared/REFERENCE.md and docs/Classification.md):
+// docs/Design.md and docs/Classification.md):
 //   1. allow-list ops go low;
 //   2. deny spreads forward through infer/clear ops, ending at a deny or infer
 //      op (clear ops on the way are painted deny only if the path reaches one);

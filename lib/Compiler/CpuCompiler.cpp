@@ -6,7 +6,6 @@
 
 #include "mp/Compiler/CpuCompiler.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
-#include "mp/Pipelines/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -189,7 +188,11 @@ static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
 
 LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
                                               StringRef outputPath,
-                                              const CpuCompileOptions &opts) {
+                                              const CpuPipelineOptions &opts) {
+  if (failed(verifyCpuPipelineOptions(opts, [&](const Twine &message) {
+        return module.emitError(message);
+      })))
+    return failure();
   SmallVector<std::pair<std::string, std::string>> entries;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal() || !fn.isPublic())
@@ -222,7 +225,7 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
   }
 
   PassManager pm(module.getContext());
-  buildLowerToCpuPipeline(pm);
+  buildLowerToCpuPipeline(pm, opts);
   if (failed(pm.run(module)))
     return failure();
 
@@ -252,9 +255,7 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
     return module.emitError()
            << "cannot target the host: " << llvm::toString(builder.takeError());
   builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(opts.optLevel >= 2
-                                  ? llvm::CodeGenOptLevel::Aggressive
-                                  : llvm::CodeGenOptLevel::None);
+  builder->setCodeGenOptLevel(*llvm::CodeGenOpt::getLevel(opts.optLevel));
   auto tm = builder->createTargetMachine();
   if (!tm)
     return module.emitError()
@@ -270,7 +271,6 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
   if (failed(emitObject(module, *llvmModule, **tm, object)))
     return failure();
   LogicalResult linked = linkSharedObject(module, object, outputPath);
-  if (!opts.keepObject)
-    llvm::sys::fs::remove(object);
+  llvm::sys::fs::remove(object);
   return linked;
 }

@@ -6,8 +6,9 @@
 //
 // Load with
 //   mlir-opt --load-dialect-plugin=MPPlugin.so --load-pass-plugin=MPPlugin.so
-// The dialect half is needed to parse #mp attributes; the pass half registers
-// every mp pass and mp-amp-pipeline.
+// The dialect half is needed to parse mp ops and attributes; the pass half
+// registers every mp pass (transforms, conversion, CPU codegen) and pipeline
+// (mp-amp-pipeline, mp-train-pipeline, mp-lower-to-cpu).
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,6 +2,8 @@
 // RUN: mp-opt %mp_src/examples/attention.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=fp16})' | FileCheck %s
 // RUN: mp-opt %mp_src/examples/attention.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=bf16})' | FileCheck %s --check-prefix=BF16
 // RUN: mp-opt %mp_src/examples/conv_block.mlir --pass-pipeline='builtin.module(mp-amp-pipeline{policy=fp16})' 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: not mp-opt %mp_src/examples/attention.mlir --pass-pipeline='builtin.module(func.func(mp-amp-pipeline))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// NESTED: error: mp-amp-pipeline runs on 'builtin.module', not nested under 'func.func': write --pass-pipeline='builtin.module(mp-amp-pipeline{...})'
 
 // Attention block: layer norm (statistics in f32), Q/K/V projections,
 // softmax (f32), GELU (tanh form, follows its neighbours).

@@ -3,6 +3,8 @@
 // RUN: mp-opt %s --mp-train-pipeline="policy=none optimizer=momentum" | FileCheck %s --check-prefix=FP32
 // RUN: mp-opt %s --mp-train-pipeline="policy=bf16 loss-scale=static=128 optimizer=adamw accumulate=2" | FileCheck %s --check-prefix=OPTS
 // RUN: not mp-opt %s --mp-train-pipeline="loss-scale=never" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not mp-opt %s --pass-pipeline='builtin.module(func.func(mp-train-pipeline))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// NESTED: error: mp-train-pipeline runs on 'builtin.module', not nested under 'func.func'
 
 // The default (fp16 policy): f16 matmul with f32 accumulation, dynamic loss
 // scaling with GradScaler's defaults, SGD step.

@@ -87,9 +87,10 @@ static cl::opt<bool> compareFp32(
     cl::cat(category));
 static cl::opt<unsigned> repeat("repeat", cl::desc("Time N calls of the entry"),
                                 cl::init(0), cl::cat(category));
-static cl::opt<unsigned> optLevel("O",
-                                  cl::desc("LLVM optimization level (0-3)"),
-                                  cl::init(3), cl::Prefix, cl::cat(category));
+static cl::opt<unsigned>
+    optLevel("O",
+             cl::desc("Optimization level (0-3; mp-lower-to-cpu's opt-level)"),
+             cl::init(mp::kDefaultCpuOptLevel), cl::Prefix, cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
@@ -212,7 +213,7 @@ double seconds(std::chrono::steady_clock::time_point start) {
 static LogicalResult compileAndLoad(ModuleOp module, const std::string &soPath,
                                     Compiled &out) {
   auto start = std::chrono::steady_clock::now();
-  mp::CpuCompileOptions options;
+  mp::CpuPipelineOptions options;
   options.optLevel = optLevel;
   if (failed(mp::compileToSharedObject(module, soPath, options)))
     return failure();
@@ -490,7 +491,7 @@ static int runTraining(MLIRContext &context) {
   llvm::scope_exit cleanup([&] { llvm::sys::fs::remove_directories(tmpDir); });
   std::string so =
       emitSo.empty() ? (tmpDir + "/step.so").str() : std::string(emitSo);
-  mp::CpuCompileOptions compileOptions;
+  mp::CpuPipelineOptions compileOptions;
   compileOptions.optLevel = optLevel;
   if (failed(mp::compileToSharedObject(*module, so, compileOptions)))
     return 1;

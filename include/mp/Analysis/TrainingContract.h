@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A gradient function (../shared/DESIGN.md, docs/Training.md) marks its
+// A gradient function (docs/Design.md, docs/Training.md) marks its
 // arguments mp.param / mp.input / mp.grad_seed and its results mp.loss /
 // mp.grad_of = N / mp.output. Loss scaling and training steps add state
 // arguments (mp.state = initial value, optionally mp.loss_scale) with results

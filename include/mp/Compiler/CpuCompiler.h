@@ -15,6 +15,8 @@
 #ifndef MP_COMPILER_CPUCOMPILER_H
 #define MP_COMPILER_CPUCOMPILER_H
 
+#include "mp/Codegen/CPU/Passes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -31,17 +33,12 @@ namespace mp {
 /// pass (memrefs, unranked or complex tensors, scalar results).
 FailureOr<std::string> getEntrySignature(func::FuncOp fn);
 
-struct CpuCompileOptions {
-  /// LLVM optimization level (0-3).
-  unsigned optLevel = 3;
-  /// Keep the object file next to the shared object (for debugging).
-  bool keepObject = false;
-};
-
-/// Compiles every public function of `module` (which is lowered in place)
-/// into the shared object `outputPath`.
-LogicalResult compileToSharedObject(ModuleOp module, StringRef outputPath,
-                                    const CpuCompileOptions &options = {});
+/// Compiles every public function of `module` (which is lowered in place by
+/// mp-lower-to-cpu with `options`) into the shared object `outputPath`,
+/// optimized by LLVM at `options.optLevel`.
+LogicalResult
+compileToSharedObject(ModuleOp module, StringRef outputPath,
+                      const CpuPipelineOptions &options = CpuPipelineOptions());
 
 } // namespace mp
 } // namespace mlir

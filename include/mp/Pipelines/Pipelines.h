@@ -154,15 +154,7 @@ void buildTrainPipeline(OpPassManager &pm, const TrainPipelineOptions &options);
 /// `auto` the policy's choice ("dynamic" or "none").
 std::string resolveLossScaleMode(const TrainPipelineOptions &options);
 
-/// Lowers linalg-on-tensors (fp32 or mixed) to the LLVM dialect for the host
-/// CPU: aggregate ops decomposed, elementwise tensor ops turned into linalg,
-/// one-shot bufferization with identity-layout function boundaries, buffer
-/// deallocation, loops, f16/bf16 arithmetic computed through f32 (exact for
-/// + - * /), bf16 casts expanded to integer ops, math through libm, and C
-/// interface wrappers (`_mlir_ciface_*`) for every function.
-void buildLowerToCpuPipeline(OpPassManager &pm);
-
-/// Registers mp-amp-pipeline and mp-lower-to-cpu.
+/// Registers mp-amp-pipeline and mp-train-pipeline.
 void registerMPPipelines();
 
 } // namespace mp

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Wraps a gradient function into the training step of ../shared/DESIGN.md:
+// Wraps a gradient function into the training step of docs/Design.md:
 // call it, clip, and update fp32 master weights and optimizer state with
 // PyTorch's equations, all skipped on overflow.
 //

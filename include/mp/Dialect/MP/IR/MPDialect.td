@@ -63,7 +63,7 @@ def MP_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mp.precision";
     static constexpr ::llvm::StringLiteral kAccumulatorAttrName =
         "mp.accumulator";
-    /// Roles of the training contract (../shared/DESIGN.md), on function
+    /// Roles of the training contract (docs/Design.md), on function
     /// arguments and results.
     static constexpr ::llvm::StringLiteral kParamAttrName = "mp.param";
     static constexpr ::llvm::StringLiteral kInputAttrName = "mp.input";

@@ -14,7 +14,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 // The AMP rewrite itself needs no op (graphs use upstream ops and
 // arith.truncf/extf). Loss scaling does: these ops carry its semantics until
-// mp-lower-loss-scaling turns them into arith/linalg/tensor ops.
+// convert-mp-to-standard turns them into arith/linalg/tensor ops.
 
 class MP_Op<string mnemonic, list<Trait> traits = []>
     : Op<MP_Dialect, mnemonic, traits>;

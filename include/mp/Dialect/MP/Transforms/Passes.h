@@ -10,13 +10,11 @@
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -30,10 +28,6 @@ namespace mp {
 /// Patterns of mp-optimize-casts that rewrite locally (round trips, casts of
 /// constants and of broadcasts, casts before slices).
 void populateOptimizeCastsPatterns(RewritePatternSet &patterns);
-
-/// Patterns of mp-lower-loss-scaling: the loss-scaling ops to arith, linalg
-/// and tensor ops.
-void populateLowerLossScalingPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "mp/Dialect/MP/Transforms/Passes.h.inc"

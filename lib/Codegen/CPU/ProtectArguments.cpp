@@ -4,15 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
 namespace mp {
 #define GEN_PASS_DEF_PROTECTARGUMENTSPASS
-#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+#include "mp/Codegen/CPU/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
 

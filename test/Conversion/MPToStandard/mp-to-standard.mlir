@@ -1,4 +1,4 @@
-// RUN: mp-opt %s --mp-lower-loss-scaling | FileCheck %s
+// RUN: mp-opt %s --convert-mp-to-standard | FileCheck %s --implicit-check-not=mp.
 
 // CHECK-LABEL: func.func @lower
 // CHECK-SAME: (%[[SEED:.*]]: tensor<f32>, %[[SCALE:.*]]: tensor<f32>, %[[T:.*]]: tensor<i32>, %[[G:.*]]: tensor<4xf16>)

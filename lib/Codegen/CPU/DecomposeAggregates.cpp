@@ -4,15 +4,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
 namespace mp {
 #define GEN_PASS_DEF_DECOMPOSEAGGREGATESPASS
-#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+#include "mp/Codegen/CPU/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
 

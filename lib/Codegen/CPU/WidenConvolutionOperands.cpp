@@ -4,16 +4,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Codegen/CPU/Passes.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir {
 namespace mp {
 #define GEN_PASS_DEF_WIDENCONVOLUTIONOPERANDSPASS
-#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+#include "mp/Codegen/CPU/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
 

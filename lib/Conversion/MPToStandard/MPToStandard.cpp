@@ -1,22 +1,24 @@
-//===- LowerLossScaling.cpp - mp-lower-loss-scaling -------------*- C++ -*-===//
+//===- MPToStandard.cpp - convert-mp-to-standard ----------------*- C++ -*-===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mp/Conversion/MPToStandard/MPToStandard.h"
+#include "mp/Conversion/Passes.h"
 #include "mp/Dialect/MP/IR/MPOps.h"
-#include "mp/Dialect/MP/Transforms/Passes.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir {
 namespace mp {
-#define GEN_PASS_DEF_LOWERLOSSSCALINGPASS
-#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+#define GEN_PASS_DEF_CONVERTMPTOSTANDARDPASS
+#include "mp/Conversion/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
 
@@ -25,27 +27,30 @@ using namespace mlir::mp;
 
 namespace {
 
-struct LowerScaleSeed : public OpRewritePattern<ScaleSeedOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct ScaleSeedOpConversion : public OpConversionPattern<ScaleSeedOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(ScaleSeedOp op,
-                                PatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, op.getSeed(), op.getScale());
+  LogicalResult
+  matchAndRewrite(ScaleSeedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<arith::MulFOp>(op, adaptor.getSeed(),
+                                               adaptor.getScale());
     return success();
   }
 };
 
-struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct UnscaleOpConversion : public OpConversionPattern<UnscaleOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(UnscaleOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(UnscaleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type f32 = rewriter.getF32Type();
     Value one = arith::ConstantOp::create(rewriter, loc,
                                           rewriter.getF32FloatAttr(1.0f));
     Value inv = arith::DivFOp::create(
-        rewriter, loc, one, extractScalar(rewriter, loc, op.getScale()));
+        rewriter, loc, one, extractScalar(rewriter, loc, adaptor.getScale()));
     Value inf = arith::ConstantOp::create(
         rewriter, loc,
         rewriter.getF32FloatAttr(std::numeric_limits<float>::infinity()));
@@ -54,7 +59,7 @@ struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
     Value flag = createZeros(rewriter, loc,
                              RankedTensorType::get({}, rewriter.getI1Type()));
     SmallVector<Value> results;
-    for (Value grad : op.getGrads()) {
+    for (Value grad : adaptor.getGrads()) {
       results.push_back(
           createElementwise(rewriter, loc, grad, f32,
                             [&](OpBuilder &b, Location l, ValueRange args) {
@@ -78,11 +83,12 @@ struct LowerUnscale : public OpRewritePattern<UnscaleOp> {
   }
 };
 
-struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct UpdateScaleOpConversion : public OpConversionPattern<UpdateScaleOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(UpdateScaleOp op,
-                                PatternRewriter &rewriter) const override {
+  LogicalResult
+  matchAndRewrite(UpdateScaleOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto f32Const = [&](float v) -> Value {
       return arith::ConstantOp::create(rewriter, loc,
@@ -92,9 +98,9 @@ struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
       return arith::ConstantOp::create(rewriter, loc,
                                        rewriter.getI32IntegerAttr(v));
     };
-    Value scale = extractScalar(rewriter, loc, op.getScale());
-    Value tracker = extractScalar(rewriter, loc, op.getTracker());
-    Value foundInf = extractScalar(rewriter, loc, op.getFoundInf());
+    Value scale = extractScalar(rewriter, loc, adaptor.getScale());
+    Value tracker = extractScalar(rewriter, loc, adaptor.getTracker());
+    Value foundInf = extractScalar(rewriter, loc, adaptor.getFoundInf());
     // Clean step: count it; grow after growth_interval clean steps, unless
     // the grown scale overflows f32.
     Value succ = arith::AddIOp::create(rewriter, loc, tracker, i32Const(1));
@@ -117,7 +123,7 @@ struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
     Value backedOff = arith::MulFOp::create(
         rewriter, loc, scale, f32Const(op.getBackoffFactor().convertToFloat()));
     SmallVector<Value> newHysteresis;
-    if (Value counter = op.getHysteresisTracker()) {
+    if (Value counter = adaptor.getHysteresisTracker()) {
       Value h = extractScalar(rewriter, loc, counter);
       Value decremented = arith::SubIOp::create(rewriter, loc, h, i32Const(1));
       Value usedUp = arith::CmpIOp::create(
@@ -149,19 +155,28 @@ struct LowerUpdateScale : public OpRewritePattern<UpdateScaleOp> {
   }
 };
 
-struct LowerLossScalingPass
-    : public mp::impl::LowerLossScalingPassBase<LowerLossScalingPass> {
+struct ConvertMPToStandardPass
+    : public mp::impl::ConvertMPToStandardPassBase<ConvertMPToStandardPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    populateLowerLossScalingPatterns(patterns);
-    walkAndApplyPatterns(getOperation(), std::move(patterns));
+    MLIRContext *context = &getContext();
+    ConversionTarget target(*context);
+    target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
+                           math::MathDialect, tensor::TensorDialect>();
+    target.addIllegalDialect<MPDialect>();
+    RewritePatternSet patterns(context);
+    populateMPToStandardConversionPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
   }
 };
 } // namespace
 
-void mlir::mp::populateLowerLossScalingPatterns(RewritePatternSet &patterns) {
-  patterns.add<LowerScaleSeed, LowerUnscale, LowerUpdateScale>(
-      patterns.getContext());
+void mlir::mp::populateMPToStandardConversionPatterns(
+    RewritePatternSet &patterns) {
+  patterns
+      .add<ScaleSeedOpConversion, UnscaleOpConversion, UpdateScaleOpConversion>(
+          patterns.getContext());
 }

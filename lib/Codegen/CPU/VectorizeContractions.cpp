@@ -4,19 +4,23 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
 namespace mp {
 #define GEN_PASS_DEF_VECTORIZECONTRACTIONSPASS
-#include "mp/Dialect/MP/Transforms/Passes.h.inc"
+#include "mp/Codegen/CPU/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
 

@@ -1,0 +1,72 @@
+//===- Passes.h - mp CPU code generation ------------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CPU backend: its passes and the mp-lower-to-cpu pipeline, which lowers
+// linalg on tensors (fp32 or mixed, after convert-mp-to-standard's patterns)
+// to the LLVM dialect for the host CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_CODEGEN_CPU_PASSES_H
+#define MP_CODEGEN_CPU_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace mp {
+
+#define GEN_PASS_DECL
+#include "mp/Codegen/CPU/Passes.h.inc"
+
+/// The LLVM optimization level of compiled CPU code unless told otherwise.
+constexpr unsigned kDefaultCpuOptLevel = 3;
+
+/// Options of mp-lower-to-cpu. Tile sizes default to those of
+/// mp-vectorize-contractions.
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<int64_t> tileM{
+      *this, "tile-m", llvm::cl::desc("Rows of a contraction register block"),
+      llvm::cl::init(VectorizeContractionsPassOptions().tileM)};
+  PassOptions::Option<int64_t> tileN{
+      *this, "tile-n",
+      llvm::cl::desc("Columns of a contraction register block (a multiple "
+                     "of the vector width)"),
+      llvm::cl::init(VectorizeContractionsPassOptions().tileN)};
+  PassOptions::Option<int64_t> tileK{
+      *this, "tile-k",
+      llvm::cl::desc("Reduction steps per iteration of the innermost loop"),
+      llvm::cl::init(VectorizeContractionsPassOptions().tileK)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("0-3: LLVM's optimization and code generation level "
+                     "when compiled; 0 also keeps contractions as scalar "
+                     "loops (fastest to compile)"),
+      llvm::cl::init(kDefaultCpuOptLevel)};
+};
+
+/// Reports option values mp-lower-to-cpu cannot use.
+LogicalResult verifyCpuPipelineOptions(
+    const CpuPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Lowers linalg on tensors (fp32 or mixed) to the LLVM dialect for the host
+/// CPU: mp ops converted, aggregate ops decomposed, elementwise tensor ops
+/// turned into linalg, contractions tiled and vectorized, one-shot
+/// bufferization with identity-layout function boundaries, buffer
+/// deallocation, loops, f16/bf16 arithmetic computed through f32 (exact for
+/// + - * /), bf16 casts expanded to integer ops, math through LLVM intrinsics
+/// and libm, and C interface wrappers (`_mlir_ciface_*`) for every function.
+void buildLowerToCpuPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options);
+
+/// Registers the CPU codegen passes and mp-lower-to-cpu.
+void registerCPUCodegenPassesAndPipelines();
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_CODEGEN_CPU_PASSES_H

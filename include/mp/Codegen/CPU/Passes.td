@@ -1,0 +1,113 @@
+//===- Passes.td - mp CPU code generation passes -----------*- tablegen -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Passes of the CPU backend (mp-lower-to-cpu). None of them reads or writes
+// an mp op or attribute: they prepare linalg on tensors for the host CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_CODEGEN_CPU_PASSES_TD
+#define MP_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def DecomposeAggregatesPass : Pass<"mp-decompose-aggregates"> {
+  let summary = "Decompose aggregate linalg ops (softmax) into generic ops";
+  let description = [{
+    Rewrites every op implementing `linalg::AggregatedOpInterface` (e.g.
+    `linalg.softmax`) into the structured ops it stands for (max reduction,
+    subtract, exp, sum reduction, divide), so that loop lowering can handle
+    it. Other ops are left alone. Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    %0 = linalg.softmax dimension(1) ins(%x : tensor<2x16xf32>) outs(%e : tensor<2x16xf32>) -> tensor<2x16xf32>
+    // becomes linalg.fill + linalg.generic (max), linalg.generic (sub, exp),
+    // linalg.generic (sum), linalg.generic (div)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let statistics = [
+    Statistic<"numDecomposed", "decomposed", "Aggregate ops decomposed">,
+  ];
+}
+
+def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
+  let summary = "Keep bufferization from writing into the caller's tensors";
+  let description = [{
+    Marks every tensor argument of every public function
+    `bufferization.writable = false`, so that one-shot bufferization with
+    function boundaries copies an argument before an op writes to it (e.g. an
+    elementwise op whose destination is its own input) instead of
+    overwriting the caller's buffer. Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    func.func @f(%x: tensor<4xf32> {bufferization.writable = false}) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def WidenConvolutionOperandsPass : Pass<"mp-widen-convolution-operands"> {
+  let summary = "Widen f16/bf16 convolution inputs to f32 once per tensor";
+  let description = [{
+    For targets without low-precision arithmetic (the CPU backend): a named
+    convolution (`linalg.conv_*`, `linalg.depthwise_conv_*`...) with f16 or
+    bf16 inputs and an f32 accumulator gets its inputs widened to f32 by one
+    elementwise `linalg.generic` each, and its body rebuilt for f32 inputs.
+    The results are bit-identical (the body widened every element before
+    multiplying anyway), but the loops no longer convert inside the
+    multiply-add chain, which x86 code generation serializes. Part of
+    `mp-lower-to-cpu`.
+
+    ```mlir
+    %c = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>)
+                                  outs(%acc : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+    // becomes
+    %x32 = linalg.generic ... ins(%x : tensor<1x1x4x4xf16>) { arith.extf } -> tensor<1x1x4x4xf32>
+    %w32 = linalg.generic ... ins(%w : tensor<1x1x3x3xf16>) { arith.extf } -> tensor<1x1x3x3xf32>
+    %c = linalg.conv_2d_nchw_fchw ins(%x32, %w32 : ...) outs(%acc : tensor<1x1x2x2xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
+  let summary = "Tile contractions into register blocks and vectorize them";
+  let description = [{
+    For each contraction on tensors (`linalg.matmul`, `linalg.batch_matmul`,
+    contraction `linalg.generic`s) with static sizes that the tiles divide:
+    tiles it into `tile-m` x `tile-n` x `tile-k` register blocks (loops
+    ordered batch, n, m, k), copies each `tile-n`-wide panel of the
+    right-hand side into a contiguous buffer once per panel (so the innermost
+    loop reads memory sequentially and the panel stays in cache across the
+    rows), vectorizes each register block to `vector.contract`
+    (f16/bf16 operands are widened to the f32 accumulator), and hoists the
+    accumulator out of the reduction loop so it lives in registers. Other
+    contractions keep the scalar loops `mp-lower-to-cpu` makes (correct for
+    any size, slower). Part of `mp-lower-to-cpu`.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"4",
+           "Rows of a register block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"16",
+           "Columns of a register block (a multiple of the vector width)">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"1",
+           "Reduction steps per iteration of the innermost loop">,
+  ];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized", "Contractions vectorized">,
+  ];
+}
+
+#endif // MP_CODEGEN_CPU_PASSES_TD

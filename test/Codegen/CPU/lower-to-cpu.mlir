@@ -1,0 +1,47 @@
+// RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu)' | FileCheck %s \
+// RUN:   --implicit-check-not=linalg. --implicit-check-not='tensor<' \
+// RUN:   --implicit-check-not=memref. --implicit-check-not=unrealized_conversion_cast
+// RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{tile-n=8})' | FileCheck %s --check-prefix=TILE
+// RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=0})' | FileCheck %s --check-prefix=O0
+// RUN: not mp-opt %s --pass-pipeline='builtin.module(func.func(mp-lower-to-cpu))' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{tile-m=0})' 2>&1 | FileCheck %s --check-prefix=TILES
+// The input of mp-run after mp-amp-pipeline: f16 inputs, f32 accumulation,
+// f16 elementwise work, softmax, a loop. Everything reaches the LLVM dialect;
+// f16 arithmetic runs in f32; every function gets a C interface wrapper.
+
+// CHECK-LABEL: llvm.func @mixed(
+// CHECK: llvm.fpext {{.*}} : f16 to f32
+// CHECK: llvm.fmul {{.*}} : f32
+// CHECK: llvm.fptrunc {{.*}} : f32 to f16
+// CHECK: llvm.call @malloc
+// CHECK-LABEL: llvm.func @_mlir_ciface_mixed(
+func.func @mixed(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %x: tensor<4x4xf32>) -> (tensor<4x4xf16>, tensor<4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %h = arith.truncf %m : tensor<4x4xf32> to tensor<4x4xf16>
+  %t = math.tanh %h : tensor<4x4xf16>
+  %s = linalg.softmax dimension(1) ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %t, %s : tensor<4x4xf16>, tensor<4x4xf32>
+}
+
+// A contraction the default 4x16 register block divides is vectorized
+// (opt-level=0 keeps scalar loops); tile-n=8 makes 8-wide blocks.
+// CHECK-LABEL: llvm.func @vectorized(
+// CHECK: llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// CHECK-LABEL: llvm.func @_mlir_ciface_vectorized(
+// TILE-LABEL: llvm.func @vectorized(
+// TILE: llvm.intr.fmuladd({{.*}}) : (vector<8xf32>, vector<8xf32>, vector<8xf32>) -> vector<8xf32>
+// O0-LABEL: llvm.func @vectorized(
+// O0-NOT: vector<
+// O0: llvm.func @_mlir_ciface_vectorized(
+func.func @vectorized(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+
+// NESTED: error: mp-lower-to-cpu runs on 'builtin.module', not nested under 'func.func': write --pass-pipeline='builtin.module(mp-lower-to-cpu{...})'
+// OPT: error: mp-lower-to-cpu: opt-level=4 is invalid: expected 0, 1, 2 or 3
+// TILES: error: mp-lower-to-cpu: tile-m, tile-n and tile-k must be positive
