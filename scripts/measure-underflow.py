@@ -43,7 +43,7 @@ def main():
         scaled = os.path.join(tmp, "scaled.mlir")
         subprocess.run([os.path.join(args.bin, "mp-opt"), graph,
                         "--mp-amp-pipeline=policy=fp16",
-                        "--mp-loss-scaling=mode=static=65536", "-o", scaled],
+                        "--mp-loss-scaling=mode=static static-scale=65536", "-o", scaled],
                        check=True)
         print(f"fp16 gradient underflow, {name} (examples/torch), saved batch")
         print("| loss weight | non-zero fp32 values | zero in fp16, unscaled | "

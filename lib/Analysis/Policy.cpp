@@ -171,26 +171,10 @@ static StringRef getListName(PrecisionClass cls) {
 }
 
 std::optional<PolicyLevel> mlir::mp::parsePolicyLevel(StringRef text) {
-  return llvm::StringSwitch<std::optional<PolicyLevel>>(text)
-      .Case("default", PolicyLevel::Default)
-      .Case("tensor-cores-only", PolicyLevel::TensorCoresOnly)
-      .Case("treat-infer-as-deny", PolicyLevel::TreatInferAsDeny)
-      .Case("unsafe-force-all", PolicyLevel::UnsafeForceAll)
-      .Default(std::nullopt);
-}
-
-StringRef mlir::mp::stringifyPolicyLevel(PolicyLevel level) {
-  switch (level) {
-  case PolicyLevel::Default:
-    return "default";
-  case PolicyLevel::TensorCoresOnly:
-    return "tensor-cores-only";
-  case PolicyLevel::TreatInferAsDeny:
-    return "treat-infer-as-deny";
-  case PolicyLevel::UnsafeForceAll:
-    return "unsafe-force-all";
-  }
-  llvm_unreachable("unknown policy level");
+  std::optional<PolicyLevel> level = symbolizePolicyLevel(text);
+  if (level == PolicyLevel::FromPolicy)
+    return std::nullopt;
+  return level;
 }
 
 llvm::ArrayRef<StringRef> Policy::getPseudoKeys() {

@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Pipelines/Pipelines.h"
-#include "mp/Analysis/Policy.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
 #include "mp/Utils/PipelineRegistration.h"
 
@@ -16,67 +15,43 @@
 using namespace mlir;
 using namespace mlir::mp;
 
-static ClassifyPrecisionPassOptions
-getClassifyOptions(const AmpPipelineOptions &options) {
+/// The classifier's options from the pipeline's; the rest keep their
+/// defaults.
+template <typename Options>
+static ClassifyPrecisionPassOptions getClassifyOptions(const Options &options) {
   ClassifyPrecisionPassOptions classify;
   classify.policy = options.policy;
   classify.level = options.level;
-  classify.allowAdd.assign(options.allowAdd.begin(), options.allowAdd.end());
-  classify.allowRemove.assign(options.allowRemove.begin(),
-                              options.allowRemove.end());
-  classify.denyAdd.assign(options.denyAdd.begin(), options.denyAdd.end());
-  classify.denyRemove.assign(options.denyRemove.begin(),
-                             options.denyRemove.end());
-  classify.inferAdd.assign(options.inferAdd.begin(), options.inferAdd.end());
-  classify.inferRemove.assign(options.inferRemove.begin(),
-                              options.inferRemove.end());
-  classify.clearAdd.assign(options.clearAdd.begin(), options.clearAdd.end());
-  classify.clearRemove.assign(options.clearRemove.begin(),
-                              options.clearRemove.end());
-  classify.lowPrecisionAccumulation = options.lowPrecisionAccumulation;
-  classify.lowPrecisionBoundaries = options.lowPrecisionBoundaries;
-  classify.remarks = options.remarks;
-  classify.reportFile = options.report;
-  classify.dotFile = options.dot;
   classify.summary = options.summary;
   return classify;
 }
 
 void mlir::mp::buildAmpPipeline(OpPassManager &pm,
                                 const AmpPipelineOptions &options) {
-  pm.addPass(createClassifyPrecisionPass(getClassifyOptions(options)));
+  ClassifyPrecisionPassOptions classify = getClassifyOptions(options);
+  classify.lowPrecisionAccumulation = options.lowPrecisionAccumulation;
+  classify.lowPrecisionBoundaries = options.lowPrecisionBoundaries;
+  classify.remarks = options.remarks;
+  classify.reportFile = options.report;
+  classify.dotFile = options.dot;
+  pm.addPass(createClassifyPrecisionPass(classify));
   pm.addPass(createInsertCastsPass());
   if (options.optimizeCasts)
     pm.addPass(createOptimizeCastsPass());
-}
-
-std::string
-mlir::mp::resolveLossScaleMode(const TrainPipelineOptions &options) {
-  if (options.lossScale != "auto")
-    return options.lossScale;
-  if (options.policy == "none")
-    return "none";
-  // A policy that fails to load is reported by mp-classify-precision.
-  llvm::Expected<Policy> policy = Policy::load(options.policy);
-  if (!policy) {
-    llvm::consumeError(policy.takeError());
-    return "dynamic";
-  }
-  return policy->getLossScaling() ? "dynamic" : "none";
 }
 
 void mlir::mp::buildTrainPipeline(OpPassManager &pm,
                                   const TrainPipelineOptions &options) {
   pm.addPass(createVerifyTrainingContractPass());
   if (options.policy != "none") {
-    AmpPipelineOptions amp;
-    amp.policy = options.policy;
-    amp.level = options.level;
-    amp.summary = options.summary;
-    buildAmpPipeline(pm, amp);
+    pm.addPass(createClassifyPrecisionPass(getClassifyOptions(options)));
+    pm.addPass(createInsertCastsPass());
+    pm.addPass(createOptimizeCastsPass());
   }
   LossScalingPassOptions scaling;
-  scaling.mode = resolveLossScaleMode(options);
+  scaling.mode = options.lossScale;
+  scaling.policy = options.policy;
+  scaling.staticScale = options.staticScale;
   scaling.initScale = options.initScale;
   scaling.growthFactor = options.growthFactor;
   scaling.backoffFactor = options.backoffFactor;

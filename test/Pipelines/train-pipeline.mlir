@@ -1,8 +1,11 @@
 // RUN: mp-opt %s --mp-train-pipeline | FileCheck %s --check-prefix=FP16
 // RUN: mp-opt %s --mp-train-pipeline="policy=bf16" | FileCheck %s --check-prefix=BF16
 // RUN: mp-opt %s --mp-train-pipeline="policy=none optimizer=momentum" | FileCheck %s --check-prefix=FP32
-// RUN: mp-opt %s --mp-train-pipeline="policy=bf16 loss-scale=static=128 optimizer=adamw accumulate=2" | FileCheck %s --check-prefix=OPTS
+// RUN: mp-opt %s --mp-train-pipeline="policy=bf16 loss-scale=static static-scale=128 optimizer=adamw accumulate=2" | FileCheck %s --check-prefix=OPTS
 // RUN: not mp-opt %s --mp-train-pipeline="loss-scale=never" 2>&1 | FileCheck %s --check-prefix=BAD
+// A policy file is loaded when the passes run; its error is reported once.
+// RUN: not mp-opt %s --mp-train-pipeline="policy=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=POLICY --implicit-check-not=error
+// POLICY: error: mp-classify-precision: cannot read policy file '{{.*}}missing.json'
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(func.func(mp-train-pipeline))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // NESTED: error: mp-train-pipeline runs on 'builtin.module', not nested under 'func.func'
 
@@ -44,7 +47,7 @@
 // OPTS-NOT: arith.truncf %[[W]]
 // OPTS: scf.if
 
-// BAD: error: mp-loss-scaling: mode 'never' is not one of dynamic, static=<scale> (a positive finite number) or none
+// BAD: for the --loss-scale option: Cannot find option named 'never'!
 func.func @grad(%w: tensor<16x4xf32> {mp.param}, %x: tensor<8x16xf32> {mp.input},
                 %seed: tensor<f32> {mp.grad_seed})
     -> (tensor<f32> {mp.loss}, tensor<16x4xf32> {mp.grad_of = 0 : i64}) {

@@ -22,6 +22,7 @@
 #include "mp/InitAll.h"
 #include "mp/Pipelines/Pipelines.h"
 #include "mp/Runtime/mp_runtime.h"
+#include "mp/Utils/EnumOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -116,41 +117,53 @@ static cl::opt<int64_t>
     testLimit("test-limit",
               cl::desc("Evaluate on the first N test images (0: all)"),
               cl::init(0), cl::cat(trainCategory));
-static cl::opt<std::string>
+// Training knobs: the values and defaults of mp-train-pipeline's passes.
+static const mp::LossScalingPassOptions scalingDefaults;
+static const mp::MakeTrainStepPassOptions stepDefaults;
+static cl::opt<mp::LossScaleMode>
     lossScale("loss-scale",
-              cl::desc("auto (dynamic for fp16, none otherwise), dynamic, "
-                       "static=S or none"),
-              cl::init("auto"), cl::cat(trainCategory));
+              cl::desc("Loss scaling (auto: dynamic for fp16, none otherwise)"),
+              cl::init(mp::LossScaleMode::Auto),
+              mp::clEnumValues(mp::symbolizeLossScaleMode,
+                               mp::getMaxEnumValForLossScaleMode()),
+              cl::cat(trainCategory));
+static cl::opt<double> staticScale("static-scale",
+                                   cl::desc("The scale of --loss-scale static"),
+                                   cl::init(scalingDefaults.staticScale),
+                                   cl::cat(trainCategory));
 static cl::opt<double> initScale("init-scale",
                                  cl::desc("Initial dynamic loss scale"),
-                                 cl::init(65536.0), cl::cat(trainCategory));
-static cl::opt<int32_t>
-    growthInterval("growth-interval",
-                   cl::desc("Clean steps before the scale grows"),
-                   cl::init(2000), cl::cat(trainCategory));
+                                 cl::init(scalingDefaults.initScale),
+                                 cl::cat(trainCategory));
+static cl::opt<int32_t> growthInterval(
+    "growth-interval", cl::desc("Clean steps before the scale grows"),
+    cl::init(scalingDefaults.growthInterval), cl::cat(trainCategory));
 static cl::opt<int32_t>
     hysteresis("hysteresis",
                cl::desc("Overflows in a row before the scale backs off"),
-               cl::init(1), cl::cat(trainCategory));
-static cl::opt<std::string> optimizer("optimizer",
-                                      cl::desc("sgd, momentum, adam or adamw"),
-                                      cl::init("sgd"), cl::cat(trainCategory));
-static cl::opt<double> lr("lr", cl::desc("Learning rate"), cl::init(1e-3),
-                          cl::cat(trainCategory));
-static cl::opt<double> momentum("momentum", cl::desc("Momentum"), cl::init(0.9),
+               cl::init(scalingDefaults.hysteresis), cl::cat(trainCategory));
+static cl::opt<mp::Optimizer> optimizer(
+    "optimizer", cl::desc("The optimizer"), cl::init(stepDefaults.optimizer),
+    mp::clEnumValues(mp::symbolizeOptimizer, mp::getMaxEnumValForOptimizer()),
+    cl::cat(trainCategory));
+static cl::opt<double> lr("lr", cl::desc("Learning rate"),
+                          cl::init(stepDefaults.lr), cl::cat(trainCategory));
+static cl::opt<double> momentum("momentum", cl::desc("Momentum"),
+                                cl::init(stepDefaults.momentum),
                                 cl::cat(trainCategory));
 static cl::opt<double>
     weightDecay("weight-decay",
                 cl::desc("Weight decay (default: the optimizer's PyTorch "
                          "default)"),
-                cl::init(-1.0), cl::cat(trainCategory));
+                cl::init(stepDefaults.weightDecay), cl::cat(trainCategory));
 static cl::opt<double> clipNorm("clip-norm",
                                 cl::desc("Clip gradients to this global norm"),
-                                cl::init(0.0), cl::cat(trainCategory));
+                                cl::init(stepDefaults.clipNorm),
+                                cl::cat(trainCategory));
 static cl::opt<int64_t>
     accumulate("accumulate",
                cl::desc("Micro-batches per step (gradient accumulation)"),
-               cl::init(1), cl::cat(trainCategory));
+               cl::init(stepDefaults.accumulate), cl::cat(trainCategory));
 static cl::opt<std::string>
     initDir("init", cl::desc("Initial parameters: argN.npy per parameter"),
             cl::value_desc("DIR"), cl::cat(trainCategory));
@@ -422,18 +435,6 @@ static LogicalResult makeTempDir(SmallString<128> &dir) {
 /// mp-run --train: builds the training step with mp-train-pipeline, compiles
 /// it, and trains on the data set.
 static int runTraining(MLIRContext &context) {
-  StringRef mode = lossScale;
-  double staticScale = 0;
-  if (mode != "auto" && mode != "dynamic" && mode != "none" &&
-      !(mode.consume_front("static=") && !mode.getAsDouble(staticScale) &&
-        staticScale > 0 && std::isfinite(staticScale)))
-    return fail("--loss-scale must be auto, dynamic, static=<positive scale> "
-                "or none, not '" +
-                lossScale + "'");
-  if (!llvm::is_contained({"sgd", "momentum", "adam", "adamw"},
-                          StringRef(optimizer)))
-    return fail("--optimizer must be sgd, momentum, adam or adamw, not '" +
-                optimizer + "'");
   if (!llvm::sys::fs::exists(trainFile))
     return fail("cannot read '" + trainFile + "': no such file");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(trainFile, &context);
@@ -471,6 +472,7 @@ static int runTraining(MLIRContext &context) {
   if (label == "none")
     label = "fp32";
   options.lossScale = lossScale;
+  options.staticScale = staticScale;
   options.initScale = initScale;
   options.growthInterval = growthInterval;
   options.hysteresis = hysteresis;

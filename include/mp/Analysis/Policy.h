@@ -25,20 +25,12 @@
 namespace mlir {
 namespace mp {
 
-/// How aggressively the painting lowers precision (names follow TF's AMP).
-enum class PolicyLevel {
-  /// The full painting algorithm.
-  Default,
-  /// Only allow-list ops go low; nothing spreads to their neighbours.
-  TensorCoresOnly,
-  /// Infer-list ops are treated as deny-list ops.
-  TreatInferAsDeny,
-  /// Every eligible op goes low, whatever its list (for experiments).
-  UnsafeForceAll,
-};
-
+/// The painting level of a policy (PolicyLevel, generated from MPAttrs.td):
+/// `default` (the full algorithm), `tensor-cores-only` (only allow-list ops
+/// go low, nothing spreads), `treat-infer-as-deny`, `unsafe-force-all` (every
+/// eligible op goes low, for experiments). A policy never has `FromPolicy`,
+/// which options use to mean "the policy's own level".
 std::optional<PolicyLevel> parsePolicyLevel(llvm::StringRef text);
-llvm::StringRef stringifyPolicyLevel(PolicyLevel level);
 
 namespace detail {
 class PolicyParser;

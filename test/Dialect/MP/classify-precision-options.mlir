@@ -3,7 +3,7 @@
 // NOFILE: error: mp-classify-precision: cannot read policy file 'fp99': No such file or directory (built-in policies: fp16, bf16)
 
 // RUN: not mp-opt %s --mp-classify-precision='level=fastest' 2>&1 | FileCheck %s --check-prefix=LEVEL
-// LEVEL: error: mp-classify-precision: unknown level 'fastest'; expected default, tensor-cores-only, treat-infer-as-deny or unsafe-force-all
+// LEVEL: for the --level option: Cannot find option named 'fastest'!
 
 // RUN: not mp-opt %s --mp-classify-precision='deny-add=linalg.matmul' 2>&1 | FileCheck %s --check-prefix=TWO
 // TWO: error: mp-classify-precision: op 'linalg.matmul' is in two precision lists ('allow' and 'deny'); remove it from one, e.g. with allow-remove=linalg.matmul

@@ -1,6 +1,9 @@
 // RUN: mp-opt %s --split-input-file --mp-loss-scaling | FileCheck %s --check-prefix=DYN
-// RUN: mp-opt %s --split-input-file --mp-loss-scaling="mode=static=1024" | FileCheck %s --check-prefix=STATIC
+// RUN: mp-opt %s --split-input-file --mp-loss-scaling="mode=static static-scale=1024" | FileCheck %s --check-prefix=STATIC
 // RUN: mp-opt %s --split-input-file --mp-loss-scaling="mode=none" | FileCheck %s --check-prefix=NONE
+// mode=auto follows the policy's loss_scaling: fp16 scales dynamically, bf16 does not.
+// RUN: mp-opt %s --split-input-file --mp-loss-scaling="mode=auto policy=fp16" | FileCheck %s --check-prefix=DYN
+// RUN: mp-opt %s --split-input-file --mp-loss-scaling="mode=auto policy=bf16" | FileCheck %s --check-prefix=NONE
 // RUN: mp-opt %s --split-input-file --mp-loss-scaling="hysteresis=3 init-scale=256 growth-interval=100 min-scale=1 max-scale=16777216" | FileCheck %s --check-prefix=HYST
 
 // The seed is scaled, the gradients unscaled (an f16 gradient widened only

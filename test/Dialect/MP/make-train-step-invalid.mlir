@@ -5,7 +5,7 @@
 // RUN: not mp-opt %s --mp-make-train-step="clip-norm=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
 // RUN: not mp-opt %s --mp-make-train-step="accumulate=0" 2>&1 | FileCheck %s --check-prefix=ACC
 
-// OPT: error: mp-make-train-step: unknown optimizer 'lamb' (known: sgd, momentum, adam, adamw)
+// OPT: for the --optimizer option: Cannot find option named 'lamb'!
 // LR: error: mp-make-train-step: lr=0 is invalid: expected a positive learning rate
 // BETA: error: mp-make-train-step: beta2=1 is invalid: expected a value in [0, 1)
 // NESTEROV: error: mp-make-train-step: nesterov needs optimizer=momentum, not 'sgd'

@@ -51,17 +51,8 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
     return failure();
   }
   Policy result = std::move(*loaded);
-  if (!level.empty()) {
-    std::optional<PolicyLevel> parsed = parsePolicyLevel(level);
-    if (!parsed) {
-      emitError(module.getLoc())
-          << "mp-classify-precision: unknown level '" << level
-          << "'; expected default, tensor-cores-only, "
-             "treat-infer-as-deny or unsafe-force-all";
-      return failure();
-    }
-    result.setLevel(*parsed);
-  }
+  if (level != PolicyLevel::FromPolicy)
+    result.setLevel(level);
   struct Edit {
     PrecisionClass cls;
     ListOption<std::string> &add, &remove;

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mp/Analysis/Policy.h"
 #include "mp/Analysis/TrainingContract.h"
 #include "mp/Dialect/MP/IR/MPOps.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
@@ -26,31 +27,6 @@ using namespace mlir::mp;
 
 namespace {
 
-/// The `mode` option, parsed.
-struct ScalingMode {
-  enum Kind { Dynamic, Static, None } kind = Dynamic;
-  float staticScale = 1.0f;
-};
-
-/// Parses `dynamic`, `static=<S>` or `none`.
-FailureOr<ScalingMode> parseMode(StringRef text) {
-  ScalingMode mode;
-  if (text == "dynamic")
-    return mode;
-  if (text == "none") {
-    mode.kind = ScalingMode::None;
-    return mode;
-  }
-  double scale;
-  if (text.consume_front("static=") && !text.getAsDouble(scale) &&
-      scale > 0.0 && std::isfinite(static_cast<float>(scale))) {
-    mode.kind = ScalingMode::Static;
-    mode.staticScale = static_cast<float>(scale);
-    return mode;
-  }
-  return failure();
-}
-
 /// The gradient as returned, or its f16/bf16 source when it was widened
 /// with arith.extf just for the return (mp.unscale widens it itself).
 Value unwidened(Value grad) {
@@ -66,21 +42,18 @@ struct LossScalingPass : public mp::impl::LossScalingPassBase<LossScalingPass> {
   using Base::Base;
 
   LogicalResult checkOptions(Location loc);
+  /// The mode, with `auto` resolved from the policy.
+  FailureOr<LossScaleMode> resolveMode();
   void scale(func::FuncOp fn, const TrainingContract &contract,
-             const ScalingMode &mode);
+             LossScaleMode mode);
 
   void runOnOperation() override {
-    FailureOr<ScalingMode> parsed = parseMode(mode);
-    if (failed(parsed)) {
-      emitError(getOperation().getLoc())
-          << "mp-loss-scaling: mode '" << mode
-          << "' is not one of dynamic, static=<scale> (a positive finite "
-             "number) or none";
-      return signalPassFailure();
-    }
     if (failed(checkOptions(getOperation().getLoc())))
       return signalPassFailure();
-    if (parsed->kind == ScalingMode::None)
+    FailureOr<LossScaleMode> resolved = resolveMode();
+    if (failed(resolved))
+      return signalPassFailure();
+    if (*resolved == LossScaleMode::None)
       return markAllAnalysesPreserved();
     FailureOr<std::vector<GradientFunction>> functions =
         getGradientFunctions(getOperation());
@@ -93,17 +66,34 @@ struct LossScalingPass : public mp::impl::LossScalingPassBase<LossScalingPass> {
                           "argument or an mp.found_inf result)";
         return signalPassFailure();
       }
-      scale(fn, contract, *parsed);
+      scale(fn, contract, *resolved);
       ++numFunctions;
     }
   }
 };
+
+FailureOr<LossScaleMode> LossScalingPass::resolveMode() {
+  if (mode != LossScaleMode::Auto)
+    return LossScaleMode(mode);
+  if (policy == "none")
+    return LossScaleMode::None;
+  llvm::Expected<Policy> loaded = Policy::load(policy);
+  if (!loaded)
+    return emitError(getOperation().getLoc())
+           << "mp-loss-scaling: " << llvm::toString(loaded.takeError());
+  return loaded->getLossScaling() ? LossScaleMode::Dynamic
+                                  : LossScaleMode::None;
+}
 
 LogicalResult LossScalingPass::checkOptions(Location loc) {
   auto fail = [&](StringRef option, double value, StringRef expected) {
     return emitOptionError(loc, "mp-loss-scaling", option, value, expected);
   };
 
+  if (mode == LossScaleMode::Static &&
+      (!(staticScale > 0.0) || !std::isfinite(static_cast<float>(staticScale))))
+    return fail("static-scale", staticScale,
+                "expected a positive finite scale");
   if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale)))
     return fail("init-scale", initScale, "expected a positive finite scale");
   if (!(growthFactor >= 1.0) || !std::isfinite(growthFactor))
@@ -124,7 +114,7 @@ LogicalResult LossScalingPass::checkOptions(Location loc) {
 }
 
 void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
-                            const ScalingMode &mode) {
+                            LossScaleMode mode) {
   MLIRContext *ctx = fn.getContext();
   OpBuilder b(ctx);
   Block &entry = fn.getBody().front();
@@ -136,10 +126,11 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
   // The scale: a constant, or state arguments appended to the signature.
   SmallVector<BlockArgument> state;
   Value scaleValue;
-  if (mode.kind == ScalingMode::Static) {
+  if (mode == LossScaleMode::Static) {
     b.setInsertionPointToStart(&entry);
     scaleValue = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(f32Scalar, mode.staticScale));
+        b, loc,
+        DenseElementsAttr::get(f32Scalar, static_cast<float>(staticScale)));
   } else {
     SmallVector<Type> types = {f32Scalar, i32Scalar};
     SmallVector<DictionaryAttr> argAttrs = {
@@ -188,7 +179,7 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
     for (auto [i, pair] : llvm::enumerate(contract.gradients))
       operands[pair.first] = unscale.getUnscaled()[i];
     operands.push_back(unscale.getFoundInf());
-    if (mode.kind == ScalingMode::Dynamic) {
+    if (mode == LossScaleMode::Dynamic) {
       Value counter = hysteresis > 1 ? Value(state[2]) : Value();
       auto update = UpdateScaleOp::create(
           b, ret.getLoc(), f32Scalar, i32Scalar,

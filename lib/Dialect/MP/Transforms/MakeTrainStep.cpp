@@ -34,8 +34,6 @@ using namespace mlir::mp;
 
 namespace {
 
-enum class Optimizer { SGD, Momentum, Adam, AdamW };
-
 /// The optimizer and its hyper-parameters, resolved from the pass options.
 struct OptimizerConfig {
   Optimizer kind;
@@ -206,18 +204,7 @@ struct MakeTrainStepPass
 FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   Location loc = getOperation().getLoc();
   OptimizerConfig config;
-  std::optional<Optimizer> kind =
-      llvm::StringSwitch<std::optional<Optimizer>>(optimizer)
-          .Case("sgd", Optimizer::SGD)
-          .Case("momentum", Optimizer::Momentum)
-          .Case("adam", Optimizer::Adam)
-          .Case("adamw", Optimizer::AdamW)
-          .Default(std::nullopt);
-  if (!kind)
-    return emitError(loc) << "mp-make-train-step: unknown optimizer '"
-                          << optimizer
-                          << "' (known: sgd, momentum, adam, adamw)";
-  config.kind = *kind;
+  config.kind = optimizer;
   config.lr = lr;
   config.momentum = momentum;
   config.nesterov = nesterov;
@@ -225,8 +212,9 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   config.beta2 = beta2;
   config.eps = eps;
   config.clipNorm = clipNorm;
-  config.weightDecay =
-      weightDecay >= 0.0 ? weightDecay : (*kind == Optimizer::AdamW ? 1e-2 : 0);
+  config.weightDecay = weightDecay >= 0.0
+                           ? weightDecay
+                           : (optimizer == Optimizer::AdamW ? 1e-2 : 0);
   auto fail = [&](StringRef option, double value, StringRef expected) {
     return emitOptionError(loc, "mp-make-train-step", option, value, expected);
   };
@@ -245,10 +233,10 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
     return fail("clip-norm", clipNorm, "expected 0 (off) or a positive norm");
   if (accumulate < 1)
     return fail("accumulate", accumulate, "expected at least 1 micro-batch");
-  if (nesterov && *kind != Optimizer::Momentum)
+  if (nesterov && optimizer != Optimizer::Momentum)
     return emitError(loc) << "mp-make-train-step: nesterov needs "
                              "optimizer=momentum, not '"
-                          << optimizer << "'";
+                          << stringifyOptimizer(optimizer) << "'";
   return config;
 }
 

@@ -59,4 +59,43 @@ def MP_PrecisionClassAttr : EnumAttr<MP_Dialect, MP_PrecisionClass, "class"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// Enums of pass and tool options (no attributes): their generated
+// stringify/symbolize functions are the one spelling of every value, used by
+// pass options, pipelines, mp-run and policy files (mp/Utils/EnumOptions.h).
+//===----------------------------------------------------------------------===//
+
+def MP_PolicyLevel : I32EnumAttr<"PolicyLevel",
+    "how aggressively the painting lowers precision (names follow TF's AMP)", [
+    I32EnumAttrCase<"Default", 0, "default">,
+    I32EnumAttrCase<"TensorCoresOnly", 1, "tensor-cores-only">,
+    I32EnumAttrCase<"TreatInferAsDeny", 2, "treat-infer-as-deny">,
+    I32EnumAttrCase<"UnsafeForceAll", 3, "unsafe-force-all">,
+    // Options only: keep the level the policy gives.
+    I32EnumAttrCase<"FromPolicy", 4, "policy">
+  ]> {
+  let cppNamespace = "::mlir::mp";
+  let genSpecializedAttr = 0;
+}
+
+def MP_LossScaleMode : I32EnumAttr<"LossScaleMode", "loss-scaling mode", [
+    I32EnumAttrCase<"Auto", 0, "auto">,
+    I32EnumAttrCase<"Dynamic", 1, "dynamic">,
+    I32EnumAttrCase<"Static", 2, "static">,
+    I32EnumAttrCase<"None", 3, "none">
+  ]> {
+  let cppNamespace = "::mlir::mp";
+  let genSpecializedAttr = 0;
+}
+
+def MP_Optimizer : I32EnumAttr<"Optimizer", "optimizer of a training step", [
+    I32EnumAttrCase<"SGD", 0, "sgd">,
+    I32EnumAttrCase<"Momentum", 1, "momentum">,
+    I32EnumAttrCase<"Adam", 2, "adam">,
+    I32EnumAttrCase<"AdamW", 3, "adamw">
+  ]> {
+  let cppNamespace = "::mlir::mp";
+  let genSpecializedAttr = 0;
+}
+
 #endif // MP_DIALECT_MP_IR_MPATTRS_TD

@@ -8,6 +8,7 @@
 #define MP_DIALECT_MP_TRANSFORMS_PASSES_H
 
 #include "mp/Dialect/MP/IR/MPDialect.h"
+#include "mp/Utils/EnumOptions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

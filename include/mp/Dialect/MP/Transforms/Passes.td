@@ -45,15 +45,27 @@ def LossScalingPass : Pass<"mp-loss-scaling", "ModuleOp"> {
       mp.loss_scale}`, `%tracker {mp.state = 0 : i32}` (and a hysteresis
       counter when `hysteresis > 1`), updated by `mp.update_scale` and
       returned as `mp.updates` results.
-    * `mode=static=<S>`: a constant scale S, still unscaled and checked.
+    * `mode=static static-scale=<S>`: a constant scale S, still unscaled and
+      checked.
     * `mode=none`: the function is left as it is.
+    * `mode=auto`: what `policy` says (a built-in name or a policy file,
+      loaded when the pass runs): dynamic for `fp16`, none for `bf16` and
+      for `policy=none`.
 
     Gradients returned through `arith.extf` from f16/bf16 are unscaled from
     their low-precision values (`mp.unscale` widens them itself).
   }];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"dynamic\"",
-           "dynamic, static=<scale> or none">,
+    Option<"mode", "mode", "::mlir::mp::LossScaleMode",
+           /*default=*/"::mlir::mp::LossScaleMode::Dynamic",
+           "How the loss is scaled",
+           "::mlir::mp::clEnumValues(::mlir::mp::symbolizeLossScaleMode, "
+           "::mlir::mp::getMaxEnumValForLossScaleMode())">,
+    Option<"staticScale", "static-scale", "double", /*default=*/"65536.0",
+           "The scale of mode=static">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"fp16\"",
+           "With mode=auto: the AMP policy (fp16, bf16, a policy file, or "
+           "none) whose loss_scaling decides">,
     Option<"initScale", "init-scale", "double", /*default=*/"65536.0",
            "Initial dynamic scale (PyTorch: 2^16)">,
     Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
@@ -102,8 +114,10 @@ def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
     flags ORed, and the loss scale updated once for the whole step.
   }];
   let options = [
-    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
-           "sgd, momentum, adam or adamw">,
+    Option<"optimizer", "optimizer", "::mlir::mp::Optimizer",
+           /*default=*/"::mlir::mp::Optimizer::SGD", "The optimizer",
+           "::mlir::mp::clEnumValues(::mlir::mp::symbolizeOptimizer, "
+           "::mlir::mp::getMaxEnumValForOptimizer())">,
     Option<"lr", "lr", "double", /*default=*/"1e-3", "Learning rate">,
     Option<"momentum", "momentum", "double", /*default=*/"0.9",
            "Momentum of the momentum optimizer">,
@@ -171,9 +185,11 @@ def ClassifyPrecisionPass : Pass<"mp-classify-precision", "ModuleOp"> {
   let options = [
     Option<"policy", "policy", "std::string", /*default=*/"\"fp16\"",
            "Precision policy: fp16, bf16, or the path of a JSON/YAML file">,
-    Option<"level", "level", "std::string", /*default=*/"\"\"",
-           "Override the policy's level: default, tensor-cores-only, "
-           "treat-infer-as-deny, unsafe-force-all">,
+    Option<"level", "level", "::mlir::mp::PolicyLevel",
+           /*default=*/"::mlir::mp::PolicyLevel::FromPolicy",
+           "The painting level (policy: the one the policy gives)",
+           "::mlir::mp::clEnumValues(::mlir::mp::symbolizePolicyLevel, "
+           "::mlir::mp::getMaxEnumValForPolicyLevel())">,
     ListOption<"allowAdd", "allow-add", "std::string",
                "Op names to add to the allow list">,
     ListOption<"allowRemove", "allow-remove", "std::string",
