@@ -6,6 +6,8 @@
 
 #include "mp/Analysis/Policy.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -166,10 +168,6 @@ static const char *const kClearList[] = {
     "tensor.scatter",
 };
 
-static StringRef getListName(PrecisionClass cls) {
-  return stringifyPrecisionClass(cls);
-}
-
 std::optional<PolicyLevel> mlir::mp::parsePolicyLevel(StringRef text) {
   std::optional<PolicyLevel> level = symbolizePolicyLevel(text);
   if (level == PolicyLevel::FromPolicy)
@@ -193,7 +191,7 @@ llvm::ArrayRef<StringRef> Policy::getBuiltinNames() {
 }
 
 std::optional<Policy> Policy::getBuiltin(StringRef name) {
-  if (name != "fp16" && name != "bf16")
+  if (!llvm::is_contained(getBuiltinNames(), name))
     return std::nullopt;
   Policy policy;
   policy.name = name.str();
@@ -254,7 +252,7 @@ llvm::Error Policy::verify() const {
     SmallVector<StringRef> in;
     for (unsigned i = 0; i < kNumPrecisionClasses; ++i)
       if (bits & (1u << i))
-        in.push_back(getListName(static_cast<PrecisionClass>(i)));
+        in.push_back(stringifyPrecisionClass(static_cast<PrecisionClass>(i)));
     return llvm::createStringError(
         "op '" + key + "' is in two precision lists ('" + in[0].str() +
         "' and '" + in[1].str() + "'); remove it from one, e.g. with " +
@@ -323,10 +321,6 @@ private:
 
 using mlir::mp::detail::PolicyParser;
 
-static std::optional<PrecisionClass> parseListName(StringRef text) {
-  return symbolizePrecisionClass(text);
-}
-
 bool PolicyParser::getScalar(llvm::yaml::Node *node, std::string &out) {
   auto *scalar = dyn_cast_or_null<llvm::yaml::ScalarNode>(node);
   if (!scalar)
@@ -361,7 +355,7 @@ bool PolicyParser::parseEdits(llvm::yaml::Node *node, bool isAdd) {
     std::string key;
     if (!getScalar(kv.getKey(), key))
       return false;
-    std::optional<PrecisionClass> cls = parseListName(key);
+    std::optional<PrecisionClass> cls = symbolizePrecisionClass(key);
     if (!cls)
       return fail(kv.getKey(), "unknown list '" + key +
                                    "'; expected allow, deny, infer or clear");
@@ -416,7 +410,8 @@ llvm::Expected<Policy> PolicyParser::parse() {
           break;
         }
         lossScaling = scalar == "true";
-      } else if (std::optional<PrecisionClass> cls = parseListName(key)) {
+      } else if (std::optional<PrecisionClass> cls =
+                     symbolizePrecisionClass(key)) {
         replaced[static_cast<unsigned>(*cls)].emplace();
         if (!parseList(value, *replaced[static_cast<unsigned>(*cls)]))
           break;
@@ -509,8 +504,9 @@ llvm::Expected<Policy> Policy::load(StringRef nameOrPath) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(nameOrPath);
   if (!buffer)
-    return llvm::createStringError("cannot read policy file '" + nameOrPath +
-                                   "': " + buffer.getError().message() +
-                                   " (built-in policies: fp16, bf16)");
+    return llvm::createStringError(
+        "cannot read policy file '" + nameOrPath +
+        "': " + buffer.getError().message() +
+        " (built-in policies: " + llvm::join(getBuiltinNames(), ", ") + ")");
   return parse((*buffer)->getBuffer(), nameOrPath);
 }

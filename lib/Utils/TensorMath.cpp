@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::mp;
@@ -77,12 +78,15 @@ Value mlir::mp::toF32(OpBuilder &b, Location loc, Value x) {
   return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
 }
 
-void mlir::mp::regenerateNamedOpBody(linalg::LinalgOp op) {
+void mlir::mp::regenerateNamedOpBody(RewriterBase &rewriter,
+                                     linalg::LinalgOp op) {
   Block *block = op.getBlock();
-  while (!block->empty())
-    block->back().erase();
-  ImplicitLocOpBuilder builder(op.getLoc(), op.getContext());
-  builder.setInsertionPointToStart(block);
+  for (Operation &nested : llvm::make_early_inc_range(llvm::reverse(*block)))
+    rewriter.eraseOp(&nested);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(block);
+  // A copy of the rewriter's builder: it notifies the same listener.
+  ImplicitLocOpBuilder builder(op.getLoc(), rewriter);
   op.getRegionBuilder()(builder, *block, op->getAttrs(),
                         [&] { return op.emitError(); });
 }

@@ -313,8 +313,6 @@ bool Trainer::evaluate(double &accuracy, std::string &error) {
 
 void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
                            const TrainSummary &summary, bool last) {
-  if (!options.progress)
-    return;
   bool tty = isatty(STDERR_FILENO);
   if (!tty && !last)
     return;
@@ -407,7 +405,7 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
       }
       if (last || s % 16 == 0)
         showProgress(epoch, s + 1, perEpoch, summary, last);
-      if (last && accuracy >= 0 && options.progress)
+      if (last && accuracy >= 0)
         std::fprintf(stderr, "%s epoch %u: test accuracy %.2f%%\n",
                      options.label.c_str(), epoch, 100 * accuracy);
     }

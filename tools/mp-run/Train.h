@@ -34,7 +34,6 @@ struct TrainOptions {
   bool shuffle = true;     // false: batches in file order
   float lossWeight = 1.0f; // the gradient seed: gradients of weight * loss
   std::set<int64_t> injectOverflow; // 1-based steps seeded with +inf
-  bool progress = true;
 };
 
 struct TrainSummary {

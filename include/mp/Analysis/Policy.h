@@ -37,7 +37,7 @@ class PolicyParser;
 } // namespace detail
 
 /// Number of precision classes (allow, deny, infer, clear).
-constexpr unsigned kNumPrecisionClasses = 4;
+constexpr unsigned kNumPrecisionClasses = getMaxEnumValForPrecisionClass() + 1;
 
 class Policy {
 public:

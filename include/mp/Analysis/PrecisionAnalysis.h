@@ -72,8 +72,7 @@ FailureOr<PrecisionGraph> paintPrecisions(Operation *root, const Policy &policy,
 /// 0 for other ops.
 unsigned getCarriedSlotCount(Operation *op);
 
-/// True for ops whose float operands/results are all f32 and that the
-/// analysis treats as nodes (terminators, calls' boundaries excluded).
+/// True for f32 and for tensors and vectors of f32.
 bool isF32Like(Type type);
 
 /// True if `op` has f32 values and every floating-point value it has is f32.

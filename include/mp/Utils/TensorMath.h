@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 namespace mlir {
+class RewriterBase;
 namespace linalg {
 class LinalgOp;
 } // namespace linalg
@@ -52,8 +53,8 @@ Value fromScalar(OpBuilder &b, Location loc, Value scalar);
 Value toF32(OpBuilder &b, Location loc, Value x);
 
 /// Rebuilds the body of a named structured op (linalg.matmul, conv...) from
-/// the current types of its block arguments.
-void regenerateNamedOpBody(linalg::LinalgOp op);
+/// the current types of its block arguments, through `rewriter`.
+void regenerateNamedOpBody(RewriterBase &rewriter, linalg::LinalgOp op);
 
 } // namespace mp
 } // namespace mlir

@@ -52,18 +52,20 @@ struct WidenConvolutionOperands
       return rewriter.notifyMatchFailure(op, "no f16/bf16 input");
     rewriter.setInsertionPoint(op);
     Type f32 = rewriter.getF32Type();
+    SmallVector<Value> wide;
+    for (OpOperand *input : low)
+      wide.push_back(
+          createElementwise(rewriter, op.getLoc(), input->get(), f32,
+                            [](OpBuilder &b, Location loc, ValueRange args) {
+                              return SmallVector<Value>{toF32(b, loc, args[0])};
+                            })[0]);
     rewriter.modifyOpInPlace(op, [&] {
-      for (OpOperand *input : low) {
-        Value wide = createElementwise(
-            rewriter, op.getLoc(), input->get(), f32,
-            [](OpBuilder &b, Location loc, ValueRange args) {
-              return SmallVector<Value>{toF32(b, loc, args[0])};
-            })[0];
-        input->set(wide);
+      for (auto [input, value] : llvm::zip_equal(low, wide)) {
+        input->set(value);
         op.getBlock()->getArgument(input->getOperandNumber()).setType(f32);
       }
-      regenerateNamedOpBody(op);
     });
+    regenerateNamedOpBody(rewriter, op);
     return success();
   }
 };

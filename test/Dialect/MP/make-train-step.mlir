@@ -83,3 +83,17 @@ func.func @grad(%w: tensor<4x3xf32> {mp.param}, %b: tensor<3xf32> {mp.param},
   %o = tensor.empty() : tensor<2x3xf32>
   return %l, %w, %b, %o : tensor<f32>, tensor<4x3xf32>, tensor<3xf32>, tensor<2x3xf32>
 }
+
+// A function without training roles (a forward graph, a helper) is left
+// alone: no step is made for it, its body is not touched.
+// RUN: mp-opt %s --mp-make-train-step | FileCheck %s --check-prefix=ALONE
+// ALONE-LABEL: func.func @forward(%{{.*}}: tensor<2x4xf32>, %{{.*}}: tensor<4x3xf32>) -> tensor<2x3xf32> {
+// ALONE-NEXT: %[[E:.*]] = tensor.empty() : tensor<2x3xf32>
+// ALONE-NEXT: %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<4x3xf32>) outs(%[[E]] : tensor<2x3xf32>) -> tensor<2x3xf32>
+// ALONE-NEXT: return %[[M]] : tensor<2x3xf32>
+// ALONE-NOT: @forward_step
+func.func @forward(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>) -> tensor<2x3xf32> {
+  %e = tensor.empty() : tensor<2x3xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<2x4xf32>, tensor<4x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %m : tensor<2x3xf32>
+}

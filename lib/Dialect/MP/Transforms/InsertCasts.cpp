@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir {
@@ -95,8 +96,9 @@ void InsertCastsPass::runOnOperation() {
   }
   numCasts += plan->getNumCasts();
 
+  IRRewriter rewriter(&getContext());
   for (Operation *op : plan->getRegeneratedBodies())
-    regenerateNamedOpBody(cast<linalg::LinalgOp>(op));
+    regenerateNamedOpBody(rewriter, cast<linalg::LinalgOp>(op));
 
   module.walk([](Operation *op) {
     op->removeAttr(MPDialect::kClassAttrName);
