@@ -15,20 +15,12 @@
 using namespace mlir;
 using namespace mlir::mp;
 
-/// The classifier's options from the pipeline's; the rest keep their
-/// defaults.
-template <typename Options>
-static ClassifyPrecisionPassOptions getClassifyOptions(const Options &options) {
+void mlir::mp::buildAmpPipeline(OpPassManager &pm,
+                                const AmpPipelineOptions &options) {
   ClassifyPrecisionPassOptions classify;
   classify.policy = options.policy;
   classify.level = options.level;
   classify.summary = options.summary;
-  return classify;
-}
-
-void mlir::mp::buildAmpPipeline(OpPassManager &pm,
-                                const AmpPipelineOptions &options) {
-  ClassifyPrecisionPassOptions classify = getClassifyOptions(options);
   classify.lowPrecisionAccumulation = options.lowPrecisionAccumulation;
   classify.lowPrecisionBoundaries = options.lowPrecisionBoundaries;
   classify.remarks = options.remarks;
@@ -44,9 +36,11 @@ void mlir::mp::buildTrainPipeline(OpPassManager &pm,
                                   const TrainPipelineOptions &options) {
   pm.addPass(createVerifyTrainingContractPass());
   if (options.policy != "none") {
-    pm.addPass(createClassifyPrecisionPass(getClassifyOptions(options)));
-    pm.addPass(createInsertCastsPass());
-    pm.addPass(createOptimizeCastsPass());
+    AmpPipelineOptions amp;
+    amp.policy = options.policy;
+    amp.level = options.level;
+    amp.summary = options.summary;
+    buildAmpPipeline(pm, amp);
   }
   LossScalingPassOptions scaling;
   scaling.mode = options.lossScale;
