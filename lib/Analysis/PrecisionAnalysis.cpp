@@ -121,8 +121,8 @@ bool mlir::mp::isArithmeticAccumulation(Operation *op) {
 
 std::optional<Precision> mlir::mp::getOverride(Operation *op) {
   for (Operation *cur = op; cur; cur = cur->getParentOp())
-    if (auto attr =
-            cur->getAttrOfType<PrecisionAttr>(MPDialect::kOverrideAttrName))
+    if (auto attr = cur->getAttrOfType<PrecisionAttr>(
+            MPDialect::OverrideAttrHelper::getNameStr()))
       return attr.getValue();
   return std::nullopt;
 }

@@ -61,26 +61,31 @@ static SmallVector<Value> getSlotValues(Operation *op, unsigned slot) {
 }
 
 LogicalResult TypePlan::planOp(Operation *op) {
-  Attribute attr = op->getAttr(MPDialect::kPrecisionAttrName);
-  if (!attr)
-    return success();
-  MLIRContext *ctx = op->getContext();
+  Attribute attr = op->getAttr(MPDialect::PrecisionAttrHelper::getNameStr());
   if (isa<FunctionOpInterface>(op)) {
-    auto boundary = dyn_cast<PrecisionAttr>(attr);
-    if (!boundary)
-      return op->emitError() << "'" << MPDialect::kPrecisionAttrName
-                             << "' on a function must be a single precision";
-    if (boundary.getValue() != Precision::f32)
+    if (attr)
+      return op->emitError()
+             << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
+             << "' does not apply to a function; '"
+             << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
+             << "' gives the precision its signature may take";
+    auto boundary = op->getAttrOfType<PrecisionAttr>(
+        MPDialect::SignaturePrecisionAttrHelper::getNameStr());
+    if (boundary && boundary.getValue() != Precision::f32)
       boundaryFunctions.emplace_back(op, boundary.getValue());
     return success();
   }
+  if (!attr)
+    return success();
+  MLIRContext *ctx = op->getContext();
   if (isCarryingControlFlow(op)) {
     auto array = dyn_cast<ArrayAttr>(attr);
     unsigned count = getCarriedSlotCount(op);
     if (!array || array.size() != count)
-      return op->emitError() << "'" << MPDialect::kPrecisionAttrName
-                             << "' on this op must be an array of " << count
-                             << " precisions, one per carried value";
+      return op->emitError()
+             << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
+             << "' on this op must be an array of " << count
+             << " precisions, one per carried value";
     for (unsigned i = 0; i < count; ++i) {
       Precision p = cast<PrecisionAttr>(array[i]).getValue();
       for (Value value : getSlotValues(op, i))
@@ -91,7 +96,8 @@ LogicalResult TypePlan::planOp(Operation *op) {
   }
   auto precisionAttr = dyn_cast<PrecisionAttr>(attr);
   if (!precisionAttr)
-    return op->emitError() << "'" << MPDialect::kPrecisionAttrName
+    return op->emitError() << "'"
+                           << MPDialect::PrecisionAttrHelper::getNameStr()
                            << "' must be a single precision on this op";
   Precision p = precisionAttr.getValue();
   if (p == Precision::f32)
@@ -100,8 +106,8 @@ LogicalResult TypePlan::planOp(Operation *op) {
   Type lowType = getFloatType(ctx, p);
   Type accType = lowType;
   if (isArithmeticAccumulation(op)) {
-    auto acc =
-        op->getAttrOfType<PrecisionAttr>(MPDialect::kAccumulatorAttrName);
+    auto acc = op->getAttrOfType<PrecisionAttr>(
+        MPDialect::AccumulatorAttrHelper::getNameStr());
     Precision accPrecision = acc ? acc.getValue() : Precision::f32;
     accumulators[op] = accPrecision;
     accType = getFloatType(ctx, accPrecision);

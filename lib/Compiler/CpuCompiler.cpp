@@ -6,6 +6,7 @@
 
 #include "mp/Compiler/CpuCompiler.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
+#include "mp/Runtime/mp_runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -28,89 +29,112 @@
 using namespace mlir;
 using namespace mlir::mp;
 
-/// "f32", "bf16", "i64"... for element types the runtime knows.
-static std::optional<std::string> getDtypeName(Type type) {
+// The compiler hands roles to the runtime by number.
+#define MP_CHECK_ROLE(NAME, C)                                                 \
+  static_assert(static_cast<int>(Role::NAME) == C, "mp_role differs from "     \
+                                                   "Role")
+MP_CHECK_ROLE(param, MP_ROLE_PARAM);
+MP_CHECK_ROLE(input, MP_ROLE_INPUT);
+MP_CHECK_ROLE(grad_seed, MP_ROLE_GRAD_SEED);
+MP_CHECK_ROLE(state, MP_ROLE_STATE);
+MP_CHECK_ROLE(loss_scale, MP_ROLE_LOSS_SCALE);
+MP_CHECK_ROLE(loss, MP_ROLE_LOSS);
+MP_CHECK_ROLE(grad_of, MP_ROLE_GRAD_OF);
+MP_CHECK_ROLE(updates, MP_ROLE_UPDATES);
+MP_CHECK_ROLE(found_inf, MP_ROLE_FOUND_INF);
+MP_CHECK_ROLE(output, MP_ROLE_OUTPUT);
+#undef MP_CHECK_ROLE
+
+/// The runtime's dtype of an element type, if it has one.
+static std::optional<mp_dtype> getDtype(Type type) {
   if (type.isF32())
-    return "f32";
+    return MP_F32;
   if (type.isF16())
-    return "f16";
+    return MP_F16;
   if (type.isBF16())
-    return "bf16";
+    return MP_BF16;
   if (type.isF64())
-    return "f64";
+    return MP_F64;
   if (type.isIndex() || type.isInteger(64))
-    return "i64";
-  for (unsigned width : {1, 8, 32})
-    if (type.isInteger(width))
-      return "i" + std::to_string(width);
+    return MP_I64;
+  if (type.isInteger(1))
+    return MP_I1;
+  if (type.isInteger(8))
+    return MP_I8;
+  if (type.isInteger(32))
+    return MP_I32;
   return std::nullopt;
 }
 
-/// One value of a signature, or nullopt if the runtime cannot pass it.
-static std::optional<std::string> formatValue(Type type, bool allowScalar) {
-  if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    std::optional<std::string> dtype = getDtypeName(tensor.getElementType());
-    if (!dtype)
-      return std::nullopt;
-    std::string text = *dtype + "[";
+/// One value of a signature: its type and its role in `attrs` (an
+/// argument's or result's attributes), or nullopt if the runtime cannot pass
+/// a value of `type`.
+static std::optional<mp_value_info>
+getValueInfo(Type type, DictionaryAttr attrs, bool allowScalar) {
+  mp_value_info info = {};
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  std::optional<mp_dtype> dtype =
+      getDtype(tensor ? tensor.getElementType() : type);
+  if (!dtype || (!tensor && !allowScalar) ||
+      (tensor && tensor.getRank() > MP_MAX_RANK))
+    return std::nullopt;
+  info.dtype = *dtype;
+  info.is_scalar = !tensor;
+  if (tensor) {
+    info.rank = tensor.getRank();
     for (auto [i, size] : llvm::enumerate(tensor.getShape()))
-      text += (i ? "," : "") +
-              (ShapedType::isDynamic(size) ? "?" : std::to_string(size));
-    return text + "]";
+      info.shape[i] = ShapedType::isDynamic(size) ? -1 : size;
   }
-  if (allowScalar && type.isIntOrIndexOrFloat())
-    return getDtypeName(type);
-  return std::nullopt;
-}
-
-/// The training role of an argument or result as the runtime reads it:
-/// "@param", "@state=65536", "@updates=3"... or "" for none.
-static std::string formatRole(DictionaryAttr attrs) {
-  if (!attrs)
-    return "";
-  auto number = [](Attribute value) -> std::string {
-    if (auto f = dyn_cast<FloatAttr>(value))
-      return llvm::formatv("{0:g17}", f.getValueAsDouble()).str();
-    return std::to_string(cast<IntegerAttr>(value).getInt());
-  };
-  if (Attribute init = attrs.get(MPDialect::kStateAttrName))
-    return (attrs.get(MPDialect::kLossScaleAttrName) ? "@loss_scale="
-                                                     : "@state=") +
-           number(init);
-  for (StringRef valued :
-       {MPDialect::kGradOfAttrName, MPDialect::kUpdatesAttrName})
-    if (Attribute index = attrs.get(valued))
-      return "@" + valued.drop_front(3).str() + "=" + number(index);
-  for (StringRef unit :
-       {MPDialect::kParamAttrName, MPDialect::kInputAttrName,
-        MPDialect::kGradSeedAttrName, MPDialect::kLossAttrName,
-        MPDialect::kOutputAttrName, MPDialect::kFoundInfAttrName})
-    if (attrs.get(unit))
-      return "@" + unit.drop_front(3).str();
-  return "";
+  for (NamedAttribute attr :
+       attrs ? attrs.getValue() : ArrayRef<NamedAttribute>()) {
+    std::optional<Role> role = getRoleOfAttrName(attr.getName());
+    if (!role)
+      continue;
+    if (info.role != MP_ROLE_LOSS_SCALE)
+      info.role = static_cast<mp_role>(*role);
+    if (auto f = dyn_cast<FloatAttr>(attr.getValue()))
+      info.init = f.getValueAsDouble();
+    if (auto i = dyn_cast<IntegerAttr>(attr.getValue())) {
+      if (getRoleValue(*role) == RoleValue::Number)
+        info.init = i.getInt();
+      else
+        info.index = i.getInt();
+    }
+  }
+  return info;
 }
 
 FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
-  std::string text;
+  SmallVector<mp_value_info> args, results;
   for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
-    std::optional<std::string> value = formatValue(type, /*allowScalar=*/true);
-    if (!value)
+    std::optional<mp_value_info> info =
+        getValueInfo(type, fn.getArgAttrDict(i), /*allowScalar=*/true);
+    if (!info)
       return fn.emitError() << "argument #" << i << " of type " << type
                             << " cannot be passed by the runtime (use ranked "
-                               "tensors or scalars of f32, f16, bf16, f64, "
-                               "i1, i8, i32, i64 or index)";
-    text += (i ? ";" : "") + *value + formatRole(fn.getArgAttrDict(i));
+                               "tensors of rank at most "
+                            << MP_MAX_RANK
+                            << " or scalars of f32, f16, bf16, f64, i1, i8, "
+                               "i32, i64 or index)";
+    args.push_back(*info);
   }
-  text += "->";
   for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
-    std::optional<std::string> value = formatValue(type, /*allowScalar=*/false);
-    if (!value)
-      return fn.emitError() << "result #" << i << " of type " << type
-                            << " cannot be returned by the runtime (use "
-                               "ranked tensors, e.g. tensor<f32> for a "
-                               "scalar)";
-    text += (i ? ";" : "") + *value + formatRole(fn.getResultAttrDict(i));
+    std::optional<mp_value_info> info =
+        getValueInfo(type, fn.getResultAttrDict(i), /*allowScalar=*/false);
+    if (!info)
+      return fn.emitError()
+             << "result #" << i << " of type " << type
+             << " cannot be returned by the runtime (use "
+                "ranked tensors of rank at most "
+             << MP_MAX_RANK << ", e.g. tensor<f32> for a scalar)";
+    results.push_back(*info);
   }
+  auto format = [&](char *buf, size_t size) {
+    return mp_signature_format(args.data(), args.size(), results.data(),
+                               results.size(), buf, size);
+  };
+  std::string text(format(nullptr, 0), '\0');
+  format(text.data(), text.size() + 1);
   return text;
 }
 
@@ -210,7 +234,7 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
       for (DictionaryAttr dict : dicts) {
         NamedAttrList attrs;
         for (NamedAttribute attr : dict)
-          if (!attr.getName().getValue().starts_with("mp."))
+          if (!getRoleOfAttrName(attr.getName()))
             attrs.push_back(attr);
         kept.push_back(attrs.getDictionary(dict.getContext()));
       }

@@ -18,9 +18,15 @@ namespace mp_runtime {
 /// Records `message` as the calling thread's last error and returns `status`.
 mp_status fail(mp_status status, const std::string &message);
 
-/// "f32[64,?]" or "f32" (scalar).
-std::string formatValueInfo(const mp_value_info &info);
-std::string formatTensorType(const mp_tensor &tensor);
+/// "f32[64,?]" (a size below zero is dynamic).
+std::string formatShape(mp_dtype dtype, int32_t rank, const int64_t *shape);
+/// "f32[64,?]" or "f32" (scalar), followed with `withRole` by its role
+/// ("@param", "@state=0.5").
+std::string formatValueInfo(const mp_value_info &info, bool withRole);
+
+/// Copies `text` into `buf` as snprintf would (truncated to `size` - 1 bytes
+/// and NUL-terminated) and returns its length.
+size_t copyOut(const std::string &text, char *buf, size_t size);
 
 /// Checks `tensor` against `info` (dtype, rank, static sizes); the message
 /// names the entry and the argument.

@@ -92,10 +92,11 @@ mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
     ok = info.shape[i] < 0 || info.shape[i] == tensor.shape[i];
   if (ok)
     return MP_OK;
-  return fail(MP_ERROR_MISMATCH, "entry '" + entryName + "' argument #" +
-                                     std::to_string(index) + ": expected " +
-                                     formatValueInfo(info) + ", got " +
-                                     formatTensorType(tensor));
+  return fail(MP_ERROR_MISMATCH,
+              "entry '" + entryName + "' argument #" + std::to_string(index) +
+                  ": expected " + formatValueInfo(info, /*withRole=*/false) +
+                  ", got " +
+                  formatShape(tensor.dtype, tensor.rank, tensor.shape));
 }
 
 namespace {

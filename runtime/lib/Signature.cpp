@@ -6,49 +6,125 @@
 
 #include "Internal.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 using namespace mp_runtime;
 
+namespace {
+/// What follows a role's name in a signature.
+enum class RoleValue { None, Number, Index };
+} // namespace
+
+static RoleValue getRoleValue(mp_role role) {
+  switch (role) {
+  case MP_ROLE_STATE:
+  case MP_ROLE_LOSS_SCALE:
+    return RoleValue::Number;
+  case MP_ROLE_GRAD_OF:
+  case MP_ROLE_UPDATES:
+    return RoleValue::Index;
+  default:
+    return RoleValue::None;
+  }
+}
+
+extern "C" const char *mp_role_name(mp_role role) {
+  switch (role) {
+  case MP_ROLE_NONE:
+    return "";
+  case MP_ROLE_PARAM:
+    return "param";
+  case MP_ROLE_INPUT:
+    return "input";
+  case MP_ROLE_GRAD_SEED:
+    return "grad_seed";
+  case MP_ROLE_STATE:
+    return "state";
+  case MP_ROLE_LOSS_SCALE:
+    return "loss_scale";
+  case MP_ROLE_LOSS:
+    return "loss";
+  case MP_ROLE_GRAD_OF:
+    return "grad_of";
+  case MP_ROLE_UPDATES:
+    return "updates";
+  case MP_ROLE_FOUND_INF:
+    return "found_inf";
+  case MP_ROLE_OUTPUT:
+    return "output";
+  }
+  return nullptr;
+}
+
 /// Parses a role suffix such as "param", "state=0.5" or "updates=3".
 static mp_status parseRole(const std::string &text, mp_value_info &info) {
-  static const struct {
-    const char *name;
-    mp_role role;
-    bool takesValue;
-  } roles[] = {{"param", MP_ROLE_PARAM, false},
-               {"input", MP_ROLE_INPUT, false},
-               {"grad_seed", MP_ROLE_GRAD_SEED, false},
-               {"state", MP_ROLE_STATE, true},
-               {"loss_scale", MP_ROLE_LOSS_SCALE, true},
-               {"loss", MP_ROLE_LOSS, false},
-               {"grad_of", MP_ROLE_GRAD_OF, true},
-               {"updates", MP_ROLE_UPDATES, true},
-               {"found_inf", MP_ROLE_FOUND_INF, false},
-               {"output", MP_ROLE_OUTPUT, false}};
   size_t eq = text.find('=');
   std::string name = text.substr(0, eq);
-  for (const auto &known : roles) {
-    if (name != known.name)
+  for (int role = MP_ROLE_PARAM; role <= MP_ROLE_OUTPUT; ++role) {
+    if (name != mp_role_name(static_cast<mp_role>(role)))
       continue;
-    if (known.takesValue != (eq != std::string::npos))
+    info.role = static_cast<mp_role>(role);
+    RoleValue kind = getRoleValue(info.role);
+    if ((kind != RoleValue::None) != (eq != std::string::npos))
       break;
-    info.role = known.role;
-    if (!known.takesValue)
+    if (kind == RoleValue::None)
       return MP_OK;
-    char *end = nullptr;
     std::string value = text.substr(eq + 1);
-    double number = std::strtod(value.c_str(), &end);
-    if (value.empty() || *end != '\0')
-      break;
-    if (known.role == MP_ROLE_GRAD_OF || known.role == MP_ROLE_UPDATES)
-      info.index = static_cast<int64_t>(number);
+    char *end = nullptr;
+    if (kind == RoleValue::Index)
+      info.index = std::strtoll(value.c_str(), &end, 10);
     else
-      info.init = number;
+      info.init = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || info.index < 0)
+      break;
     return MP_OK;
   }
   return fail(MP_ERROR_FORMAT, "bad role '@" + text + "' in a signature");
+}
+
+std::string mp_runtime::formatValueInfo(const mp_value_info &info,
+                                        bool withRole) {
+  std::string text = info.is_scalar
+                         ? std::string(mp_dtype_name(info.dtype))
+                         : formatShape(info.dtype, info.rank, info.shape);
+  if (!withRole || info.role == MP_ROLE_NONE)
+    return text;
+  text += std::string("@") + mp_role_name(info.role);
+  switch (getRoleValue(info.role)) {
+  case RoleValue::None:
+    break;
+  case RoleValue::Number: {
+    char number[32];
+    std::snprintf(number, sizeof(number), "%.17g", info.init);
+    text += std::string("=") + number;
+    break;
+  }
+  case RoleValue::Index:
+    text += "=" + std::to_string(info.index);
+    break;
+  }
+  return text;
+}
+
+extern "C" size_t mp_value_info_format(const mp_value_info *info, int with_role,
+                                       char *buf, size_t size) {
+  return copyOut(formatValueInfo(*info, with_role != 0), buf, size);
+}
+
+extern "C" size_t mp_signature_format(const mp_value_info *args,
+                                      int32_t num_args,
+                                      const mp_value_info *results,
+                                      int32_t num_results, char *buf,
+                                      size_t size) {
+  std::string text;
+  for (int32_t i = 0; i < num_args; ++i)
+    text += (i ? ";" : "") + formatValueInfo(args[i], /*withRole=*/true);
+  text += "->";
+  for (int32_t i = 0; i < num_results; ++i)
+    text += (i ? ";" : "") + formatValueInfo(results[i], /*withRole=*/true);
+  return copyOut(text, buf, size);
 }
 
 static mp_status parseValue(std::string text, mp_value_info &info) {

@@ -6,6 +6,7 @@
 
 #include "Internal.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -95,8 +96,8 @@ extern "C" void mp_tensor_release(mp_tensor *tensor) {
   tensor->owned = 0;
 }
 
-static std::string formatShape(mp_dtype dtype, int32_t rank,
-                               const int64_t *shape) {
+std::string mp_runtime::formatShape(mp_dtype dtype, int32_t rank,
+                                    const int64_t *shape) {
   std::string text = mp_dtype_name(dtype);
   text += "[";
   for (int32_t i = 0; i < rank; ++i) {
@@ -107,14 +108,19 @@ static std::string formatShape(mp_dtype dtype, int32_t rank,
   return text + "]";
 }
 
-std::string mp_runtime::formatValueInfo(const mp_value_info &info) {
-  if (info.is_scalar)
-    return mp_dtype_name(info.dtype);
-  return formatShape(info.dtype, info.rank, info.shape);
+size_t mp_runtime::copyOut(const std::string &text, char *buf, size_t size) {
+  if (size) {
+    size_t n = std::min(text.size(), size - 1);
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+  }
+  return text.size();
 }
 
-std::string mp_runtime::formatTensorType(const mp_tensor &tensor) {
-  return formatShape(tensor.dtype, tensor.rank, tensor.shape);
+extern "C" size_t mp_tensor_format_type(const mp_tensor *tensor, char *buf,
+                                        size_t size) {
+  return copyOut(formatShape(tensor->dtype, tensor->rank, tensor->shape), buf,
+                 size);
 }
 
 //===----------------------------------------------------------------------===//

@@ -141,6 +141,52 @@ TEST_F(ModuleTest, SignatureRoles) {
   EXPECT_STREQ(mp_last_error(), "bad role '@weights' in a signature");
 }
 
+// The runtime writes back what it read (docs/Signature.md); the compiler
+// writes this same text from IR (unittests/Compiler/SignatureTest.cpp).
+TEST_F(ModuleTest, SignatureRoundTrip) {
+  const char *text =
+      "f32[2]@param;f32[]@loss_scale=4;f32[2]@input;f32[]@grad_seed->"
+      "f32[2]@updates=0;f32[]@updates=1;f32[]@loss";
+  mp_entry *step;
+  ASSERT_EQ(mp_module_find_entry(module, "step", &step), MP_OK);
+  std::vector<mp_value_info> args, results;
+  for (int32_t i = 0; i < mp_entry_num_args(step); ++i)
+    args.push_back(*mp_entry_arg(step, i));
+  for (int32_t i = 0; i < mp_entry_num_results(step); ++i)
+    results.push_back(*mp_entry_result(step, i));
+  char buf[256];
+  EXPECT_EQ(mp_signature_format(args.data(), args.size(), results.data(),
+                                results.size(), buf, sizeof(buf)),
+            std::strlen(text));
+  EXPECT_STREQ(buf, text);
+
+  // One value, with and without its role; a dynamic size and a scalar.
+  EXPECT_EQ(mp_value_info_format(&args[1], 1, buf, sizeof(buf)), 18u);
+  EXPECT_STREQ(buf, "f32[]@loss_scale=4");
+  mp_value_info info = args[0];
+  info.shape[0] = -1;
+  mp_value_info_format(&info, 0, buf, sizeof(buf));
+  EXPECT_STREQ(buf, "f32[?]");
+  info.is_scalar = 1;
+  info.dtype = MP_I64;
+  mp_value_info_format(&info, 1, buf, sizeof(buf));
+  EXPECT_STREQ(buf, "i64@param");
+
+  // Truncated as snprintf truncates; the length is the whole text's.
+  char small[5];
+  EXPECT_EQ(mp_value_info_format(&args[1], 1, small, sizeof(small)), 18u);
+  EXPECT_STREQ(small, "f32[");
+  mp_tensor t = makeF32({2, 3}, {1, 2, 3, 4, 5, 6});
+  EXPECT_EQ(mp_tensor_format_type(&t, nullptr, 0), 8u);
+  mp_tensor_format_type(&t, buf, sizeof(buf));
+  EXPECT_STREQ(buf, "f32[2,3]");
+  mp_tensor_release(&t);
+
+  EXPECT_STREQ(mp_role_name(MP_ROLE_NONE), "");
+  EXPECT_STREQ(mp_role_name(MP_ROLE_GRAD_SEED), "grad_seed");
+  EXPECT_EQ(mp_role_name(static_cast<mp_role>(MP_ROLE_OUTPUT + 1)), nullptr);
+}
+
 TEST_F(ModuleTest, TrainerThreadsStateByRole) {
   mp_entry *step, *add;
   ASSERT_EQ(mp_module_find_entry(module, "step", &step), MP_OK);

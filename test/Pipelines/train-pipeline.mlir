@@ -3,6 +3,11 @@
 // RUN: mp-opt %s --mp-train-pipeline="policy=none optimizer=momentum" | FileCheck %s --check-prefix=FP32
 // RUN: mp-opt %s --mp-train-pipeline="policy=bf16 loss-scale=static static-scale=128 optimizer=adamw accumulate=2" | FileCheck %s --check-prefix=OPTS
 // RUN: not mp-opt %s --mp-train-pipeline="loss-scale=never" 2>&1 | FileCheck %s --check-prefix=BAD
+// Only mp-verify-training-contract reports: a warning appears once, though
+// three passes of the pipeline read the contract.
+// RUN: mp-opt %S/Inputs/frozen-param.mlir --mp-train-pipeline 2>&1 >/dev/null | FileCheck %s --check-prefix=ONCE
+// ONCE: warning: argument #1 of @grad is a parameter without a gradient
+// ONCE-NOT: without a gradient
 // A policy file is loaded when the passes run; its error is reported once.
 // RUN: not mp-opt %s --mp-train-pipeline="policy=%t.missing.json" 2>&1 | FileCheck %s --check-prefix=POLICY --implicit-check-not=error
 // POLICY: error: mp-classify-precision: cannot read policy file '{{.*}}missing.json'

@@ -48,10 +48,13 @@ struct TrainingContract {
   /// True if `fn` uses any training-contract attribute.
   static bool isGradientFunction(FunctionOpInterface fn);
 
-  /// Reads and checks the roles of `fn`. Emits an error at the offending
-  /// argument (or at the function for results) for every breach, and a
-  /// warning for each parameter without a gradient; fails on any error.
-  static FailureOr<TrainingContract> get(FunctionOpInterface fn);
+  /// Reads the roles of `fn`; fails, silently, on any breach of the
+  /// contract (`verify` says what is wrong).
+  static FailureOr<TrainingContract> parse(FunctionOpInterface fn);
+  /// Reports every breach of the contract as an error at the offending
+  /// argument (or at the function, for results), and each parameter without
+  /// a gradient as a warning.
+  static LogicalResult verify(FunctionOpInterface fn);
 };
 
 /// A defined func.func with gradient results (mp.grad_of) and its contract.
@@ -60,9 +63,10 @@ struct GradientFunction {
   TrainingContract contract;
 };
 
-/// The gradient functions directly inside `symbolTableOp` (e.g. a module),
-/// their contracts checked; fails (after reporting) on any breach, and on
-/// gradient functions that are not func.func (training steps call them).
+/// The gradient functions directly inside `symbolTableOp` (e.g. a module)
+/// and their contracts; fails on any breach (reported by
+/// TrainingContract::verify), and on gradient functions that are not
+/// func.func (training steps call them).
 FailureOr<std::vector<GradientFunction>>
 getGradientFunctions(Operation *symbolTableOp);
 

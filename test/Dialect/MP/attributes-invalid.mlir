@@ -43,7 +43,7 @@ func.func @grad_of_value(%w: tensor<4xf32>) -> (tensor<4xf32> {mp.grad_of = "w"}
 
 // -----
 
-// expected-error @below {{argument #0: unknown mp attribute 'mp.weight' (known: mp.param, mp.input, mp.grad_seed, mp.loss_scale, mp.state)}}
+// expected-error @below {{argument #0: unknown mp attribute 'mp.weight' (known: mp.param, mp.input, mp.grad_seed, mp.state, mp.loss_scale)}}
 func.func @unknown_role(%w: tensor<4xf32> {mp.weight}) {
   return
 }
@@ -67,4 +67,20 @@ func.func @updates_value(%s: tensor<f32>) -> (tensor<f32> {mp.updates = -1 : i64
 // expected-error @below {{result #0: 'mp.found_inf' takes no value (write {mp.found_inf})}}
 func.func @found_inf_value(%f: tensor<i1>) -> (tensor<i1> {mp.found_inf = true}) {
   return %f : tensor<i1>
+}
+
+// -----
+
+// An argument's role on a result.
+// expected-error @below {{result #0: unknown mp attribute 'mp.param' (known: mp.loss, mp.grad_of, mp.updates, mp.found_inf, mp.output)}}
+func.func @result_role(%w: tensor<4xf32>) -> (tensor<4xf32> {mp.param}) {
+  return %w : tensor<4xf32>
+}
+
+// -----
+
+func.func @signature_precision_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'mp.signature_precision' belongs on a function}}
+  %0 = arith.negf %x {mp.signature_precision = #mp.precision<f16>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -26,7 +26,7 @@
 // NOMM-NOT: f16
 // NOMM: return
 // BOUNDARY-LABEL: func.func @basic
-// BOUNDARY-SAME: attributes {mp.precision = #mp.precision<bf16>}
+// BOUNDARY-SAME: attributes {mp.signature_precision = #mp.precision<bf16>}
 // LOWACC-LABEL: func.func @basic
 // LOWACC: linalg.matmul {mp.accumulator = #mp.precision<f16>, mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
 // LOWACC: linalg.exp {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}

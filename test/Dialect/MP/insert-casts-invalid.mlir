@@ -9,3 +9,10 @@ func.func @wrong_arity(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
   } {mp.precision = #mp.precision<f16>}
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @below {{'mp.precision' does not apply to a function; 'mp.signature_precision' gives the precision its signature may take}}
+func.func @function_precision(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mp.precision = #mp.precision<f16>} {
+  return %x : tensor<4xf32>
+}

@@ -131,7 +131,7 @@ func.func @untouched(%a: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: %[[R:.*]]:2 = call @callee(%[[X16]], %[[X]]) : (tensor<4xf16>, tensor<4xf32>) -> (tensor<4xf16>, tensor<4xf32>)
 // CHECK: %[[E:.*]] = arith.extf %[[R]]#0 : tensor<4xf16> to tensor<4xf32>
 // CHECK: return %[[E]]
-func.func private @callee(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {mp.precision = #mp.precision<f16>} {
+func.func private @callee(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {mp.signature_precision = #mp.precision<f16>} {
   %0 = arith.mulf %a, %a {mp.precision = #mp.precision<f16>} : tensor<4xf32>
   %1 = math.exp %b {mp.precision = #mp.precision<f32>} : tensor<4xf32>
   return %0, %1 : tensor<4xf32>, tensor<4xf32>

@@ -11,7 +11,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/InliningUtils.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/TypeSwitch.h" // used by the generated attribute code
 
 #include <cmath>
@@ -72,90 +74,132 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << name << "' must be " << expected
                            << ", got " << value;
   };
-  if (name == kOverrideAttrName || name == kAccumulatorAttrName)
+  if (name == SignaturePrecisionAttrHelper::getNameStr() &&
+      !isa<FunctionOpInterface>(op))
+    return op->emitError() << "'" << name << "' belongs on a function";
+  if (name == OverrideAttrHelper::getNameStr() ||
+      name == AccumulatorAttrHelper::getNameStr() ||
+      name == SignaturePrecisionAttrHelper::getNameStr())
     return check(isa<PrecisionAttr>(value),
                  "a precision such as #mp.precision<f16>");
-  if (name == kClassAttrName)
+  if (name == ClassAttrHelper::getNameStr())
     return check(isa<PrecisionClassAttr>(value),
                  "a precision class such as #mp.class<allow>");
-  if (name == kPrecisionAttrName)
+  if (name == PrecisionAttrHelper::getNameStr())
     return check(isPrecisionOrArray(value),
                  "a precision or an array of precisions");
   return op->emitError() << "unknown mp attribute '" << name
-                         << "' (known: mp.override, mp.class, mp.precision, "
-                            "mp.accumulator)";
+                         << "' (known: " << OverrideAttrHelper::getNameStr()
+                         << ", " << ClassAttrHelper::getNameStr() << ", "
+                         << PrecisionAttrHelper::getNameStr() << ", "
+                         << AccumulatorAttrHelper::getNameStr() << ", "
+                         << SignaturePrecisionAttrHelper::getNameStr() << ")";
 }
 
-namespace {
-/// A training-contract attribute that takes a value.
-struct ValuedRole {
-  StringRef name;
-  function_ref<bool(Attribute)> isValid;
-  StringRef example;
-};
-} // namespace
-
-static bool isIndex(Attribute value) {
-  auto index = dyn_cast<IntegerAttr>(value);
-  return index && index.getType().isSignlessInteger() && index.getInt() >= 0;
+std::string MPDialect::getRoleAttrName(Role role) {
+  return (getDialectNamespace() + "." + stringifyRole(role)).str();
 }
 
-static bool isNumber(Attribute value) {
-  return isa<FloatAttr, IntegerAttr>(value);
+std::optional<Role> mlir::mp::getRoleOfAttrName(StringRef name) {
+  if (!name.consume_front(MPDialect::getDialectNamespace()) ||
+      !name.consume_front("."))
+    return std::nullopt;
+  return symbolizeRole(name);
 }
 
-/// Checks the kind of a training-contract attribute on an argument or
-/// result; the contract as a whole is checked by mp-verify-training-contract.
-static LogicalResult verifyRoleAttribute(Operation *op, StringRef where,
-                                         unsigned index, NamedAttribute attr,
-                                         ArrayRef<StringRef> unitRoles,
-                                         ArrayRef<ValuedRole> valuedRoles) {
+bool mlir::mp::isArgumentRole(Role role) {
+  switch (role) {
+  case Role::param:
+  case Role::input:
+  case Role::grad_seed:
+  case Role::state:
+  case Role::loss_scale:
+    return true;
+  case Role::loss:
+  case Role::grad_of:
+  case Role::updates:
+  case Role::found_inf:
+  case Role::output:
+    return false;
+  }
+  llvm_unreachable("unknown role");
+}
+
+RoleValue mlir::mp::getRoleValue(Role role) {
+  switch (role) {
+  case Role::state:
+    return RoleValue::Number;
+  case Role::grad_of:
+  case Role::updates:
+    return RoleValue::ArgIndex;
+  default:
+    return RoleValue::None;
+  }
+}
+
+/// Checks the kind of a training-contract attribute on an argument
+/// (`isArgument`) or result; the contract as a whole is checked by
+/// mp-verify-training-contract.
+static LogicalResult verifyRoleAttribute(Operation *op, bool isArgument,
+                                         unsigned index, NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
-  if (llvm::is_contained(unitRoles, name)) {
-    if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << where << " #" << index << ": '" << name
-                             << "' takes no value (write {" << name << "})";
-    return success();
+  StringRef where = isArgument ? "argument" : "result";
+  std::optional<Role> role = getRoleOfAttrName(name);
+  if (!role || isArgumentRole(*role) != isArgument) {
+    InFlightDiagnostic diag = op->emitError() << where << " #" << index
+                                              << ": unknown mp attribute '"
+                                              << name << "' (known: ";
+    llvm::interleaveComma(
+        llvm::make_filter_range(
+            llvm::seq_inclusive<uint32_t>(1, getMaxEnumValForRole()),
+            [&](uint32_t value) {
+              return isArgumentRole(*symbolizeRole(value)) == isArgument;
+            }),
+        diag, [&](uint32_t value) {
+          diag << MPDialect::getRoleAttrName(*symbolizeRole(value));
+        });
+    return diag << ")";
   }
-  for (const ValuedRole &role : valuedRoles) {
-    if (name != role.name)
-      continue;
-    if (!role.isValid(attr.getValue()))
-      return op->emitError() << where << " #" << index << ": '" << name
-                             << "' must be " << role.example;
-    return success();
+  Attribute value = attr.getValue();
+  switch (getRoleValue(*role)) {
+  case RoleValue::None:
+    if (isa<UnitAttr>(value))
+      return success();
+    return op->emitError() << where << " #" << index << ": '" << name
+                           << "' takes no value (write {" << name << "})";
+  case RoleValue::Number:
+    if (isa<FloatAttr, IntegerAttr>(value))
+      return success();
+    return op->emitError() << where << " #" << index << ": '" << name
+                           << "' must be the state's initial value, e.g. {"
+                           << name << " = 0.0 : f32}";
+  case RoleValue::ArgIndex:
+    auto argIndex = dyn_cast<IntegerAttr>(value);
+    if (argIndex && argIndex.getType().isSignlessInteger() &&
+        argIndex.getInt() >= 0)
+      return success();
+    return op->emitError() << where << " #" << index << ": '" << name
+                           << "' must be the index of "
+                           << (*role == Role::grad_of
+                                   ? "a parameter argument"
+                                   : "the argument it updates")
+                           << ", e.g. {" << name << " = 0 : i64}";
   }
-  std::string known;
-  for (StringRef role : unitRoles)
-    known += (known.empty() ? "" : ", ") + role.str();
-  for (const ValuedRole &role : valuedRoles)
-    known += ", " + role.name.str();
-  return op->emitError() << where << " #" << index << ": unknown mp attribute '"
-                         << name << "' (known: " << known << ")";
+  llvm_unreachable("unknown role value");
 }
 
 LogicalResult MPDialect::verifyRegionArgAttribute(Operation *op,
                                                   unsigned regionIndex,
                                                   unsigned argIndex,
                                                   NamedAttribute attr) {
-  return verifyRoleAttribute(
-      op, "argument", argIndex, attr,
-      {kParamAttrName, kInputAttrName, kGradSeedAttrName, kLossScaleAttrName},
-      {{kStateAttrName, isNumber,
-        "the state's initial value, e.g. {mp.state = 0.0 : f32}"}});
+  return verifyRoleAttribute(op, /*isArgument=*/true, argIndex, attr);
 }
 
 LogicalResult MPDialect::verifyRegionResultAttribute(Operation *op,
                                                      unsigned regionIndex,
                                                      unsigned resultIndex,
                                                      NamedAttribute attr) {
-  return verifyRoleAttribute(
-      op, "result", resultIndex, attr,
-      {kLossAttrName, kOutputAttrName, kFoundInfAttrName},
-      {{kGradOfAttrName, isIndex,
-        "the index of a parameter argument, e.g. {mp.grad_of = 0 : i64}"},
-       {kUpdatesAttrName, isIndex,
-        "the index of the argument it updates, e.g. {mp.updates = 0 : i64}"}});
+  return verifyRoleAttribute(op, /*isArgument=*/false, resultIndex, attr);
 }
 
 Type mlir::mp::getFloatType(MLIRContext *ctx, Precision precision) {

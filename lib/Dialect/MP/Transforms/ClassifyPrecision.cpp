@@ -103,19 +103,21 @@ void ClassifyPrecisionPass::annotate(const PrecisionGraph &graph) {
       continue;
     }
     if (node.cls)
-      node.op->setAttr(MPDialect::kClassAttrName,
+      node.op->setAttr(MPDialect::ClassAttrHelper::getNameStr(),
                        PrecisionClassAttr::get(ctx, *node.cls));
-    node.op->setAttr(MPDialect::kPrecisionAttrName, precision);
+    node.op->setAttr(MPDialect::PrecisionAttrHelper::getNameStr(), precision);
     if (node.precision != Precision::f32)
       ++numLowOps;
     else
       ++numF32Ops;
     if (lowPrecisionAccumulation && node.precision != Precision::f32 &&
         isArithmeticAccumulation(node.op))
-      node.op->setAttr(MPDialect::kAccumulatorAttrName, precision);
+      node.op->setAttr(MPDialect::AccumulatorAttrHelper::getNameStr(),
+                       precision);
   }
   for (auto &[op, slots] : carried)
-    op->setAttr(MPDialect::kPrecisionAttrName, ArrayAttr::get(ctx, slots));
+    op->setAttr(MPDialect::PrecisionAttrHelper::getNameStr(),
+                ArrayAttr::get(ctx, slots));
 }
 
 /// Opens `path` for writing ('-' is stdout); emits an error on failure.
@@ -176,7 +178,7 @@ void ClassifyPrecisionPass::runOnOperation() {
     annotate(*graph);
     if (lowPrecisionBoundaries)
       fn->setAttr(
-          MPDialect::kPrecisionAttrName,
+          MPDialect::SignaturePrecisionAttrHelper::getNameStr(),
           PrecisionAttr::get(&getContext(), resolved->getLowPrecision()));
     paintings.push_back({fn, std::move(*graph)});
     return WalkResult::advance();

@@ -101,8 +101,9 @@ void InsertCastsPass::runOnOperation() {
     regenerateNamedOpBody(rewriter, cast<linalg::LinalgOp>(op));
 
   module.walk([](Operation *op) {
-    op->removeAttr(MPDialect::kClassAttrName);
-    op->removeAttr(MPDialect::kPrecisionAttrName);
-    op->removeAttr(MPDialect::kAccumulatorAttrName);
+    op->removeAttr(MPDialect::ClassAttrHelper::getNameStr());
+    op->removeAttr(MPDialect::PrecisionAttrHelper::getNameStr());
+    op->removeAttr(MPDialect::AccumulatorAttrHelper::getNameStr());
+    op->removeAttr(MPDialect::SignaturePrecisionAttrHelper::getNameStr());
   });
 }

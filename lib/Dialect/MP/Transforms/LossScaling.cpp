@@ -135,16 +135,18 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
     SmallVector<Type> types = {f32Scalar, i32Scalar};
     SmallVector<DictionaryAttr> argAttrs = {
         attrs.getDictionaryAttr(
-            {attrs.getNamedAttr(MPDialect::kStateAttrName,
+            {attrs.getNamedAttr(MPDialect::getRoleAttrName(Role::state),
                                 attrs.getF32FloatAttr(initScale)),
-             attrs.getNamedAttr(MPDialect::kLossScaleAttrName,
+             attrs.getNamedAttr(MPDialect::getRoleAttrName(Role::loss_scale),
                                 attrs.getUnitAttr())}),
-        attrs.getDictionaryAttr({attrs.getNamedAttr(
-            MPDialect::kStateAttrName, attrs.getI32IntegerAttr(0))})};
+        attrs.getDictionaryAttr(
+            {attrs.getNamedAttr(MPDialect::getRoleAttrName(Role::state),
+                                attrs.getI32IntegerAttr(0))})};
     if (hysteresis > 1) {
       types.push_back(i32Scalar);
-      argAttrs.push_back(attrs.getDictionaryAttr({attrs.getNamedAttr(
-          MPDialect::kStateAttrName, attrs.getI32IntegerAttr(hysteresis))}));
+      argAttrs.push_back(attrs.getDictionaryAttr(
+          {attrs.getNamedAttr(MPDialect::getRoleAttrName(Role::state),
+                              attrs.getI32IntegerAttr(hysteresis))}));
     }
     unsigned first = fn.getNumArguments();
     SmallVector<unsigned> indices(types.size(), first);
@@ -198,11 +200,12 @@ void LossScalingPass::scale(func::FuncOp fn, const TrainingContract &contract,
   });
 
   // New results: the flag, then the next value of each state argument.
-  SmallVector<DictionaryAttr> resultAttrs = {attrs.getDictionaryAttr(
-      {attrs.getNamedAttr(MPDialect::kFoundInfAttrName, attrs.getUnitAttr())})};
+  SmallVector<DictionaryAttr> resultAttrs = {
+      attrs.getDictionaryAttr({attrs.getNamedAttr(
+          MPDialect::getRoleAttrName(Role::found_inf), attrs.getUnitAttr())})};
   for (BlockArgument arg : state)
     resultAttrs.push_back(attrs.getDictionaryAttr(
-        {attrs.getNamedAttr(MPDialect::kUpdatesAttrName,
+        {attrs.getNamedAttr(MPDialect::getRoleAttrName(Role::updates),
                             attrs.getI64IntegerAttr(arg.getArgNumber()))}));
   SmallVector<unsigned> indices(extraTypes.size(), fn.getNumResults());
   (void)fn.insertResults(indices, extraTypes, resultAttrs);

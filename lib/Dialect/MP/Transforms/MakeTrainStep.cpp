@@ -277,7 +277,7 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
   SmallVector<unsigned> carried;
   SmallVector<Value> inits;
   for (unsigned r = 0; r < numResults; ++r) {
-    if (fn.getResultAttr(r, MPDialect::kUpdatesAttrName))
+    if (fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::updates)))
       continue;
     carried.push_back(r);
     inits.push_back(
@@ -307,8 +307,9 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
         SmallVector<Value> next;
         for (auto [i, r] : llvm::enumerate(carried)) {
           Value value = call.getResult(r);
-          bool isSum = r == contract.loss ||
-                       fn.getResultAttr(r, MPDialect::kGradOfAttrName);
+          bool isSum =
+              r == contract.loss ||
+              fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::grad_of));
           bool isFlag = contract.foundInf && r == *contract.foundInf;
           if (!isSum && !isFlag) {
             next.push_back(value);
@@ -332,7 +333,8 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
       b, loc, b.getF32FloatAttr(1.0f / static_cast<float>(accumulate)));
   for (auto [i, r] : llvm::enumerate(carried)) {
     Value value = loop.getResult(i);
-    if (r == contract.loss || fn.getResultAttr(r, MPDialect::kGradOfAttrName))
+    if (r == contract.loss ||
+        fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::grad_of)))
       value = createElementwise(b, loc, value, b.getF32Type(),
                                 [&](OpBuilder &eb, Location el, ValueRange x) {
                                   return SmallVector<Value>{
@@ -364,10 +366,11 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
   Builder attrs(ctx);
   auto f32Scalar = RankedTensorType::get({}, attrs.getF32Type());
   auto stateAttrs = attrs.getDictionaryAttr({attrs.getNamedAttr(
-      MPDialect::kStateAttrName, attrs.getF32FloatAttr(0.0))});
+      MPDialect::getRoleAttrName(Role::state), attrs.getF32FloatAttr(0.0))});
   auto updatesAttrs = [&](unsigned arg) {
-    return attrs.getDictionaryAttr({attrs.getNamedAttr(
-        MPDialect::kUpdatesAttrName, attrs.getI64IntegerAttr(arg))});
+    return attrs.getDictionaryAttr(
+        {attrs.getNamedAttr(MPDialect::getRoleAttrName(Role::updates),
+                            attrs.getI64IntegerAttr(arg))});
   };
 
   // Parameters that have a gradient are trained; each gets its slots.
@@ -413,7 +416,7 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
   }
   SmallVector<unsigned> passedResults;
   for (unsigned r = 0; r < fn.getNumResults(); ++r) {
-    if (fn.getResultAttr(r, MPDialect::kGradOfAttrName))
+    if (fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::grad_of)))
       continue;
     passedResults.push_back(r);
     resultTypes.push_back(fn.getResultTypes()[r]);

@@ -29,7 +29,7 @@ struct VerifyTrainingContractPass
     bool failedAny = false;
     getOperation().walk([&](FunctionOpInterface fn) {
       if (!fn.isExternal() && TrainingContract::isGradientFunction(fn))
-        failedAny |= failed(TrainingContract::get(fn));
+        failedAny |= failed(TrainingContract::verify(fn));
     });
     if (failedAny)
       signalPassFailure();

@@ -13,8 +13,10 @@
  *       there are any), then one pointer per argument (to a memref
  *       descriptor for tensors, to the value for scalars);
  *   const char _mp_sig_NAME[];         its signature, e.g.
- *       "f32[64,784];f32[]->f32[64,10]" ('?' for a dynamic size, a dtype
- *       without brackets for a scalar).
+ *       "f32[64,784]@input;f32[]@grad_seed->f32[]@loss" ('?' for a dynamic
+ *       size, a dtype without brackets for a scalar, '@' and a role as
+ *       mp_role_name spells it). docs/Signature.md gives the grammar;
+ *       mp_signature_format writes it, the runtime reads it.
  *
  * Errors: functions return MP_OK or an error code; mp_last_error() describes
  * the last error of the calling thread in one line.
@@ -65,7 +67,8 @@ typedef struct mp_tensor {
 } mp_tensor;
 
 /* The training role of an argument or result (docs/Training.md): the mp.*
- * attribute it carried in the IR. */
+ * attribute it carried in the IR. The compiler's Role enum (MPAttrs.td) has
+ * the same numbers and spellings. */
 typedef enum mp_role {
   MP_ROLE_NONE = 0,
   MP_ROLE_PARAM,      /* argument: fp32 master parameter */
@@ -91,6 +94,21 @@ typedef struct mp_value_info {
   double init;   /* MP_ROLE_STATE, MP_ROLE_LOSS_SCALE */
 } mp_value_info;
 
+/* "param", "grad_of", ... (the attribute mp.NAME in the IR, "@NAME" in a
+ * signature); "" for MP_ROLE_NONE, null for a value outside the enum. */
+const char *mp_role_name(mp_role role);
+
+/* Text into `buf` (at most `size` bytes with the terminating NUL, as
+ * snprintf); each returns the length of the whole text. */
+/* "f32[64,?]" or "i64" (a scalar), then with `with_role` "@param",
+ * "@state=0.5"... */
+size_t mp_value_info_format(const mp_value_info *info, int with_role, char *buf,
+                            size_t size);
+/* A whole signature, "ARG;ARG->RESULT;RESULT", as entries carry it. */
+size_t mp_signature_format(const mp_value_info *args, int32_t num_args,
+                           const mp_value_info *results, int32_t num_results,
+                           char *buf, size_t size);
+
 typedef struct mp_module mp_module;
 typedef struct mp_entry mp_entry;
 
@@ -107,6 +125,9 @@ size_t mp_tensor_num_bytes(const mp_tensor *tensor);
 mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank, const int64_t *shape,
                           mp_tensor *out);
 void mp_tensor_release(mp_tensor *tensor);
+
+/* "f32[64,10]". Same convention as mp_value_info_format. */
+size_t mp_tensor_format_type(const mp_tensor *tensor, char *buf, size_t size);
 
 /* Converts between dtypes (float to float rounds to nearest even; float to
  * integer truncates; i1 is 0 or 1) into a new owned tensor. */

@@ -59,6 +59,25 @@ def MP_PrecisionClassAttr : EnumAttr<MP_Dialect, MP_PrecisionClass, "class"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+// The roles of the training contract. The numbers are the runtime's `mp_role`
+// (mp_runtime.h, whose mp_role_name spells them the same way; a unit test
+// checks both), so the compiler hands a role to the runtime as is.
+def MP_Role : I32EnumAttr<"Role", "role of a gradient function's argument or result", [
+    I32EnumAttrCase<"param", 1>,
+    I32EnumAttrCase<"input", 2>,
+    I32EnumAttrCase<"grad_seed", 3>,
+    I32EnumAttrCase<"state", 4>,
+    I32EnumAttrCase<"loss_scale", 5>,
+    I32EnumAttrCase<"loss", 6>,
+    I32EnumAttrCase<"grad_of", 7>,
+    I32EnumAttrCase<"updates", 8>,
+    I32EnumAttrCase<"found_inf", 9>,
+    I32EnumAttrCase<"output", 10>
+  ]> {
+  let cppNamespace = "::mlir::mp";
+  let genSpecializedAttr = 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Enums of pass and tool options (no attributes): their generated
 // stringify/symbolize functions are the one spelling of every value, used by

@@ -27,24 +27,34 @@ def MP_Dialect : Dialect {
         function or any op with regions it applies to every op inside (the
         innermost override wins);
       - `mp.class` and `mp.precision`, written by `mp-classify-precision` and
-        consumed (and removed) by `mp-insert-casts`. On `scf.for`, `scf.if`
-        and `scf.while`, `mp.precision` is an array with one precision per
-        carried value (for `scf.while`: the `before` arguments, then the
-        results).
+        consumed (and removed) by `mp-insert-casts`. On ops that carry values
+        through regions (`scf.for`, `scf.while`, `affine.for`, ...),
+        `mp.precision` is an array with one precision per carried value
+        (for `scf.while`: the `before` arguments, then the results).
       - `mp.accumulator`, written by `mp-classify-precision` with
         `low-precision-accumulation`, gives the accumulator precision of a
         contraction, convolution or sum that goes low (f32 when absent).
+      - `mp.signature_precision`, written on a function by
+        `mp-classify-precision` with `low-precision-boundaries`: its f32
+        arguments and results may take this precision.
 
-    Gradient functions (the training contract) mark their arguments
-    `mp.param` (a parameter, an fp32 master weight), `mp.input` (data) or
-    `mp.grad_seed` (dLoss/dLoss, a `tensor<f32>`), and their results
-    `mp.loss` (a `tensor<f32>`), `mp.grad_of = N` (the gradient of argument
-    N) or `mp.output` (anything else, e.g. logits);
-    `mp-verify-training-contract` checks them together. Training state that
-    the runtime threads from step to step is an argument
-    `mp.state = <initial value>` (e.g. `0.0 : f32`) whose next value is the
-    result `mp.updates = N`; `mp.loss_scale` marks the loss-scale state and
-    `mp.found_inf` the `tensor<i1>` overflow flag result.
+    Gradient functions (the training contract, docs/Design.md) mark each
+    argument and result with a role, an attribute `mp.<role>`:
+
+    | role | on | value | meaning |
+    |------|----|-------|---------|
+    | `param` | argument | unit | a parameter (fp32 master weight) |
+    | `input` | argument | unit | data |
+    | `grad_seed` | argument | unit | dLoss/dLoss, a `tensor<f32>` |
+    | `state` | argument | initial value | state the runtime threads from step to step |
+    | `loss_scale` | argument | unit | marks the `mp.state` holding the loss scale |
+    | `loss` | result | unit | the loss, a `tensor<f32>` |
+    | `grad_of` | result | argument index | the gradient of an `mp.param` |
+    | `updates` | result | argument index | the next value of an `mp.param` or `mp.state` |
+    | `found_inf` | result | unit | the `tensor<i1>` overflow flag |
+    | `output` | result | unit | anything else, e.g. logits |
+
+    `mp-verify-training-contract` checks them together.
 
     ```mlir
     %0 = linalg.matmul {mp.override = #mp.precision<f32>}
@@ -56,29 +66,18 @@ def MP_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
+  let discardableAttrs = (ins
+    "::mlir::mp::PrecisionAttr":$override,
+    "::mlir::mp::PrecisionClassAttr":$class,
+    // A precision, or an array of them on ops that carry values.
+    "::mlir::Attribute":$precision,
+    "::mlir::mp::PrecisionAttr":$accumulator,
+    "::mlir::mp::PrecisionAttr":$signature_precision
+  );
   let extraClassDeclaration = [{
-    /// Names of the discardable attributes owned by this dialect.
-    static constexpr ::llvm::StringLiteral kOverrideAttrName = "mp.override";
-    static constexpr ::llvm::StringLiteral kClassAttrName = "mp.class";
-    static constexpr ::llvm::StringLiteral kPrecisionAttrName = "mp.precision";
-    static constexpr ::llvm::StringLiteral kAccumulatorAttrName =
-        "mp.accumulator";
-    /// Roles of the training contract (docs/Design.md), on function
-    /// arguments and results.
-    static constexpr ::llvm::StringLiteral kParamAttrName = "mp.param";
-    static constexpr ::llvm::StringLiteral kInputAttrName = "mp.input";
-    static constexpr ::llvm::StringLiteral kGradSeedAttrName = "mp.grad_seed";
-    static constexpr ::llvm::StringLiteral kLossAttrName = "mp.loss";
-    static constexpr ::llvm::StringLiteral kGradOfAttrName = "mp.grad_of";
-    static constexpr ::llvm::StringLiteral kOutputAttrName = "mp.output";
-    /// State threaded by the runtime from one training step to the next: an
-    /// argument `mp.state = <initial value>` and the result
-    /// `mp.updates = <argument index>` that replaces it after each step.
-    static constexpr ::llvm::StringLiteral kStateAttrName = "mp.state";
-    static constexpr ::llvm::StringLiteral kUpdatesAttrName = "mp.updates";
-    /// The loss-scale state argument and the overflow flag result.
-    static constexpr ::llvm::StringLiteral kLossScaleAttrName = "mp.loss_scale";
-    static constexpr ::llvm::StringLiteral kFoundInfAttrName = "mp.found_inf";
+    /// The name of the attribute that gives `role` to a function argument
+    /// or result: "mp." followed by the role's spelling.
+    static ::std::string getRoleAttrName(::mlir::mp::Role role);
   }];
 }
 
