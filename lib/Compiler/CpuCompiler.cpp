@@ -6,7 +6,7 @@
 
 #include "mp/Compiler/CpuCompiler.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
-#include "mp/Runtime/mp_runtime.h"
+#include "mp/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -129,13 +129,10 @@ FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
              << MP_MAX_RANK << ", e.g. tensor<f32> for a scalar)";
     results.push_back(*info);
   }
-  auto format = [&](char *buf, size_t size) {
+  return mp_runtime::formatToString([&](char *buf, size_t size) {
     return mp_signature_format(args.data(), args.size(), results.data(),
                                results.size(), buf, size);
-  };
-  std::string text(format(nullptr, 0), '\0');
-  format(text.data(), text.size() + 1);
-  return text;
+  });
 }
 
 /// Adds `void _mp_entry_NAME(void **args)` calling `_mlir_ciface_NAME`:

@@ -16,6 +16,15 @@ using namespace mlir;
 using namespace mlir::mp;
 
 void mlir::mp::buildAmpPipeline(OpPassManager &pm,
+                                const ClassifyPrecisionPassOptions &classify,
+                                bool optimizeCasts) {
+  pm.addPass(createClassifyPrecisionPass(classify));
+  pm.addPass(createInsertCastsPass());
+  if (optimizeCasts)
+    pm.addPass(createOptimizeCastsPass());
+}
+
+void mlir::mp::buildAmpPipeline(OpPassManager &pm,
                                 const AmpPipelineOptions &options) {
   ClassifyPrecisionPassOptions classify;
   classify.policy = options.policy;
@@ -26,25 +35,34 @@ void mlir::mp::buildAmpPipeline(OpPassManager &pm,
   classify.remarks = options.remarks;
   classify.reportFile = options.report;
   classify.dotFile = options.dot;
-  pm.addPass(createClassifyPrecisionPass(classify));
-  pm.addPass(createInsertCastsPass());
-  if (options.optimizeCasts)
-    pm.addPass(createOptimizeCastsPass());
+  buildAmpPipeline(pm, classify, options.optimizeCasts);
+}
+
+void mlir::mp::buildTrainPipeline(OpPassManager &pm,
+                                  const TrainPipelineConfig &config) {
+  pm.addPass(createVerifyTrainingContractPass());
+  if (config.classify.policy != "none")
+    buildAmpPipeline(pm, config.classify, /*optimizeCasts=*/true);
+  LossScalingPassOptions scaling = config.scaling;
+  scaling.policy = config.classify.policy;
+  pm.addPass(createLossScalingPass(scaling));
+  pm.addPass(createMakeTrainStepPass(config.step));
+  if (config.step.accumulate > 1) {
+    // Inline the gradient function into the micro-batch loop so the casts of
+    // the fp32 master weights leave the loop: made once per step.
+    pm.addPass(createInlinerPass());
+    pm.addNestedPass<func::FuncOp>(createLoopInvariantCodeMotionPass());
+  }
 }
 
 void mlir::mp::buildTrainPipeline(OpPassManager &pm,
                                   const TrainPipelineOptions &options) {
-  pm.addPass(createVerifyTrainingContractPass());
-  if (options.policy != "none") {
-    AmpPipelineOptions amp;
-    amp.policy = options.policy;
-    amp.level = options.level;
-    amp.summary = options.summary;
-    buildAmpPipeline(pm, amp);
-  }
-  LossScalingPassOptions scaling;
+  TrainPipelineConfig config;
+  config.classify.policy = options.policy;
+  config.classify.level = options.level;
+  config.classify.summary = options.summary;
+  LossScalingPassOptions &scaling = config.scaling;
   scaling.mode = options.lossScale;
-  scaling.policy = options.policy;
   scaling.staticScale = options.staticScale;
   scaling.initScale = options.initScale;
   scaling.growthFactor = options.growthFactor;
@@ -53,8 +71,7 @@ void mlir::mp::buildTrainPipeline(OpPassManager &pm,
   scaling.hysteresis = options.hysteresis;
   scaling.minScale = options.minScale;
   scaling.maxScale = options.maxScale;
-  pm.addPass(createLossScalingPass(scaling));
-  MakeTrainStepPassOptions step;
+  MakeTrainStepPassOptions &step = config.step;
   step.optimizer = options.optimizer;
   step.lr = options.lr;
   step.momentum = options.momentum;
@@ -65,13 +82,7 @@ void mlir::mp::buildTrainPipeline(OpPassManager &pm,
   step.weightDecay = options.weightDecay;
   step.clipNorm = options.clipNorm;
   step.accumulate = options.accumulate;
-  pm.addPass(createMakeTrainStepPass(step));
-  if (options.accumulate > 1) {
-    // Inline the gradient function into the micro-batch loop so the casts of
-    // the fp32 master weights leave the loop: made once per step.
-    pm.addPass(createInlinerPass());
-    pm.addNestedPass<func::FuncOp>(createLoopInvariantCodeMotionPass());
-  }
+  buildTrainPipeline(pm, config);
 }
 
 void mlir::mp::registerMPPipelines() {
@@ -79,10 +90,14 @@ void mlir::mp::registerMPPipelines() {
   registerModulePipeline<AmpPipelineOptions>(
       "mp-amp-pipeline",
       "Automatic mixed precision: classify, insert casts, optimize casts",
-      noChecks, buildAmpPipeline);
+      noChecks, [](OpPassManager &pm, const AmpPipelineOptions &options) {
+        buildAmpPipeline(pm, options);
+      });
   registerModulePipeline<TrainPipelineOptions>(
       "mp-train-pipeline",
       "Gradient function to mixed-precision training step: AMP, loss "
       "scaling, optimizer",
-      noChecks, buildTrainPipeline);
+      noChecks, [](OpPassManager &pm, const TrainPipelineOptions &options) {
+        buildTrainPipeline(pm, options);
+      });
 }

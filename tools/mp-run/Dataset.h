@@ -7,6 +7,8 @@
 #ifndef MP_TOOLS_MPRUN_DATASET_H
 #define MP_TOOLS_MPRUN_DATASET_H
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,8 +31,8 @@ struct Dataset {
 
 /// Loads a data set by name ("fashion-mnist": Debian's dataset-fashion-mnist,
 /// gzipped IDX files under /usr/share/datasets/fashion-mnist, or the directory
-/// in $MP_DATASET_DIR). Returns false and sets `error` on failure.
-bool loadDataset(const std::string &name, Dataset &out, std::string &error);
+/// in $MP_DATASET_DIR).
+llvm::Error loadDataset(const std::string &name, Dataset &out);
 
 } // namespace mp_run
 

@@ -1,10 +1,19 @@
-//===- Train.cpp - The training loop of mp-run ------------------*- C++ -*-===//
+//===- Train.cpp - mp-run --train -------------------------------*- C++ -*-===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Train.h"
+#include "Errors.h"
+#include "Graph.h"
+#include "mp/Analysis/TrainingContract.h"
+#include "mp/Runtime/Tensor.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <chrono>
@@ -17,26 +26,11 @@
 #include <random>
 #include <unistd.h>
 
+using namespace mlir;
 using namespace mp_run;
+using mp_runtime::Tensor;
 
 namespace {
-
-/// An owned tensor released at scope exit.
-struct Tensor {
-  mp_tensor t;
-  Tensor() { std::memset(&t, 0, sizeof(t)); }
-  ~Tensor() { mp_tensor_release(&t); }
-  Tensor(const Tensor &) = delete;
-  Tensor &operator=(const Tensor &) = delete;
-};
-
-std::string describe(const mp_value_info &info) {
-  std::string text = mp_dtype_name(info.dtype);
-  text += "[";
-  for (int32_t i = 0; i < info.rank; ++i)
-    text += (i ? "," : "") + std::to_string(info.shape[i]);
-  return text + "]";
-}
 
 /// How the data set fills the inputs of the graph.
 struct InputLayout {
@@ -46,18 +40,16 @@ struct InputLayout {
   bool oneHot = false;
 };
 
-bool findInputs(mp_entry *grad, const Dataset &data, InputLayout &layout,
-                std::string &error) {
+llvm::Expected<InputLayout> findInputs(mp_entry *grad, const Dataset &data) {
+  InputLayout layout;
   std::vector<int32_t> inputs;
   for (int32_t i = 0, e = mp_entry_num_args(grad); i < e; ++i)
     if (mp_entry_arg(grad, i)->role == MP_ROLE_INPUT)
       inputs.push_back(i);
-  if (inputs.size() != 2) {
-    error = "the gradient function has " + std::to_string(inputs.size()) +
-            " mp.input arguments; training on " + data.name +
-            " needs two: images and labels";
-    return false;
-  }
+  if (inputs.size() != 2)
+    return error("the gradient function has " + std::to_string(inputs.size()) +
+                 " mp.input arguments; training on " + data.name +
+                 " needs two: images and labels");
   layout.imageArg = inputs[0];
   layout.labelArg = inputs[1];
   layout.image = *mp_entry_arg(grad, inputs[0]);
@@ -67,28 +59,24 @@ bool findInputs(mp_entry *grad, const Dataset &data, InputLayout &layout,
     pixels *= layout.image.shape[d];
   int64_t expected = data.train.rows * data.train.cols;
   if (layout.image.dtype != MP_F32 || layout.image.rank < 2 ||
-      pixels != expected) {
-    error = "the image input (argument #" + std::to_string(inputs[0]) +
-            ") is " + describe(layout.image) + "; " + data.name +
-            " needs f32[B," + std::to_string(expected) + "], f32[B,1," +
-            std::to_string(data.train.rows) + "," +
-            std::to_string(data.train.cols) + "] or similar";
-    return false;
-  }
+      pixels != expected)
+    return error("the image input (argument #" + std::to_string(inputs[0]) +
+                 ") is " + mp_runtime::format(layout.image) + "; " + data.name +
+                 " needs f32[B," + std::to_string(expected) + "], f32[B,1," +
+                 std::to_string(data.train.rows) + "," +
+                 std::to_string(data.train.cols) + "] or similar");
   layout.batch = layout.image.shape[0];
   const mp_value_info &l = layout.label;
   layout.oneHot =
       l.dtype == MP_F32 && l.rank == 2 && l.shape[1] == data.numClasses;
   bool indices = (l.dtype == MP_I32 || l.dtype == MP_I64) && l.rank == 1;
-  if ((!layout.oneHot && !indices) || l.shape[0] != layout.batch) {
-    error = "the label input (argument #" + std::to_string(inputs[1]) +
-            ") is " + describe(l) + "; expected f32[" +
-            std::to_string(layout.batch) + "," +
-            std::to_string(data.numClasses) + "] (one-hot) or i32/i64[" +
-            std::to_string(layout.batch) + "] (class indices)";
-    return false;
-  }
-  return true;
+  if ((!layout.oneHot && !indices) || l.shape[0] != layout.batch)
+    return error("the label input (argument #" + std::to_string(inputs[1]) +
+                 ") is " + mp_runtime::format(l) + "; expected f32[" +
+                 std::to_string(layout.batch) + "," +
+                 std::to_string(data.numClasses) + "] (one-hot) or i32/i64[" +
+                 std::to_string(layout.batch) + "] (class indices)");
+  return layout;
 }
 
 /// Fills the image and label tensors with examples `order[first...]`
@@ -130,12 +118,10 @@ mp_tensor viewMicroBatch(const mp_tensor &all, const mp_value_info &micro,
   return view;
 }
 
-bool allocLike(const mp_value_info &info, Tensor &out, std::string &error) {
-  if (mp_tensor_alloc(info.dtype, info.rank, info.shape, &out.t) != MP_OK) {
-    error = mp_last_error();
-    return false;
-  }
-  return true;
+llvm::Error allocLike(const mp_value_info &info, Tensor &out) {
+  if (mp_tensor_alloc(info.dtype, info.rank, info.shape, out.get()) != MP_OK)
+    return runtimeError();
+  return llvm::Error::success();
 }
 
 /// PyTorch's default for nn.Linear / nn.Conv2d weights: U(-1/sqrt(fan_in),
@@ -171,11 +157,12 @@ public:
       std::fclose(log);
   }
 
-  bool run(TrainSummary &summary, std::string &error);
+  llvm::Expected<TrainSummary> run();
 
 private:
-  bool setUp(std::string &error);
-  bool evaluate(double &accuracy, std::string &error);
+  llvm::Error setUp();
+  /// The accuracy on the test split; < 0 without logits.
+  llvm::Expected<double> evaluate();
   void showProgress(unsigned epoch, int64_t done, int64_t total,
                     const TrainSummary &summary, bool last);
   /// The loss scale after the last step; 0 without loss scaling.
@@ -195,20 +182,19 @@ private:
   std::FILE *log = nullptr;
 };
 
-bool Trainer::setUp(std::string &error) {
-  if (!findInputs(grad, data, layout, error))
-    return false;
-  if (options.batch && options.batch != layout.batch) {
-    error = "--batch " + std::to_string(options.batch) +
-            " differs from the graph's batch size " +
-            std::to_string(layout.batch) +
-            " (shapes are static: export the graph with that batch size)";
-    return false;
-  }
-  if (mp_trainer_create(step, &trainer) != MP_OK) {
-    error = mp_last_error();
-    return false;
-  }
+llvm::Error Trainer::setUp() {
+  llvm::Expected<InputLayout> inputs = findInputs(grad, data);
+  if (!inputs)
+    return inputs.takeError();
+  layout = *inputs;
+  if (options.batch && options.batch != layout.batch)
+    return error("--batch " + std::to_string(options.batch) +
+                 " differs from the graph's batch size " +
+                 std::to_string(layout.batch) +
+                 " (shapes are static: export the graph with that batch "
+                 "size)");
+  if (mp_trainer_create(step, &trainer) != MP_OK)
+    return runtimeError();
   for (int32_t i = 0, e = mp_entry_num_args(step); i < e; ++i) {
     const mp_value_info *info = mp_entry_arg(step, i);
     if (info->role == MP_ROLE_GRAD_SEED)
@@ -220,17 +206,14 @@ bool Trainer::setUp(std::string &error) {
     Tensor value;
     std::string path = options.initDir + "/arg" + std::to_string(i) + ".npy";
     if (options.initDir.empty()) {
-      if (!allocLike(*info, value, error))
-        return false;
-      defaultInit(value.t, rng);
-    } else if (mp_npy_read(path.c_str(), 0, &value.t) != MP_OK) {
-      error = std::string("--init: ") + mp_last_error();
-      return false;
+      if (llvm::Error err = allocLike(*info, value))
+        return err;
+      defaultInit(*value, rng);
+    } else if (mp_npy_read(path.c_str(), 0, value.get()) != MP_OK) {
+      return runtimeError("--init");
     }
-    if (mp_trainer_set_arg(trainer, i, &value.t) != MP_OK) {
-      error = std::string("--init: ") + mp_last_error();
-      return false;
-    }
+    if (mp_trainer_set_arg(trainer, i, value.get()) != MP_OK)
+      return runtimeError("--init");
   }
   for (int32_t r = 0, e = mp_entry_num_results(step); r < e; ++r) {
     mp_role role = mp_entry_result(step, r)->role;
@@ -242,27 +225,21 @@ bool Trainer::setUp(std::string &error) {
   for (int32_t r = 0, e = mp_entry_num_results(grad); r < e; ++r)
     if (mp_entry_result(grad, r)->role == MP_ROLE_OUTPUT && logitsResult < 0)
       logitsResult = r;
-  if (seedArg < 0 || lossResult < 0) {
-    error = "the training step has no mp.grad_seed argument or no mp.loss "
-            "result";
-    return false;
-  }
+  if (seedArg < 0 || lossResult < 0)
+    return error("the training step has no mp.grad_seed argument or no "
+                 "mp.loss result");
   if (!options.logFile.empty()) {
     log = std::fopen(options.logFile.c_str(), "w");
-    if (!log) {
-      error = "cannot write '" + options.logFile + "'";
-      return false;
-    }
+    if (!log)
+      return error("cannot write '" + options.logFile + "'");
     std::fprintf(log, "step,epoch,loss,scale,skipped,accuracy\n");
   }
-  return true;
+  return llvm::Error::success();
 }
 
-bool Trainer::evaluate(double &accuracy, std::string &error) {
-  if (logitsResult < 0) {
-    accuracy = -1;
-    return true;
-  }
+llvm::Expected<double> Trainer::evaluate() {
+  if (logitsResult < 0)
+    return -1.0;
   // Call the gradient function with the current parameters and state, a
   // zero seed, and test batches; read the logits.
   int32_t numArgs = mp_entry_num_args(grad);
@@ -273,27 +250,27 @@ bool Trainer::evaluate(double &accuracy, std::string &error) {
     args[i].owned = 0;
   }
   Tensor images, labels, seed;
-  if (!allocLike(layout.image, images, error) ||
-      !allocLike(layout.label, labels, error) ||
-      !allocLike(*mp_entry_arg(grad, seedArg), seed, error))
-    return false;
-  args[layout.imageArg] = images.t;
-  args[layout.labelArg] = labels.t;
-  args[seedArg] = seed.t;
+  if (llvm::Error err = allocLike(layout.image, images))
+    return std::move(err);
+  if (llvm::Error err = allocLike(layout.label, labels))
+    return std::move(err);
+  if (llvm::Error err = allocLike(*mp_entry_arg(grad, seedArg), seed))
+    return std::move(err);
+  args[layout.imageArg] = *images;
+  args[layout.labelArg] = *labels;
+  args[seedArg] = *seed;
   const Split &test = data.test;
   int64_t count =
       options.testLimit ? std::min(options.testLimit, test.count) : test.count;
   std::vector<int64_t> order(count);
   std::iota(order.begin(), order.end(), 0);
   int64_t correct = 0;
-  std::vector<mp_tensor> results(numResults);
   for (int64_t first = 0; first < count; first += layout.batch) {
-    fillBatch(test, layout, order, first, data.numClasses, images.t, labels.t);
+    fillBatch(test, layout, order, first, data.numClasses, *images, *labels);
+    mp_runtime::TensorList results(numResults);
     if (mp_entry_call(grad, args.data(), numArgs, results.data(), numResults) !=
-        MP_OK) {
-      error = mp_last_error();
-      return false;
-    }
+        MP_OK)
+      return runtimeError();
     const mp_tensor &logits = results[logitsResult];
     int64_t classes = logits.rank == 2 ? logits.shape[1] : 0;
     for (int64_t b = 0; b < layout.batch && first + b < count; ++b) {
@@ -304,11 +281,8 @@ bool Trainer::evaluate(double &accuracy, std::string &error) {
           best = c;
       correct += best == test.labels[first + b];
     }
-    for (mp_tensor &r : results)
-      mp_tensor_release(&r);
   }
-  accuracy = static_cast<double>(correct) / count;
-  return true;
+  return static_cast<double>(correct) / count;
 }
 
 void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
@@ -335,23 +309,25 @@ void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
   std::fflush(stderr);
 }
 
-bool Trainer::run(TrainSummary &summary, std::string &error) {
-  if (!setUp(error))
-    return false;
+llvm::Expected<TrainSummary> Trainer::run() {
+  if (llvm::Error err = setUp())
+    return std::move(err);
+  TrainSummary summary;
   // The step's inputs hold `micro` batches of the gradient function's shape
   // (gradient accumulation) or one.
   const mp_value_info &stepImage = *mp_entry_arg(step, layout.imageArg);
   int64_t micro =
       stepImage.rank == layout.image.rank + 1 ? stepImage.shape[0] : 1;
   Tensor images, labels, seedOne, seedInf;
-  if (!allocLike(stepImage, images, error) ||
-      !allocLike(*mp_entry_arg(step, layout.labelArg), labels, error) ||
-      !allocLike(*mp_entry_arg(step, seedArg), seedOne, error) ||
-      !allocLike(*mp_entry_arg(step, seedArg), seedInf, error))
-    return false;
-  *static_cast<float *>(seedOne.t.data) = options.lossWeight;
-  *static_cast<float *>(seedInf.t.data) =
-      std::numeric_limits<float>::infinity();
+  for (auto [info, tensor] :
+       {std::make_pair(&stepImage, &images),
+        std::make_pair(mp_entry_arg(step, layout.labelArg), &labels),
+        std::make_pair(mp_entry_arg(step, seedArg), &seedOne),
+        std::make_pair(mp_entry_arg(step, seedArg), &seedInf)})
+    if (llvm::Error err = allocLike(*info, *tensor))
+      return std::move(err);
+  *static_cast<float *>(seedOne->data) = options.lossWeight;
+  *static_cast<float *>(seedInf->data) = std::numeric_limits<float>::infinity();
 
   const Split &train = data.train;
   int64_t perEpoch = train.count / (layout.batch * micro);
@@ -361,25 +337,24 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
   auto start = std::chrono::steady_clock::now();
   for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
     std::iota(order.begin(), order.end(), 0);
-    if (options.shuffle)
+    if (!options.inFileOrder)
       std::shuffle(order.begin(), order.end(), rng);
     for (int64_t s = 0; s < perEpoch; ++s) {
       for (int64_t m = 0; m < micro; ++m) {
-        mp_tensor imageView = viewMicroBatch(images.t, layout.image, m);
-        mp_tensor labelView = viewMicroBatch(labels.t, layout.label, m);
+        mp_tensor imageView = viewMicroBatch(*images, layout.image, m);
+        mp_tensor labelView = viewMicroBatch(*labels, layout.label, m);
         fillBatch(train, layout, order, (s * micro + m) * layout.batch,
                   data.numClasses, imageView, labelView);
       }
       int64_t stepNumber = summary.steps + 1;
       const mp_tensor &seed =
-          options.injectOverflow.count(stepNumber) ? seedInf.t : seedOne.t;
-      if (mp_trainer_set_arg(trainer, layout.imageArg, &images.t) != MP_OK ||
-          mp_trainer_set_arg(trainer, layout.labelArg, &labels.t) != MP_OK ||
+          llvm::is_contained(options.injectOverflow, stepNumber) ? *seedInf
+                                                                 : *seedOne;
+      if (mp_trainer_set_arg(trainer, layout.imageArg, images.get()) != MP_OK ||
+          mp_trainer_set_arg(trainer, layout.labelArg, labels.get()) != MP_OK ||
           mp_trainer_set_arg(trainer, seedArg, &seed) != MP_OK ||
-          mp_trainer_step(trainer) != MP_OK) {
-        error = mp_last_error();
-        return false;
-      }
+          mp_trainer_step(trainer) != MP_OK)
+        return runtimeError();
       summary.steps = stepNumber;
       summary.lastLoss =
           mp_tensor_get(mp_trainer_result(trainer, lossResult), 0);
@@ -389,10 +364,12 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
       summary.skipped += skipped;
       bool last = s + 1 == perEpoch;
       double accuracy = -1;
-      if (last && !evaluate(accuracy, error))
-        return false;
-      if (last)
-        summary.accuracy = accuracy;
+      if (last) {
+        llvm::Expected<double> evaluated = evaluate();
+        if (!evaluated)
+          return evaluated.takeError();
+        accuracy = summary.accuracy = *evaluated;
+      }
       if (log) {
         std::fprintf(log, "%lld,%u,%.9g,", static_cast<long long>(stepNumber),
                      epoch, summary.lastLoss);
@@ -417,21 +394,111 @@ bool Trainer::run(TrainSummary &summary, std::string &error) {
         continue;
       std::string path =
           options.saveParams + "/arg" + std::to_string(i) + ".npy";
-      if (mp_npy_write(path.c_str(), mp_trainer_arg(trainer, i)) != MP_OK) {
-        error = std::string("--save-params: ") + mp_last_error();
-        return false;
-      }
+      if (mp_npy_write(path.c_str(), mp_trainer_arg(trainer, i)) != MP_OK)
+        return runtimeError("--save-params");
     }
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  return true;
+  return summary;
 }
 } // namespace
 
-bool mp_run::train(mp_entry *step, mp_entry *grad, const Dataset &data,
-                   const TrainOptions &options, TrainSummary &summary,
-                   std::string &error) {
-  Trainer trainer(step, grad, data, options);
-  return trainer.run(summary, error);
+llvm::Expected<TrainSummary> mp_run::train(mp_entry *step, mp_entry *grad,
+                                           const Dataset &data,
+                                           const TrainOptions &options) {
+  return Trainer(step, grad, data, options).run();
+}
+
+/// The gradient function of `command` in `module`.
+static llvm::Expected<func::FuncOp>
+findGradientFunction(ModuleOp module, const TrainCommand &command) {
+  SmallVector<func::FuncOp> candidates;
+  std::string names;
+  for (auto f : module.getOps<func::FuncOp>()) {
+    if (f.isExternal() || !f.isPublic() ||
+        !mlir::mp::TrainingContract::isGradientFunction(f))
+      continue;
+    names += (names.empty() ? "" : ", ") + f.getName().str();
+    if (command.entry.empty() || f.getName() == command.entry)
+      candidates.push_back(f);
+  }
+  if (names.empty())
+    return error("no gradient function (with mp.param, mp.grad_seed... "
+                 "roles) in " +
+                 command.file);
+  if (candidates.empty())
+    return error("no gradient function '" + command.entry + "' in " +
+                 command.file + " (gradient functions: " + names + ")");
+  if (candidates.size() > 1)
+    return error("several gradient functions in " + command.file + " (" +
+                 names + "); choose one with --entry");
+  return candidates.front();
+}
+
+llvm::Error mp_run::runTraining(MLIRContext &context,
+                                const TrainCommand &command) {
+  const TrainOptions &options = command.run;
+  if (!(options.lossWeight > 0) || !std::isfinite(options.lossWeight))
+    return error("--loss-weight must be positive and finite");
+  llvm::Expected<OwningOpRef<ModuleOp>> module =
+      loadGraph(command.file, context);
+  if (!module)
+    return module.takeError();
+  llvm::Expected<func::FuncOp> fn = findGradientFunction(**module, command);
+  if (!fn)
+    return fn.takeError();
+  std::string gradName = fn->getName().str();
+  if (llvm::Error err = keepOnly(**module, *fn, command.file))
+    return err;
+  fn->setPublic();
+
+  PassManager pm(&context);
+  mlir::mp::buildTrainPipeline(pm, command.pipeline);
+  if (failed(pm.run(**module)))
+    return reported();
+
+  llvm::Expected<std::unique_ptr<TempDir>> tmp = TempDir::create();
+  if (!tmp)
+    return tmp.takeError();
+  llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
+      CompiledModule::compile(**module,
+                              command.emitSo.empty() ? (*tmp)->file("step.so")
+                                                     : command.emitSo,
+                              command.optLevel);
+  if (!compiled)
+    return compiled.takeError();
+  llvm::Expected<mp_entry *> step = (*compiled)->findEntry(gradName + "_step");
+  if (!step)
+    return step.takeError();
+  llvm::Expected<mp_entry *> grad = (*compiled)->findEntry(gradName);
+  if (!grad)
+    return grad.takeError();
+
+  Dataset data;
+  if (llvm::Error err = loadDataset(command.dataset, data))
+    return err;
+  if (!options.saveParams.empty())
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(options.saveParams))
+      return error("--save-params: cannot create '" + options.saveParams +
+                   "': " + ec.message());
+  llvm::Expected<TrainSummary> summary = train(*step, *grad, data, options);
+  if (!summary)
+    return summary.takeError();
+  llvm::outs() << llvm::format(
+      "%s: %lld steps (%lld skipped), final loss %.4f, ", options.label.c_str(),
+      static_cast<long long>(summary->steps),
+      static_cast<long long>(summary->skipped), summary->lastLoss);
+  if (summary->scale > 0)
+    llvm::outs() << llvm::format("loss scale %g, ", summary->scale);
+  else
+    llvm::outs() << "no loss scaling, ";
+  llvm::outs() << llvm::format(
+      "%.1f steps/s", summary->steps / std::max(summary->seconds, 1e-9));
+  if (summary->accuracy >= 0)
+    llvm::outs() << llvm::format(", test accuracy %.2f%%",
+                                 100 * summary->accuracy);
+  llvm::outs() << "\n";
+  return llvm::Error::success();
 }

@@ -1,12 +1,12 @@
-//===- Train.h - The training loop of mp-run --------------------*- C++ -*-===//
+//===- Train.h - mp-run --train ---------------------------------*- C++ -*-===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
 //===----------------------------------------------------------------------===//
 //
-// Runs a compiled training step (mp-make-train-step) over a data set with the
-// runtime's mp_trainer, which threads parameters and state by their roles.
-// Needs no MLIR.
+// Builds a training step from a gradient function with mp-train-pipeline,
+// compiles it, and runs it over a data set with the runtime's mp_trainer,
+// which threads parameters and state by their roles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,26 +14,34 @@
 #define MP_TOOLS_MPRUN_TRAIN_H
 
 #include "Dataset.h"
+#include "mp/Pipelines/Pipelines.h"
 #include "mp/Runtime/mp_runtime.h"
 
-#include <set>
+#include "llvm/Support/Error.h"
+
 #include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
 
 namespace mp_run {
 
+/// How the compiled step is run (mp-run's flags bind to these fields).
 struct TrainOptions {
   std::string label; // "fp32", "fp16"... in messages
   unsigned epochs = 1;
   unsigned seed = 0;
-  int64_t batch = 0;       // 0: the graph's batch size
-  int64_t maxSteps = 0;    // 0: whole epochs
-  int64_t testLimit = 0;   // 0: the whole test split
-  std::string initDir;     // argN.npy per parameter argument N
-  std::string logFile;     // CSV
-  std::string saveParams;  // argN.npy per parameter argument N, at the end
-  bool shuffle = true;     // false: batches in file order
-  float lossWeight = 1.0f; // the gradient seed: gradients of weight * loss
-  std::set<int64_t> injectOverflow; // 1-based steps seeded with +inf
+  int64_t batch = 0;        // 0: the graph's batch size
+  int64_t maxSteps = 0;     // 0: whole epochs
+  int64_t testLimit = 0;    // 0: the whole test split
+  std::string initDir;      // argN.npy per parameter argument N
+  std::string logFile;      // CSV
+  std::string saveParams;   // argN.npy per parameter argument N, at the end
+  bool inFileOrder = false; // batches in file order, not shuffled
+  float lossWeight = 1.0f;  // the gradient seed: gradients of weight * loss
+  std::vector<int64_t> injectOverflow; // 1-based steps seeded with +inf
 };
 
 struct TrainSummary {
@@ -43,12 +51,28 @@ struct TrainSummary {
   int64_t steps = 0, skipped = 0;
 };
 
+/// mp-run --train FILE: what to build, how to compile it and how to run it.
+struct TrainCommand {
+  std::string file;
+  std::string entry; // the gradient function; empty: the only one
+  std::string dataset;
+  /// The passes' options; `pipeline.classify.policy` is the AMP policy
+  /// ("none": fp32).
+  mlir::mp::TrainPipelineConfig pipeline;
+  unsigned optLevel = 0;
+  std::string emitSo; // keep the shared object here
+  TrainOptions run;
+};
+
 /// Trains with `step` (a training step entry) and evaluates with `grad` (the
 /// gradient function it calls, whose first mp.output are the logits).
-/// Returns false and sets `error` on failure.
-bool train(mp_entry *step, mp_entry *grad, const Dataset &data,
-           const TrainOptions &options, TrainSummary &summary,
-           std::string &error);
+llvm::Expected<TrainSummary> train(mp_entry *step, mp_entry *grad,
+                                   const Dataset &data,
+                                   const TrainOptions &options);
+
+/// Runs `command` and prints its summary line.
+llvm::Error runTraining(mlir::MLIRContext &context,
+                        const TrainCommand &command);
 
 } // namespace mp_run
 

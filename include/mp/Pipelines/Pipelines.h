@@ -69,6 +69,24 @@ struct AmpPipelineOptions : public PolicyPipelineOptions<AmpPipelineOptions> {
 
 /// classify -> insert casts -> optimize casts, on a module.
 void buildAmpPipeline(OpPassManager &pm, const AmpPipelineOptions &options);
+/// The same from the classifier's own options.
+void buildAmpPipeline(OpPassManager &pm,
+                      const ClassifyPrecisionPassOptions &classify,
+                      bool optimizeCasts);
+
+/// mp-train-pipeline in the passes' own option structs, for tools that bind
+/// their flags to them (mp-run): defaults are the passes'.
+struct TrainPipelineConfig {
+  /// Unlike the pass alone, the pipeline lets the policy choose the loss
+  /// scaling by default (dynamic for fp16, none for bf16 and fp32).
+  TrainPipelineConfig() { scaling.mode = LossScaleMode::Auto; }
+
+  /// The AMP rewrite; policy "none" skips it (training in fp32).
+  ClassifyPrecisionPassOptions classify;
+  /// Loss scaling; its `policy` is the classifier's.
+  LossScalingPassOptions scaling;
+  MakeTrainStepPassOptions step;
+};
 
 /// Options of mp-train-pipeline: the AMP policy (`policy=none`: train in
 /// fp32), loss scaling and the optimizer (see mp-loss-scaling and
@@ -79,7 +97,7 @@ struct TrainPipelineOptions
       *this, "loss-scale",
       llvm::cl::desc("auto: the policy's choice (dynamic for fp16, none for "
                      "bf16 and policy=none)"),
-      llvm::cl::init(LossScaleMode::Auto),
+      llvm::cl::init(TrainPipelineConfig().scaling.mode),
       clEnumValues(symbolizeLossScaleMode, getMaxEnumValForLossScaleMode())};
   PassOptions::Option<double> staticScale{
       *this, "static-scale", llvm::cl::desc("The scale of loss-scale=static"),
@@ -145,6 +163,7 @@ struct TrainPipelineOptions
 
 /// AMP rewrite (unless policy=none), mp-loss-scaling, mp-make-train-step.
 void buildTrainPipeline(OpPassManager &pm, const TrainPipelineOptions &options);
+void buildTrainPipeline(OpPassManager &pm, const TrainPipelineConfig &config);
 
 /// Registers mp-amp-pipeline and mp-train-pipeline.
 void registerMPPipelines();

@@ -1,0 +1,89 @@
+//===- Graph.cpp - Loading, trimming and compiling graphs for mp-run ------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Graph.h"
+#include "Errors.h"
+#include "mp/Codegen/CPU/Passes.h"
+#include "mp/Compiler/CpuCompiler.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mp_run;
+
+llvm::Expected<OwningOpRef<ModuleOp>> mp_run::loadGraph(const std::string &file,
+                                                        MLIRContext &context) {
+  if (!llvm::sys::fs::exists(file))
+    return error("cannot read '" + file + "': no such file");
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, &context);
+  if (!module)
+    return reported();
+  return std::move(module);
+}
+
+llvm::Error mp_run::keepOnly(ModuleOp module, func::FuncOp fn, StringRef file) {
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f != fn)
+      f.setPrivate();
+  PassManager dce(module.getContext());
+  dce.addPass(createSymbolDCEPass());
+  if (failed(dce.run(module)))
+    return reported();
+  for (auto f : module.getOps<func::FuncOp>())
+    if (f.isExternal())
+      return error("'" + fn.getName() + "' calls '" + f.getName() +
+                   "', which is only declared in " + file +
+                   "; mp-run runs self-contained graphs");
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<TempDir>> TempDir::create() {
+  auto dir = std::make_unique<TempDir>();
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("mp-run", dir->path))
+    return error("cannot create a temporary directory: " + ec.message());
+  return std::move(dir);
+}
+
+TempDir::~TempDir() { llvm::sys::fs::remove_directories(path); }
+
+std::string TempDir::file(StringRef name) const {
+  return (path + "/" + name).str();
+}
+
+llvm::Expected<std::unique_ptr<CompiledModule>>
+CompiledModule::compile(ModuleOp module, const std::string &soPath,
+                        unsigned optLevel) {
+  auto start = std::chrono::steady_clock::now();
+  mp::CpuPipelineOptions options;
+  options.optLevel = optLevel;
+  if (failed(mp::compileToSharedObject(module, soPath, options)))
+    return reported();
+  auto compiled = std::make_unique<CompiledModule>();
+  compiled->compileSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (mp_module_load(soPath.c_str(), "cpu", &compiled->module) != MP_OK)
+    return runtimeError();
+  return std::move(compiled);
+}
+
+CompiledModule::~CompiledModule() {
+  if (module)
+    mp_module_unload(module);
+}
+
+llvm::Expected<mp_entry *> CompiledModule::findEntry(const std::string &name) {
+  mp_entry *entry = nullptr;
+  if (mp_module_find_entry(module, name.c_str(), &entry) != MP_OK)
+    return runtimeError();
+  return entry;
+}

@@ -1,0 +1,64 @@
+//===- Graph.h - Loading, trimming and compiling graphs for mp-run -*- C++ -*-//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_TOOLS_MPRUN_GRAPH_H
+#define MP_TOOLS_MPRUN_GRAPH_H
+
+#include "mp/Runtime/mp_runtime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace mp_run {
+
+/// Parses `file` (its errors are MLIR diagnostics).
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+loadGraph(const std::string &file, mlir::MLIRContext &context);
+
+/// Drops every function but `fn` and what it calls; fails on calls to
+/// functions that are only declared (in `file`).
+llvm::Error keepOnly(mlir::ModuleOp module, mlir::func::FuncOp fn,
+                     llvm::StringRef file);
+
+/// A temporary directory, removed with its contents at scope exit.
+class TempDir {
+public:
+  static llvm::Expected<std::unique_ptr<TempDir>> create();
+  ~TempDir();
+  /// `name` inside the directory.
+  std::string file(llvm::StringRef name) const;
+
+private:
+  llvm::SmallString<128> path;
+};
+
+/// A module compiled to a shared object and loaded by the runtime.
+class CompiledModule {
+public:
+  /// Compiles `module` (lowered in place) to `soPath` at `optLevel` and
+  /// loads it.
+  static llvm::Expected<std::unique_ptr<CompiledModule>>
+  compile(mlir::ModuleOp module, const std::string &soPath, unsigned optLevel);
+  ~CompiledModule();
+
+  llvm::Expected<mp_entry *> findEntry(const std::string &name);
+  /// Seconds spent compiling.
+  double getCompileSeconds() const { return compileSeconds; }
+
+private:
+  mp_module *module = nullptr;
+  double compileSeconds = 0;
+};
+
+} // namespace mp_run
+
+#endif // MP_TOOLS_MPRUN_GRAPH_H
