@@ -16,13 +16,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Analysis/PrecisionAnalysis.h"
+#include "mp/Analysis/CarriedValues.h"
 #include "mp/Analysis/Location.h"
 #include "mp/Utils/FloatCasts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -82,21 +82,6 @@ bool mlir::mp::isF32Op(Operation *op) { return getTypeFit(op) == TypeFit::F32; }
 
 bool mlir::mp::isElementTypeAgnostic(Operation *op) {
   return isa<tensor::DimOp, tensor::RankOp>(op);
-}
-
-bool mlir::mp::isCarryingControlFlow(Operation *op) {
-  return isa<scf::ForOp, scf::WhileOp, scf::IfOp, scf::IndexSwitchOp,
-             scf::ExecuteRegionOp>(op);
-}
-
-unsigned mlir::mp::getCarriedSlotCount(Operation *op) {
-  if (auto forOp = dyn_cast<scf::ForOp>(op))
-    return forOp.getInitArgs().size();
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-    return whileOp.getInits().size() + whileOp.getNumResults();
-  if (isCarryingControlFlow(op))
-    return op->getNumResults();
-  return 0;
 }
 
 /// Ops whose regions are a body computing each element (not a graph).
@@ -219,14 +204,17 @@ private:
   unsigned addNode(Operation *op, int slot);
   LogicalResult collect(Region &region);
   LogicalResult addOpNode(Operation *op);
-  void addCarriedSlots(Operation *op);
+  LogicalResult addCarriedSlots(Operation *op, const CarriedValues &carried);
+  /// Applies the mp.override that covers `op` to node `idx`; returns whether
+  /// there is one, and fails on a precision the passes do not support.
+  FailureOr<bool> applyOverride(Operation *op, unsigned idx);
   std::optional<unsigned> nodeOf(Value value) const;
   void addEdge(Value from, unsigned to);
   void addEdges();
   /// Values that flow into the carried slot `slot` of `op`; with
-  /// `loopBodyOnly`, only those produced inside a loop body.
+  /// `loopsOnly`, only those carried around a loop (SlotFeeder::loops).
   SmallVector<Value> getSlotFeeders(Operation *op, int slot,
-                                    bool loopBodyOnly) const;
+                                    bool loopsOnly) const;
 
   void propagateDeny();
   void paintBetweenAllow();
@@ -243,6 +231,7 @@ private:
   std::vector<Role> roles;
   DenseMap<Operation *, unsigned> opNodes;
   DenseMap<std::pair<Operation *, int>, unsigned> slotNodes;
+  CarriedValueCache carried;
 };
 } // namespace
 
@@ -259,33 +248,35 @@ unsigned Painter::addNode(Operation *op, int slot) {
   return idx;
 }
 
-/// The type of carried slot `slot` of a control-flow op.
-static Type getSlotType(Operation *op, int slot) {
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    unsigned numBefore = whileOp.getInits().size();
-    if (slot < static_cast<int>(numBefore))
-      return whileOp.getInits()[slot].getType();
-    return whileOp.getResult(slot - numBefore).getType();
-  }
-  return op->getResult(slot).getType();
+FailureOr<bool> Painter::applyOverride(Operation *op, unsigned idx) {
+  std::optional<Precision> forced = getOverride(op);
+  if (!forced)
+    return false;
+  if (*forced != Precision::f32 && *forced != Precision::f16 &&
+      *forced != Precision::bf16)
+    return emitError(op->getLoc())
+           << "mp.override with " << stringifyPrecision(*forced)
+           << " is not supported yet; use f32, f16 or bf16";
+  PrecisionNode &node = nodes[idx];
+  node.overridden = true;
+  node.precision = *forced;
+  roles[idx] = *forced == Precision::f32 ? Role::Deny : Role::Allow;
+  node.reason = "override: " + stringifyPrecision(*forced).str();
+  return true;
 }
 
-void Painter::addCarriedSlots(Operation *op) {
-  unsigned count = getCarriedSlotCount(op);
-  for (unsigned i = 0; i < count; ++i) {
-    if (!isF32Like(getSlotType(op, i)))
+LogicalResult Painter::addCarriedSlots(Operation *op,
+                                       const CarriedValues &slots) {
+  for (unsigned i = 0, e = slots.getNumSlots(); i < e; ++i) {
+    if (!isF32Like(slots.getType(i)))
       continue;
     unsigned idx = addNode(op, i);
-    PrecisionNode &node = nodes[idx];
-    node.cls = PrecisionClass::clear;
-    node.key = op->getName().getStringRef().str();
-    if (std::optional<Precision> forced = getOverride(op)) {
-      node.overridden = true;
-      node.precision = *forced;
-      roles[idx] = *forced == Precision::f32 ? Role::Deny : Role::Allow;
-      node.reason = "override: " + stringifyPrecision(*forced).str();
-    }
+    nodes[idx].cls = PrecisionClass::clear;
+    nodes[idx].key = op->getName().getStringRef().str();
+    if (failed(applyOverride(op, idx)))
+      return failure();
   }
+  return success();
 }
 
 LogicalResult Painter::addOpNode(Operation *op) {
@@ -304,18 +295,11 @@ LogicalResult Painter::addOpNode(Operation *op) {
   PrecisionNode &node = nodes[idx];
   node.cls = c.cls;
   node.key = c.key;
-  if (std::optional<Precision> forced = getOverride(op)) {
-    if (*forced != Precision::f32 && *forced != Precision::f16 &&
-        *forced != Precision::bf16)
-      return emitError(op->getLoc())
-             << "mp.override with " << stringifyPrecision(*forced)
-             << " is not supported yet; use f32, f16 or bf16";
-    node.overridden = true;
-    node.precision = *forced;
-    roles[idx] = *forced == Precision::f32 ? Role::Deny : Role::Allow;
-    node.reason = "override: " + stringifyPrecision(*forced).str();
+  FailureOr<bool> overridden = applyOverride(op, idx);
+  if (failed(overridden))
+    return failure();
+  if (*overridden)
     return success();
-  }
   if (!c.cls) {
     roles[idx] = Role::Fixed;
     node.reason = c.fromBody ? "body op " + c.key + " is in no list: keeps f32"
@@ -364,9 +348,8 @@ LogicalResult Painter::collect(Region &region) {
       if (op.hasTrait<OpTrait::IsTerminator>() || isElementTypeAgnostic(&op) ||
           isa<tensor::EmptyOp>(op))
         continue;
-      if (isCarryingControlFlow(&op))
-        addCarriedSlots(&op);
-      else if (failed(addOpNode(&op)))
+      const CarriedValues *slots = carried.lookup(&op);
+      if (failed(slots ? addCarriedSlots(&op, *slots) : addOpNode(&op)))
         return failure();
       if (hasBodyRegions(&op))
         continue;
@@ -379,37 +362,20 @@ LogicalResult Painter::collect(Region &region) {
 }
 
 std::optional<unsigned> Painter::nodeOf(Value value) const {
-  auto lookupSlot = [&](Operation *op, int slot) -> std::optional<unsigned> {
-    auto it = slotNodes.find({op, slot});
+  if (std::optional<std::pair<Operation *, unsigned>> slot =
+          carried.getSlotOf(value)) {
+    auto it = slotNodes.find({slot->first, static_cast<int>(slot->second)});
     if (it == slotNodes.end())
       return std::nullopt;
     return it->second;
-  };
-  if (auto result = dyn_cast<OpResult>(value)) {
-    Operation *op = result.getOwner();
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return lookupSlot(op,
-                        whileOp.getInits().size() + result.getResultNumber());
-    if (isCarryingControlFlow(op))
-      return lookupSlot(op, result.getResultNumber());
-    auto it = opNodes.find(op);
-    if (it == opNodes.end())
-      return std::nullopt;
-    return it->second;
   }
-  auto arg = cast<BlockArgument>(value);
-  Operation *parent = arg.getOwner()->getParentOp();
-  if (auto forOp = dyn_cast_or_null<scf::ForOp>(parent)) {
-    if (arg.getArgNumber() < forOp.getNumInductionVars())
-      return std::nullopt;
-    return lookupSlot(parent, arg.getArgNumber() - forOp.getNumInductionVars());
-  }
-  if (auto whileOp = dyn_cast_or_null<scf::WhileOp>(parent)) {
-    if (arg.getOwner()->getParent() == &whileOp.getBefore())
-      return lookupSlot(parent, arg.getArgNumber());
-    return lookupSlot(parent, whileOp.getInits().size() + arg.getArgNumber());
-  }
-  return std::nullopt;
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || carried.lookup(result.getOwner()))
+    return std::nullopt;
+  auto it = opNodes.find(result.getOwner());
+  if (it == opNodes.end())
+    return std::nullopt;
+  return it->second;
 }
 
 void Painter::addEdge(Value from, unsigned to) {
@@ -421,30 +387,11 @@ void Painter::addEdge(Value from, unsigned to) {
 }
 
 SmallVector<Value> Painter::getSlotFeeders(Operation *op, int slot,
-                                           bool loopBodyOnly) const {
+                                           bool loopsOnly) const {
   SmallVector<Value> feeders;
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    if (!loopBodyOnly)
-      feeders.push_back(forOp.getInitArgs()[slot]);
-    feeders.push_back(forOp.getYieldedValues()[slot]);
-    return feeders;
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    unsigned numBefore = whileOp.getInits().size();
-    if (slot < static_cast<int>(numBefore)) {
-      if (!loopBodyOnly)
-        feeders.push_back(whileOp.getInits()[slot]);
-      feeders.push_back(whileOp.getYieldOp().getOperand(slot));
-    } else {
-      feeders.push_back(whileOp.getConditionOp().getArgs()[slot - numBefore]);
-    }
-    return feeders;
-  }
-  if (loopBodyOnly)
-    return feeders;
-  for (Region &region : op->getRegions())
-    if (!region.empty())
-      feeders.push_back(region.front().getTerminator()->getOperand(slot));
+  for (const SlotFeeder &feeder : carried.lookup(op)->getFeeders(slot))
+    if (!loopsOnly || feeder.loops)
+      feeders.push_back(feeder.operand->get());
   return feeders;
 }
 

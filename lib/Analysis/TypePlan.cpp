@@ -12,7 +12,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -46,20 +45,6 @@ void TypePlan::retype(Value value, Type type) {
   retyped.emplace_back(value, type);
 }
 
-/// Values that carry slot `slot` of a control-flow op.
-static SmallVector<Value> getSlotValues(Operation *op, unsigned slot) {
-  if (auto forOp = dyn_cast<scf::ForOp>(op))
-    return {forOp.getResult(slot), forOp.getRegionIterArgs()[slot]};
-  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
-    unsigned numBefore = whileOp.getInits().size();
-    if (slot < numBefore)
-      return {whileOp.getBeforeArguments()[slot]};
-    return {whileOp.getResult(slot - numBefore),
-            whileOp.getAfterArguments()[slot - numBefore]};
-  }
-  return {op->getResult(slot)};
-}
-
 LogicalResult TypePlan::planOp(Operation *op) {
   Attribute attr = op->getAttr(MPDialect::PrecisionAttrHelper::getNameStr());
   if (isa<FunctionOpInterface>(op)) {
@@ -78,9 +63,9 @@ LogicalResult TypePlan::planOp(Operation *op) {
   if (!attr)
     return success();
   MLIRContext *ctx = op->getContext();
-  if (isCarryingControlFlow(op)) {
+  if (const CarriedValues *slots = carried.lookup(op)) {
     auto array = dyn_cast<ArrayAttr>(attr);
-    unsigned count = getCarriedSlotCount(op);
+    unsigned count = slots->getNumSlots();
     if (!array || array.size() != count)
       return op->emitError()
              << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
@@ -88,7 +73,7 @@ LogicalResult TypePlan::planOp(Operation *op) {
              << " precisions, one per carried value";
     for (unsigned i = 0; i < count; ++i) {
       Precision p = cast<PrecisionAttr>(array[i]).getValue();
-      for (Value value : getSlotValues(op, i))
+      for (Value value : slots->getValues(i))
         if (p != Precision::f32 && isF32Like(value.getType()))
           retype(value, withElementType(value.getType(), getFloatType(ctx, p)));
     }
@@ -218,34 +203,18 @@ Type TypePlan::expectedType(OpOperand &use) const {
     auto it = newFunctionTypes.find(parent);
     return it == newFunctionTypes.end() ? original : it->second.getResult(idx);
   }
-  if (isa<scf::YieldOp>(owner)) {
-    if (auto forOp = dyn_cast<scf::ForOp>(parent))
-      return getNewType(forOp.getRegionIterArgs()[idx]);
-    if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
-      return getNewType(whileOp.getBeforeArguments()[idx]);
-    if (isCarryingControlFlow(parent))
-      return getNewType(parent->getResult(idx));
-    return original;
-  }
-  if (isa<scf::ConditionOp>(owner)) {
-    if (idx == 0)
-      return original;
-    return getNewType(cast<scf::WhileOp>(parent).getResult(idx - 1));
-  }
+  // An operand that flows into carried values: of an op with regions, or of
+  // a terminator in one of its regions.
+  for (Operation *carrier : {owner, parent})
+    if (const CarriedValues *slots = carried.lookup(carrier))
+      if (std::optional<unsigned> slot = slots->getSlotFedBy(use))
+        return getNewType(slots->getValues(*slot).front());
   if (isa<linalg::YieldOp, tensor::YieldOp>(owner)) {
     if (idx >= parent->getNumResults())
       return original;
     return withElementType(
         original, getElementTypeOrSelf(getNewType(parent->getResult(idx))));
   }
-  if (auto forOp = dyn_cast<scf::ForOp>(owner)) {
-    if (idx < forOp.getNumControlOperands())
-      return original;
-    return getNewType(
-        forOp.getRegionIterArgs()[idx - forOp.getNumControlOperands()]);
-  }
-  if (auto whileOp = dyn_cast<scf::WhileOp>(owner))
-    return getNewType(whileOp.getBeforeArguments()[idx]);
   auto it = computePrecision.find(owner);
   if (it == computePrecision.end() || !isF32Like(original))
     return original;

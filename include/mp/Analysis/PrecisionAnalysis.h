@@ -31,8 +31,8 @@ namespace mp {
 /// One node of the painted graph.
 struct PrecisionNode {
   Operation *op = nullptr;
-  /// -1 for the op itself; otherwise the index of a carried slot of a
-  /// control-flow op (see getCarriedSlotCount).
+  /// -1 for the op itself; otherwise the index of a carried slot of an op
+  /// with regions (see CarriedValues).
   int slot = -1;
   /// The list class, or none for ops in no list ("unknown": they keep f32).
   std::optional<PrecisionClass> cls;
@@ -67,11 +67,6 @@ struct PrecisionGraph {
 FailureOr<PrecisionGraph> paintPrecisions(Operation *root, const Policy &policy,
                                           const PrecisionAnalysisOptions &opts);
 
-/// Number of carried slots of `op` (scf.for: iter args; scf.if and
-/// scf.index_switch: results; scf.while: before arguments then results);
-/// 0 for other ops.
-unsigned getCarriedSlotCount(Operation *op);
-
 /// True for f32 and for tensors and vectors of f32.
 bool isF32Like(Type type);
 
@@ -85,10 +80,6 @@ bool isArithmeticAccumulation(Operation *op);
 /// True for ops that only read the shape of their operand (tensor.dim...):
 /// they accept any element type, so no cast is needed before them.
 bool isElementTypeAgnostic(Operation *op);
-
-/// True for control-flow ops whose results and region arguments are carried
-/// slots (scf.for, scf.while, scf.if, scf.index_switch, scf.execute_region).
-bool isCarryingControlFlow(Operation *op);
 
 /// Returns the "mp.override" precision that applies to `op` (its own or the
 /// innermost enclosing one).

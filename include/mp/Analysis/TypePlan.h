@@ -14,6 +14,7 @@
 #ifndef MP_ANALYSIS_TYPEPLAN_H
 #define MP_ANALYSIS_TYPEPLAN_H
 
+#include "mp/Analysis/CarriedValues.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/IR/Operation.h"
@@ -72,6 +73,7 @@ private:
   std::optional<FunctionType> getNewCalleeType(Operation *op) const;
 
   /// Compute precision of ops (painted ops and ops inside low bodies).
+  CarriedValueCache carried;
   DenseMap<Operation *, Precision> computePrecision;
   /// Accumulator precision of low structured ops that accumulate.
   DenseMap<Operation *, Precision> accumulators;

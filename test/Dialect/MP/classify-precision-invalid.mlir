@@ -17,3 +17,16 @@ func.func @overflow(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = arith.mulf %a, %c : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// The same override on an op that carries values through its regions.
+func.func @fp8_override_loop(%a: tensor<8x8xf32>, %n: index) -> tensor<8x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{mp.override with f8e4m3 is not supported yet; use f32, f16 or bf16}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %a) -> (tensor<8x8xf32>) {
+    scf.yield %h : tensor<8x8xf32>
+  } {mp.override = #mp.precision<f8e4m3>}
+  return %r : tensor<8x8xf32>
+}

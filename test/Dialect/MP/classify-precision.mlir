@@ -153,6 +153,39 @@ func.func @loop(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %n: index) -> (tensor<
 
 // -----
 
+// Any op with regions that implements RegionBranchOpInterface carries values
+// the same way: affine.for (one slot per iter_arg) and affine.if (one per
+// result) are not named anywhere in mp.
+// CHECK-LABEL: func.func @affine_regions
+// CHECK: affine.for
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.exp {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}
+// CHECK: } {mp.precision = [#mp.precision<f16>, #mp.precision<f32>]}
+// CHECK: affine.if
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: } else {
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: } {mp.precision = [#mp.precision<f16>]}
+func.func @affine_regions(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %n: index) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %r:2 = affine.for %i = 0 to 4 iter_args(%h = %x, %s = %x) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+    %0 = linalg.matmul ins(%h, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %1 = linalg.exp ins(%s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    affine.yield %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+  }
+  %c = affine.if affine_set<(d0) : (d0 - 2 >= 0)>(%n) -> tensor<8x8xf32> {
+    %2 = linalg.matmul ins(%x, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    affine.yield %2 : tensor<8x8xf32>
+  } else {
+    %3 = linalg.matmul ins(%w, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    affine.yield %3 : tensor<8x8xf32>
+  }
+  %4 = linalg.matmul ins(%c, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %r#0, %r#1, %4 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
 // Scalar arithmetic follows the same rules.
 // CHECK-LABEL: func.func @scalars
 // CHECK: math.exp %{{.*}} {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}

@@ -168,3 +168,25 @@ func.func @while_loop(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %lim: f32) -> te
   } attributes {mp.precision = [#mp.precision<f16>, #mp.precision<f32>, #mp.precision<f16>, #mp.precision<f32>]}
   return %r#0 : tensor<8x8xf32>
 }
+
+// -----
+
+// An affine.for slot painted f16: the init value and the yielded value are
+// cast to it, the loop carries f16 and its result is cast back for the f32
+// user; the exp inside stays f32 on an extended copy.
+// CHECK-LABEL: func.func @affine_loop
+// CHECK: %[[X16:.*]] = arith.truncf %{{.*}} : tensor<4xf32> to tensor<4xf16>
+// CHECK: %[[R:.*]] = affine.for %{{.*}} = 0 to 3 iter_args(%[[H:.*]] = %[[X16]]) -> (tensor<4xf16>)
+// CHECK:   %[[H32:.*]] = arith.extf %[[H]] : tensor<4xf16> to tensor<4xf32>
+// CHECK:   %[[E:.*]] = math.exp %[[H32]] : tensor<4xf32>
+// CHECK:   %[[E16:.*]] = arith.truncf %[[E]] : tensor<4xf32> to tensor<4xf16>
+// CHECK:   affine.yield %[[E16]] : tensor<4xf16>
+// CHECK: %[[R32:.*]] = arith.extf %[[R]] : tensor<4xf16> to tensor<4xf32>
+// CHECK: return %[[R32]]
+func.func @affine_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = affine.for %i = 0 to 3 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %e = math.exp %h {mp.precision = #mp.precision<f32>} : tensor<4xf32>
+    affine.yield %e : tensor<4xf32>
+  } {mp.precision = [#mp.precision<f16>]}
+  return %r : tensor<4xf32>
+}

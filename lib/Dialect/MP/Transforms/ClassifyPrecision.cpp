@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mp/Analysis/CarriedValues.h"
 #include "mp/Analysis/Policy.h"
 #include "mp/Analysis/PrecisionAnalysis.h"
 #include "mp/Analysis/Report.h"
@@ -97,7 +98,7 @@ void ClassifyPrecisionPass::annotate(const PrecisionGraph &graph) {
     if (node.slot >= 0) {
       SmallVector<Attribute> &slots = carried[node.op];
       if (slots.empty())
-        slots.assign(getCarriedSlotCount(node.op),
+        slots.assign(CarriedValues(node.op).getNumSlots(),
                      PrecisionAttr::get(ctx, Precision::f32));
       slots[node.slot] = precision;
       continue;
