@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -221,6 +222,10 @@ private:
   void spreadAllowThroughClear();
   void demoteClearWithoutLowConsumer();
   void demoteLoopSlotsFedInF32();
+  void keepReturnedValuesExact();
+  void lowerExactConversions();
+  /// The node of `op` or of the op whose body holds it.
+  std::optional<unsigned> enclosingNode(Operation *op) const;
   std::string describe(unsigned node) const;
   std::string listReason(const PrecisionNode &node) const;
 
@@ -596,6 +601,83 @@ void Painter::demoteLoopSlotsFedInF32() {
   }
 }
 
+/// True if a result of `op` is returned by its function.
+static bool isReturned(Operation *op) {
+  return llvm::any_of(op->getUsers(), [](Operation *user) {
+    return user->hasTrait<OpTrait::ReturnLike>() &&
+           isa<FunctionOpInterface>(user->getParentOp());
+  });
+}
+
+void Painter::keepReturnedValuesExact() {
+  if (opts.lowPrecisionBoundaries)
+    return;
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    PrecisionNode &node = nodes[i];
+    if (roles[i] != Role::Allow || node.overridden || node.slot >= 0 ||
+        node.cls != PrecisionClass::clear || !isReturned(node.op))
+      continue;
+    // Moving values computed low loses nothing; rounding an f32 value
+    // would change what the function returns.
+    if (!node.preds.empty() && llvm::all_of(node.preds, [&](unsigned p) {
+          return roles[p] == Role::Allow &&
+                 nodes[p].cls != PrecisionClass::clear;
+        }))
+      continue;
+    roles[i] = Role::Clear;
+    node.reason = listReason(node) +
+                  "; returned by the function: kept f32, cast once for its "
+                  "low consumers";
+  }
+}
+
+std::optional<unsigned> Painter::enclosingNode(Operation *op) const {
+  for (; op; op = op->getParentOp())
+    if (auto it = opNodes.find(op); it != opNodes.end())
+      return it->second;
+  return std::nullopt;
+}
+
+/// True if `op` converts integers to floats that `low` holds exactly: an
+/// uitofp from at most as many bits as the significand of `low`, a sitofp
+/// from one bit more.
+static bool isExactConversionTo(Operation *op, Type low) {
+  if (!isa<arith::UIToFPOp, arith::SIToFPOp>(op))
+    return false;
+  auto in = dyn_cast<IntegerType>(getElementTypeOrSelf(op->getOperand(0)));
+  if (!in)
+    return false;
+  unsigned digits = llvm::APFloat::semanticsPrecision(
+      cast<FloatType>(low).getFloatSemantics());
+  unsigned magnitudeBits =
+      isa<arith::SIToFPOp>(op) ? in.getWidth() - 1 : in.getWidth();
+  return magnitudeBits <= digits;
+}
+
+void Painter::lowerExactConversions() {
+  if (nodes.empty())
+    return;
+  Type lowType = getFloatType(nodes.front().op->getContext(), low);
+  for (unsigned i = 0; i < nodes.size(); ++i) {
+    PrecisionNode &node = nodes[i];
+    if ((roles[i] != Role::Infer && roles[i] != Role::Clear) ||
+        node.overridden || node.slot >= 0 ||
+        !isExactConversionTo(node.op, lowType) || node.op->use_empty())
+      continue;
+    bool onlyLowUsers = llvm::all_of(node.op->getUsers(), [&](Operation *u) {
+      std::optional<unsigned> user = enclosingNode(u);
+      return user && roles[*user] == Role::Allow;
+    });
+    if (!onlyLowUsers)
+      continue;
+    roles[i] = Role::Allow;
+    node.reason = listReason(node) + "; exact in " +
+                  stringifyPrecision(low).str() +
+                  " and only low-precision consumers: converts to it "
+                  "directly";
+  }
+}
+
 void Painter::paint() {
   PolicyLevel level = policy.getLevel();
   if (level == PolicyLevel::UnsafeForceAll) {
@@ -609,7 +691,9 @@ void Painter::paint() {
     propagateDeny();
     paintBetweenAllow();
     spreadAllowThroughClear();
+    keepReturnedValuesExact();
     demoteClearWithoutLowConsumer();
+    lowerExactConversions();
     demoteLoopSlotsFedInF32();
   }
   for (unsigned i = 0; i < nodes.size(); ++i) {

@@ -54,6 +54,9 @@ struct PrecisionAnalysisOptions {
   bool remarks = false;
   /// Accumulators of ops that go low go low too (else they stay f32).
   bool lowPrecisionAccumulation = false;
+  /// Values the function returns may be rounded to the low type (else a
+  /// clear op whose result is returned stays f32).
+  bool lowPrecisionBoundaries = false;
 };
 
 /// The painted graph of one function-like op.

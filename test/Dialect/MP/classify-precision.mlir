@@ -186,6 +186,55 @@ func.func @affine_regions(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %n: index) -
 
 // -----
 
+// A clear op whose result the function returns and a low op consumes stays
+// f32 (as in TensorFlow): the function returns its exact value and one cast
+// feeds the matmul. With low-precision-boundaries it goes low. A clear op fed
+// by a low compute op is returned low: moving a rounded value loses nothing.
+// CHECK-LABEL: func.func @returned_clear
+// CHECK: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<f32>}
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<f16>}
+// BOUNDARY-LABEL: func.func @returned_clear
+// BOUNDARY: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<bf16>}
+func.func @returned_clear(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %t = linalg.transpose ins(%a : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) permutation = [1, 0]
+  %m = linalg.matmul ins(%t, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %u = linalg.transpose ins(%m : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) permutation = [1, 0]
+  %n = linalg.matmul ins(%u, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %t, %u, %n : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// A conversion exact in the low type whose only consumers are low converts
+// to it directly (i1 and i8 fit f16's 11-bit significand); a sitofp from i32
+// does not fit and stays f32, as does an exact one with an f32 consumer.
+// CHECK-LABEL: func.func @exact_conversions
+// CHECK: arith.uitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f16>}
+// CHECK: arith.sitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f16>}
+// CHECK: arith.sitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// CHECK: arith.uitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+// BF16-LABEL: func.func @exact_conversions
+// BF16: arith.uitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<bf16>}
+// BF16: arith.sitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<bf16>}
+// TCO-LABEL: func.func @exact_conversions
+// TCO: arith.uitofp %{{.*}} {mp.class = #mp.class<infer>, mp.precision = #mp.precision<f32>}
+func.func @exact_conversions(%mask: tensor<8x8xi1>, %small: tensor<8x8xi8>, %big: tensor<8x8xi32>, %b: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %0 = arith.uitofp %mask : tensor<8x8xi1> to tensor<8x8xf32>
+  %1 = arith.sitofp %small : tensor<8x8xi8> to tensor<8x8xf32>
+  %2 = arith.sitofp %big : tensor<8x8xi32> to tensor<8x8xf32>
+  %3 = arith.uitofp %mask : tensor<8x8xi1> to tensor<8x8xf32>
+  %m0 = linalg.matmul ins(%0, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m1 = linalg.matmul ins(%1, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m2 = linalg.matmul ins(%2, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m3 = linalg.matmul ins(%3, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m0, %m1, %m2, %3 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
 // Scalar arithmetic follows the same rules.
 // CHECK-LABEL: func.func @scalars
 // CHECK: math.exp %{{.*}} {mp.class = #mp.class<deny>, mp.precision = #mp.precision<f32>}

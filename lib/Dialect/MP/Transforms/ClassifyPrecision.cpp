@@ -169,6 +169,7 @@ void ClassifyPrecisionPass::runOnOperation() {
   PrecisionAnalysisOptions opts;
   opts.remarks = remarks;
   opts.lowPrecisionAccumulation = lowPrecisionAccumulation;
+  opts.lowPrecisionBoundaries = lowPrecisionBoundaries;
   std::vector<FunctionPainting> paintings;
   WalkResult walk = getOperation().walk([&](FunctionOpInterface fn) {
     if (fn.isExternal())
