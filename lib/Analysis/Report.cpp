@@ -19,7 +19,6 @@ using namespace mlir;
 using namespace mlir::mp;
 
 static constexpr unsigned kUnknownRow = kNumPrecisionClasses;
-static constexpr unsigned kNumPrecisions = getMaxEnumValForPrecision() + 1;
 
 /// Multiply-accumulate FLOPs of a contraction or convolution with static
 /// loop ranges (2 per point of the iteration space); 0 otherwise.

@@ -38,6 +38,7 @@ class PolicyParser;
 
 /// Number of precision classes (allow, deny, infer, clear).
 constexpr unsigned kNumPrecisionClasses = getMaxEnumValForPrecisionClass() + 1;
+constexpr unsigned kNumPrecisions = getMaxEnumValForPrecision() + 1;
 
 class Policy {
 public:

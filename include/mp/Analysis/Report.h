@@ -31,7 +31,7 @@ struct FunctionPainting {
 struct PrecisionSummary {
   /// Nodes per class (index: PrecisionClass; the last entry counts unknown
   /// ops) and per final precision (index: Precision).
-  unsigned byClass[kNumPrecisionClasses + 1][5] = {};
+  unsigned byClass[kNumPrecisionClasses + 1][kNumPrecisions] = {};
   unsigned numCasts = 0;
   double contractionFlops = 0, lowContractionFlops = 0;
   /// Bytes of op results (static shapes, constants excluded) if everything
