@@ -7,12 +7,9 @@
 #include "mp/Analysis/Policy.h"
 
 #include "llvm/ADT/StringExtras.h"
-
-#include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/YAMLTraits.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -264,238 +261,203 @@ llvm::Error Policy::verify() const {
 //===----------------------------------------------------------------------===//
 // Policy files
 //===----------------------------------------------------------------------===//
+//
+// A policy file is read by llvm::yaml::Input (JSON is YAML) into PolicyFile:
+// unknown and duplicate keys, values of the wrong kind, empty op names, bad
+// precisions, levels and base names are errors at their line and column.
+// MappingTraits<PolicyFile>::validate then builds the Policy from its base
+// and checks what needs the lists: removing an op that is not there, an op
+// in two lists.
 
-namespace mlir {
-namespace mp {
-namespace detail {
-/// Parses the YAML (or JSON) node tree of a policy file. The first error is
-/// kept with its position.
-class PolicyParser {
-public:
-  PolicyParser(StringRef text, StringRef fileName) : fileName(fileName) {
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(text, fileName), llvm::SMLoc());
-    sourceMgr.setDiagHandler(
-        [](const llvm::SMDiagnostic &diag, void *ctx) {
-          auto *self = static_cast<PolicyParser *>(ctx);
-          if (self->error.empty())
-            self->error = self->format(diag);
-        },
-        this);
-  }
-
-  llvm::Expected<Policy> parse();
-
-private:
-  std::string format(const llvm::SMDiagnostic &diag) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    os << fileName << ":" << diag.getLineNo() << ":" << (diag.getColumnNo() + 1)
-       << ": " << diag.getMessage();
-    return text;
-  }
-  /// Records an error at `node` and returns false.
-  bool fail(llvm::yaml::Node *node, const llvm::Twine &message) {
-    if (error.empty())
-      sourceMgr.PrintMessage(node->getSourceRange().Start,
-                             llvm::SourceMgr::DK_Error, message);
-    return false;
-  }
-  bool getScalar(llvm::yaml::Node *node, std::string &out);
-  bool parseList(llvm::yaml::Node *node, std::vector<std::string> &out);
-  bool parseEdits(llvm::yaml::Node *node, bool isAdd);
-
-  std::string fileName;
-  llvm::SourceMgr sourceMgr;
-  std::string error;
-
-  std::optional<std::string> base, name, precision, level;
-  std::optional<bool> lossScaling;
-  std::optional<std::vector<std::string>> replaced[kNumPrecisionClasses];
-  std::vector<std::string> added[kNumPrecisionClasses];
-  std::vector<std::string> removed[kNumPrecisionClasses];
+namespace {
+/// An op name (or pseudo key) in a list: not empty.
+struct OpName {
+  std::string key;
 };
-} // namespace detail
-} // namespace mp
-} // namespace mlir
+/// The name of a built-in policy.
+struct BaseName {
+  std::string name;
+};
+/// The low precision of a policy: f16 (also spelled fp16) or bf16.
+struct LowPrecision {
+  Precision value;
+};
 
-using mlir::mp::detail::PolicyParser;
+/// One list of op names per class, each optional.
+struct ClassLists {
+  std::optional<std::vector<OpName>> lists[kNumPrecisionClasses];
+};
 
-bool PolicyParser::getScalar(llvm::yaml::Node *node, std::string &out) {
-  auto *scalar = dyn_cast_or_null<llvm::yaml::ScalarNode>(node);
-  if (!scalar)
-    return fail(node, "expected a string");
-  SmallString<64> storage;
-  out = scalar->getValue(storage).str();
-  return true;
-}
+struct PolicyFile {
+  std::optional<std::string> name;
+  std::optional<BaseName> base;
+  std::optional<LowPrecision> precision;
+  std::optional<PolicyLevel> level;
+  std::optional<bool> lossScaling;
+  /// Lists that replace the base's.
+  ClassLists replaced;
+  std::optional<ClassLists> add, remove;
 
-bool PolicyParser::parseList(llvm::yaml::Node *node,
-                             std::vector<std::string> &out) {
-  auto *seq = dyn_cast_or_null<llvm::yaml::SequenceNode>(node);
-  if (!seq)
-    return fail(node, "expected a list of op names, e.g. [\"math.exp\"]");
-  for (llvm::yaml::Node &item : *seq) {
-    std::string key;
-    if (!getScalar(&item, key))
-      return false;
-    if (key.empty())
-      return fail(&item, "empty op name");
-    out.push_back(key);
-  }
-  return error.empty();
-}
-
-bool PolicyParser::parseEdits(llvm::yaml::Node *node, bool isAdd) {
-  auto *map = dyn_cast_or_null<llvm::yaml::MappingNode>(node);
-  if (!map)
-    return fail(node, "expected a mapping from list name (allow, deny, infer, "
-                      "clear) to a list of op names");
-  for (llvm::yaml::KeyValueNode &kv : *map) {
-    std::string key;
-    if (!getScalar(kv.getKey(), key))
-      return false;
-    std::optional<PrecisionClass> cls = symbolizePrecisionClass(key);
-    if (!cls)
-      return fail(kv.getKey(), "unknown list '" + key +
-                                   "'; expected allow, deny, infer or clear");
-    unsigned idx = static_cast<unsigned>(*cls);
-    if (!parseList(kv.getValue(), isAdd ? added[idx] : removed[idx]))
-      return false;
-  }
-  return error.empty();
-}
-
-llvm::Expected<Policy> PolicyParser::parse() {
-  llvm::yaml::Stream stream(
-      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
-      sourceMgr);
-  llvm::yaml::document_iterator doc = stream.begin();
-  llvm::yaml::Node *root = doc != stream.end() ? doc->getRoot() : nullptr;
-  if (isa_and_nonnull<llvm::yaml::NullNode>(root))
-    root = nullptr;
-  auto *map = dyn_cast_or_null<llvm::yaml::MappingNode>(root);
-  if (!map && error.empty()) {
-    if (root)
-      fail(root, "a policy file must hold a mapping (a JSON object)");
-    else
-      error = fileName + ":1:1: empty policy file";
-  }
-  llvm::yaml::Node *precisionNode = nullptr, *levelNode = nullptr,
-                   *baseNode = nullptr;
-  if (map) {
-    for (llvm::yaml::KeyValueNode &kv : *map) {
-      std::string key;
-      if (!getScalar(kv.getKey(), key))
-        break;
-      llvm::yaml::Node *value = kv.getValue();
-      std::string scalar;
-      if (key == "name" || key == "base" || key == "precision" ||
-          key == "level") {
-        if (!getScalar(value, scalar))
-          break;
-        if (key == "name")
-          name = scalar;
-        else if (key == "base")
-          base = scalar, baseNode = value;
-        else if (key == "precision")
-          precision = scalar, precisionNode = value;
-        else
-          level = scalar, levelNode = value;
-      } else if (key == "loss_scaling") {
-        if (!getScalar(value, scalar))
-          break;
-        if (scalar != "true" && scalar != "false") {
-          fail(value, "expected true or false");
-          break;
-        }
-        lossScaling = scalar == "true";
-      } else if (std::optional<PrecisionClass> cls =
-                     symbolizePrecisionClass(key)) {
-        replaced[static_cast<unsigned>(*cls)].emplace();
-        if (!parseList(value, *replaced[static_cast<unsigned>(*cls)]))
-          break;
-      } else if (key == "add" || key == "remove") {
-        if (!parseEdits(value, key == "add"))
-          break;
-      } else {
-        fail(kv.getKey(),
-             "unknown key '" + key +
-                 "'; expected one of name, base, precision, level, "
-                 "loss_scaling, allow, deny, infer, clear, add, remove");
-        break;
-      }
-    }
-    // Drain the stream so that syntax errors after the first bad key are seen.
-    if (error.empty())
-      map->skip();
-  }
-  if (!error.empty() || stream.failed())
-    return llvm::createStringError(error.empty() ? fileName + ": invalid policy"
-                                                 : error);
-
+  /// Built by validate().
   Policy policy;
-  if (base) {
-    std::optional<Policy> builtin = Policy::getBuiltin(*base);
-    if (!builtin) {
-      fail(baseNode,
-           "unknown base policy '" + *base + "'; expected fp16 or bf16");
-      return llvm::createStringError(error);
-    }
-    policy = *builtin;
+};
+} // namespace
+
+LLVM_YAML_IS_SEQUENCE_VECTOR(OpName)
+
+namespace llvm {
+namespace yaml {
+template <> struct ScalarTraits<OpName> {
+  static void output(const OpName &value, void *, raw_ostream &os) {
+    os << value.key;
   }
-  policy.name = name ? *name : fileName;
-  if (precision) {
-    if (*precision == "f16" || *precision == "fp16")
-      policy.lowPrecision = Precision::f16;
-    else if (*precision == "bf16")
-      policy.lowPrecision = Precision::bf16;
-    else {
-      fail(precisionNode, "unsupported precision '" + *precision +
-                              "'; expected f16 or bf16 (fp8 is not "
-                              "supported yet)");
-      return llvm::createStringError(error);
-    }
-    if (!lossScaling)
-      policy.lossScaling = policy.lowPrecision == Precision::f16;
+  static StringRef input(StringRef scalar, void *, OpName &value) {
+    if (scalar.empty())
+      return "empty op name";
+    value.key = scalar.str();
+    return {};
   }
-  if (lossScaling)
-    policy.lossScaling = *lossScaling;
-  if (level) {
-    std::optional<PolicyLevel> parsed = parsePolicyLevel(*level);
-    if (!parsed) {
-      fail(levelNode, "unknown level '" + *level +
-                          "'; expected default, tensor-cores-only, "
-                          "treat-infer-as-deny or unsafe-force-all");
-      return llvm::createStringError(error);
-    }
-    policy.level = *parsed;
+  static QuotingType mustQuote(StringRef) { return QuotingType::Double; }
+};
+
+template <> struct ScalarTraits<BaseName> {
+  static void output(const BaseName &value, void *, raw_ostream &os) {
+    os << value.name;
   }
+  static StringRef input(StringRef scalar, void *, BaseName &value) {
+    if (!llvm::is_contained(Policy::getBuiltinNames(), scalar))
+      return "unknown base policy; expected fp16 or bf16";
+    value.name = scalar.str();
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct ScalarTraits<LowPrecision> {
+  static void output(const LowPrecision &value, void *, raw_ostream &os) {
+    os << stringifyPrecision(value.value);
+  }
+  static StringRef input(StringRef scalar, void *, LowPrecision &value) {
+    if (scalar == "f16" || scalar == "fp16")
+      value.value = Precision::f16;
+    else if (scalar == "bf16")
+      value.value = Precision::bf16;
+    else
+      return "unsupported precision; expected f16 or bf16 (fp8 is not "
+             "supported yet)";
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct ScalarTraits<PolicyLevel> {
+  static void output(const PolicyLevel &value, void *, raw_ostream &os) {
+    os << stringifyPolicyLevel(value);
+  }
+  static StringRef input(StringRef scalar, void *, PolicyLevel &value) {
+    std::optional<PolicyLevel> level = parsePolicyLevel(scalar);
+    if (!level)
+      return "unknown level; expected default, tensor-cores-only, "
+             "treat-infer-as-deny or unsafe-force-all";
+    value = *level;
+    return {};
+  }
+  static QuotingType mustQuote(StringRef) { return QuotingType::None; }
+};
+
+template <> struct MappingTraits<ClassLists> {
+  static void mapping(IO &io, ClassLists &lists) {
+    for (unsigned i = 0; i < kNumPrecisionClasses; ++i)
+      io.mapOptional(
+          stringifyPrecisionClass(static_cast<PrecisionClass>(i)).data(),
+          lists.lists[i]);
+  }
+};
+
+template <> struct MappingTraits<PolicyFile> {
+  static void mapping(IO &io, PolicyFile &file) {
+    io.mapOptional("name", file.name);
+    io.mapOptional("base", file.base);
+    io.mapOptional("precision", file.precision);
+    io.mapOptional("level", file.level);
+    io.mapOptional("loss_scaling", file.lossScaling);
+    MappingTraits<ClassLists>::mapping(io, file.replaced);
+    io.mapOptional("add", file.add);
+    io.mapOptional("remove", file.remove);
+  }
+  static std::string validate(IO &, PolicyFile &file);
+};
+} // namespace yaml
+} // namespace llvm
+
+std::string llvm::yaml::MappingTraits<PolicyFile>::validate(IO &io,
+                                                            PolicyFile &file) {
+  // yaml::Input validates even what it failed to read.
+  if (io.error())
+    return {};
+  Policy &policy = file.policy;
+  if (file.base)
+    if (std::optional<Policy> builtin = Policy::getBuiltin(file.base->name))
+      policy = std::move(*builtin);
+  if (file.name)
+    policy.setName(*file.name);
+  if (file.precision)
+    policy.setLowPrecision(file.precision->value);
+  if (file.lossScaling)
+    policy.setLossScaling(*file.lossScaling);
+  if (file.level)
+    policy.setLevel(*file.level);
   for (unsigned i = 0; i < kNumPrecisionClasses; ++i) {
     auto cls = static_cast<PrecisionClass>(i);
-    if (replaced[i]) {
-      for (std::string key : policy.getKeys(cls))
+    StringRef list = stringifyPrecisionClass(cls);
+    if (const auto &replaced = file.replaced.lists[i]) {
+      for (const std::string &key : policy.getKeys(cls))
         policy.remove(cls, key);
-      for (const std::string &key : *replaced[i])
-        policy.add(cls, key);
+      for (const OpName &op : *replaced)
+        policy.add(cls, op.key);
     }
-  }
-  for (unsigned i = 0; i < kNumPrecisionClasses; ++i) {
-    auto cls = static_cast<PrecisionClass>(i);
-    for (const std::string &key : removed[i])
-      policy.remove(cls, key);
-    for (const std::string &key : added[i])
-      policy.add(cls, key);
+    if (file.remove && file.remove->lists[i])
+      for (const OpName &op : *file.remove->lists[i])
+        if (!policy.remove(cls, op.key))
+          return ("remove: '" + op.key + "' is not in the " + list + " list")
+              .str();
+    if (file.add && file.add->lists[i])
+      for (const OpName &op : *file.add->lists[i])
+        policy.add(cls, op.key);
   }
   if (llvm::Error err = policy.verify())
-    return llvm::createStringError(fileName + ": " +
-                                   llvm::toString(std::move(err)));
-  return policy;
+    return llvm::toString(std::move(err));
+  return {};
 }
 
 llvm::Expected<Policy> Policy::parse(StringRef text, StringRef fileName) {
-  PolicyParser parser(text, fileName);
-  return parser.parse();
+  if (text.trim().empty())
+    return llvm::createStringError(fileName + ":1:1: empty policy file");
+  std::string error;
+  auto buffer = llvm::MemoryBuffer::getMemBuffer(text, fileName);
+  llvm::yaml::Input input(
+      buffer->getMemBufferRef(), /*Ctxt=*/nullptr,
+      [](const llvm::SMDiagnostic &diag, void *context) {
+        auto &error = *static_cast<std::string *>(context);
+        if (!error.empty())
+          return;
+        llvm::raw_string_ostream os(error);
+        os << diag.getFilename() << ":" << diag.getLineNo() << ":"
+           << (diag.getColumnNo() + 1) << ": " << diag.getMessage();
+      },
+      &error);
+  PolicyFile file;
+  input >> file;
+  if (!input.error() && input.nextDocument())
+    return llvm::createStringError(
+        fileName + ": a policy file holds one document; remove what follows "
+                   "the first '---' or '...'");
+  if (input.error())
+    return llvm::createStringError(error.empty() ? fileName + ": invalid policy"
+                                                 : error);
+  if (!file.name)
+    file.policy.setName(fileName);
+  return std::move(file.policy);
 }
 
 llvm::Expected<Policy> Policy::load(StringRef nameOrPath) {

@@ -32,10 +32,6 @@ namespace mp {
 /// which options use to mean "the policy's own level".
 std::optional<PolicyLevel> parsePolicyLevel(llvm::StringRef text);
 
-namespace detail {
-class PolicyParser;
-} // namespace detail
-
 /// Number of precision classes (allow, deny, infer, clear).
 constexpr unsigned kNumPrecisionClasses = getMaxEnumValForPrecisionClass() + 1;
 constexpr unsigned kNumPrecisions = getMaxEnumValForPrecision() + 1;
@@ -79,10 +75,15 @@ public:
   PolicyLevel getLevel() const { return level; }
   bool getLossScaling() const { return lossScaling; }
   void setLevel(PolicyLevel newLevel) { level = newLevel; }
+  void setName(llvm::StringRef newName) { name = newName.str(); }
+  /// Also sets loss scaling to what the precision needs (on for f16).
+  void setLowPrecision(Precision precision) {
+    lowPrecision = precision;
+    lossScaling = precision == Precision::f16;
+  }
+  void setLossScaling(bool enabled) { lossScaling = enabled; }
 
 private:
-  friend class detail::PolicyParser;
-
   std::string name;
   Precision lowPrecision = Precision::f16;
   PolicyLevel level = PolicyLevel::Default;

@@ -5,6 +5,9 @@
 // RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/bad-key.json' 2>&1 | FileCheck %s --check-prefix=KEY
 // RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/bad-precision.json' 2>&1 | FileCheck %s --check-prefix=PREC
 // RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/two-lists.json' 2>&1 | FileCheck %s --check-prefix=TWO
+// RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/duplicate-key.json' 2>&1 | FileCheck %s --check-prefix=DUP
+// RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/remove-missing.yaml' 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: mp-opt %s --mp-classify-precision='policy=%S/Inputs/unknown-op.yaml' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // JSON-LABEL: func.func @f
 // JSON: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<bf16>}
@@ -14,9 +17,17 @@
 // YAML: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
 // YAML: linalg.add {mp.precision = #mp.precision<f32>}
 // SYNTAX: error: mp-classify-precision: {{.*}}bad-syntax.json:4:3: Expected , between entries!
-// KEY: error: mp-classify-precision: {{.*}}bad-key.json:3:3: unknown key 'colour'; expected one of name, base, precision, level, loss_scaling, allow, deny, infer, clear, add, remove
-// PREC: error: mp-classify-precision: {{.*}}bad-precision.json:3:16: unsupported precision 'f8e4m3'; expected f16 or bf16 (fp8 is not supported yet)
-// TWO: error: mp-classify-precision: {{.*}}two-lists.json: op 'linalg.matmul' is in two precision lists ('allow' and 'deny')
+// KEY: error: mp-classify-precision: {{.*}}bad-key.json:3:3: unknown key 'colour'
+// PREC: error: mp-classify-precision: {{.*}}bad-precision.json:3:16: unsupported precision; expected f16 or bf16 (fp8 is not supported yet)
+// TWO: error: mp-classify-precision: {{.*}}two-lists.json:2:3: op 'linalg.matmul' is in two precision lists ('allow' and 'deny')
+// The file format is as strict as the pass options: duplicate keys and
+// removing an op that is not in a list are errors, an op name that is not
+// registered a warning (a typo in a loaded dialect, or an unknown dialect).
+// DUP: error: mp-classify-precision: {{.*}}duplicate-key.json:3:3: duplicated mapping key 'base'
+// MISSING: error: mp-classify-precision: {{.*}}remove-missing.yaml:1:1: remove: 'linalg.matmul' is not in the infer list
+// UNKNOWN: warning: mp-classify-precision: the deny list of policy '{{.*}}unknown-op.yaml' names 'linalg.dvi', which is not a registered op; it only matches ops of that exact name
+// UNKNOWN: warning: mp-classify-precision: the deny list of policy '{{.*}}unknown-op.yaml' names 'mydialect.norm', which is not a registered op
+// UNKNOWN-NOT: warning
 func.func @f(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %e = tensor.empty() : tensor<8x8xf32>
   %0 = linalg.matmul ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>

@@ -43,6 +43,17 @@ private:
 };
 } // namespace
 
+/// True if `key` is neither a pseudo key nor a registered op while its
+/// dialect is loaded or unknown: it then only matches ops of that exact name
+/// (a custom op), and is likely a typo.
+static bool isUnknownOpName(StringRef key, MLIRContext *ctx) {
+  if (Policy::isPseudoKey(key) || RegisteredOperationName::lookup(key, ctx))
+    return false;
+  StringRef ns = key.split('.').first;
+  return ctx->getLoadedDialect(ns) ||
+         !llvm::is_contained(ctx->getAvailableDialects(), ns);
+}
+
 FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
   ModuleOp module = getOperation();
   llvm::Expected<Policy> loaded = Policy::load(policy);
@@ -54,6 +65,17 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
   Policy result = std::move(*loaded);
   if (level != PolicyLevel::FromPolicy)
     result.setLevel(level);
+  MLIRContext *ctx = module.getContext();
+  for (unsigned i = 0; i < kNumPrecisionClasses; ++i) {
+    auto cls = static_cast<PrecisionClass>(i);
+    for (const std::string &key : result.getKeys(cls))
+      if (isUnknownOpName(key, ctx))
+        emitWarning(module.getLoc())
+            << "mp-classify-precision: the " << stringifyPrecisionClass(cls)
+            << " list of policy '" << result.getName() << "' names '" << key
+            << "', which is not a registered op; it only matches ops of that "
+               "exact name";
+  }
   struct Edit {
     PrecisionClass cls;
     ListOption<std::string> &add, &remove;
@@ -61,7 +83,6 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
                {PrecisionClass::deny, denyAdd, denyRemove},
                {PrecisionClass::infer, inferAdd, inferRemove},
                {PrecisionClass::clear, clearAdd, clearRemove}};
-  MLIRContext *ctx = module.getContext();
   for (Edit &edit : edits) {
     StringRef list = stringifyPrecisionClass(edit.cls);
     for (const std::string &key : edit.remove) {
@@ -73,8 +94,7 @@ FailureOr<Policy> ClassifyPrecisionPass::buildPolicy() {
       }
     }
     for (const std::string &key : edit.add) {
-      if (!Policy::isPseudoKey(key) &&
-          !RegisteredOperationName::lookup(key, ctx))
+      if (isUnknownOpName(key, ctx))
         emitWarning(module.getLoc())
             << "mp-classify-precision: " << list << "-add: '" << key
             << "' is not a registered op; it only matches "
