@@ -88,12 +88,15 @@ TEST(PolicyTest, ParsesYamlAndJson) {
   EXPECT_EQ(json->lookup("linalg.matmul"), PrecisionClass::allow);
 }
 
+/// The error of parsing `text` as the policy file `fileName`.
+std::string parseError(StringRef text, StringRef fileName) {
+  llvm::Expected<Policy> policy = Policy::parse(text, fileName);
+  EXPECT_FALSE(static_cast<bool>(policy));
+  return policy ? std::string() : llvm::toString(policy.takeError());
+}
+
 TEST(PolicyTest, ErrorsNameFileLineAndColumn) {
-  auto errorOf = [](StringRef text) {
-    llvm::Expected<Policy> policy = Policy::parse(text, "p.json");
-    EXPECT_FALSE(static_cast<bool>(policy));
-    return policy ? std::string() : llvm::toString(policy.takeError());
-  };
+  auto errorOf = [](StringRef text) { return parseError(text, "p.json"); };
   EXPECT_EQ(errorOf("{\n  \"allow\": \"linalg.matmul\"\n}"),
             "p.json:2:12: not a sequence");
   EXPECT_EQ(errorOf("{\n  \"level\": \"fast\"\n}"),
@@ -112,11 +115,7 @@ TEST(PolicyTest, ErrorsNameFileLineAndColumn) {
 
 // The file format is as strict as the pass options.
 TEST(PolicyTest, StrictFormat) {
-  auto errorOf = [](StringRef text) {
-    llvm::Expected<Policy> policy = Policy::parse(text, "p.yaml");
-    EXPECT_FALSE(static_cast<bool>(policy));
-    return policy ? std::string() : llvm::toString(policy.takeError());
-  };
+  auto errorOf = [](StringRef text) { return parseError(text, "p.yaml"); };
   EXPECT_EQ(errorOf("base: fp16\nbase: bf16\n"),
             "p.yaml:2:1: duplicated mapping key 'base'");
   EXPECT_EQ(errorOf("base: fp16\n---\nbase: bf16\n"),
