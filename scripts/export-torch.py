@@ -5,16 +5,17 @@ The frontend of docs/Training.md: traces torch.func.vjp of the model's
 softmax cross-entropy loss with make_fx (core ATen decompositions), imports
 the graph with torch-mlir as linalg on tensors, and marks the signature with
 the training contract (mp.param, mp.input, mp.grad_seed, mp.loss,
-mp.grad_of, mp.output). Also saves, as .npy, what mp's tests compare with:
+mp.grad_of, mp.output). Also saves, as .npy, what mp's tests compare with
+(GOLDEN, by default test/Integration/Torch/Inputs/NAME):
 
-  OUT/NAME_grad.mlir            the gradient function @NAME_grad
-  OUT/init/argN.npy             initial parameters (mp-run --init OUT/init)
-  OUT/batch/x.npy, y.npy        the first training batch (images, one-hot)
-  OUT/torch/loss.npy, gradN.npy PyTorch's loss and gradients on that batch
-  OUT/torch/sgd_loss.npy        losses of STEPS plain SGD steps (lr LR) on
-  OUT/torch/sgd_argN.npy        the first STEPS batches in file order, and
-                                the parameters after them
-  OUT/torch/gradscaler.csv      torch.amp.GradScaler's scale and skipped
+  OUT/NAME_grad.mlir               the gradient function @NAME_grad
+  OUT/init/argN.npy                initial parameters (mp-run --init OUT/init)
+  GOLDEN/batch/x.npy, y.npy        the first training batch (images, one-hot)
+  GOLDEN/torch/loss.npy, gradN.npy PyTorch's loss and gradients on that batch
+  GOLDEN/torch/sgd_loss.npy        losses of STEPS plain SGD steps (lr LR) on
+  GOLDEN/torch/sgd_argN.npy        the first STEPS batches in file order, and
+                                   the parameters after them
+  GOLDEN/torch/gradscaler.csv      torch.amp.GradScaler's scale and skipped
                                 steps over 40 steps with inf injected into a
                                 gradient at steps 5,6,20,33,34,35
                                 (growth_interval 10)
@@ -22,8 +23,8 @@ mp.grad_of, mp.output). Also saves, as .npy, what mp's tests compare with:
 Needs PyPI's torch and torch-mlir (pip install torch torch-mlir); mp's
 tests use the committed files and need neither.
 
-Usage: export-torch.py {mlp,cnn,transformer} OUT [--batch 64] [--seed 0]
-                       [--steps 5] [--lr 0.1]
+Usage: export-torch.py {mlp,cnn,transformer} OUT [--golden GOLDEN]
+                       [--batch 64] [--seed 0] [--steps 5] [--lr 0.1]
 """
 import argparse
 import gzip
@@ -121,6 +122,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("model", choices=sorted(MODELS))
     parser.add_argument("out")
+    parser.add_argument("--golden", help="where the reference data goes "
+                        "(default: test/Integration/Torch/Inputs/MODEL)")
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--steps", type=int, default=5)
@@ -132,9 +135,12 @@ def main():
     names = [n for n, _ in model.named_parameters()]
     xs, ys = load_fashion_mnist(args.batch * max(args.steps, 1))
     x, y = xs[:args.batch], ys[:args.batch]
-    os.makedirs(args.out, exist_ok=True)
-    for sub in ("init", "batch", "torch"):
-        os.makedirs(os.path.join(args.out, sub), exist_ok=True)
+    golden = args.golden or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "test", "Integration",
+        "Torch", "Inputs", args.model)
+    os.makedirs(os.path.join(args.out, "init"), exist_ok=True)
+    for sub in ("batch", "torch"):
+        os.makedirs(os.path.join(golden, sub), exist_ok=True)
 
     module = export(model, names, x, y, f"{args.model}_grad")
     path = os.path.join(args.out, f"{args.model}_grad.mlir")
@@ -149,14 +155,14 @@ def main():
 
     for i, p in enumerate(model.parameters()):
         np.save(os.path.join(args.out, "init", f"arg{i}.npy"), p.detach().numpy())
-    np.save(os.path.join(args.out, "batch", "x.npy"), x.numpy())
-    np.save(os.path.join(args.out, "batch", "y.npy"), y.numpy())
+    np.save(os.path.join(golden, "batch", "x.npy"), x.numpy())
+    np.save(os.path.join(golden, "batch", "y.npy"), y.numpy())
 
     loss = loss_fn(model(x), y)
     grads = torch.autograd.grad(loss, list(model.parameters()))
-    np.save(os.path.join(args.out, "torch", "loss.npy"), loss.detach().numpy())
+    np.save(os.path.join(golden, "torch", "loss.npy"), loss.detach().numpy())
     for i, g in enumerate(grads):
-        np.save(os.path.join(args.out, "torch", f"grad{i}.npy"), g.numpy())
+        np.save(os.path.join(golden, "torch", f"grad{i}.npy"), g.numpy())
 
     # A few plain SGD steps on consecutive batches, from the same weights.
     trained = MODELS[args.model]()
@@ -170,19 +176,20 @@ def main():
         step_loss.backward()
         opt.step()
         losses.append(step_loss.item())
-    np.save(os.path.join(args.out, "torch", "sgd_loss.npy"),
+    np.save(os.path.join(golden, "torch", "sgd_loss.npy"),
             np.array(losses, np.float32))
     for i, p in enumerate(trained.parameters()):
-        np.save(os.path.join(args.out, "torch", f"sgd_arg{i}.npy"),
+        np.save(os.path.join(golden, "torch", f"sgd_arg{i}.npy"),
                 p.detach().numpy())
 
     scaled = MODELS[args.model]()
     scaled.load_state_dict(model.state_dict())
-    with open(os.path.join(args.out, "torch", "gradscaler.csv"), "w") as f:
+    with open(os.path.join(golden, "torch", "gradscaler.csv"), "w") as f:
         f.write("step,scale,skipped\n")
         for step, scale, skipped in gradscaler_trajectory(scaled, x, y):
             f.write(f"{step},{scale:g},{skipped}\n")
-    print(f"wrote {path} and its data under {args.out}")
+    print(f"wrote {path}, its initial parameters under {args.out} and the "
+          f"reference data under {golden}")
 
 
 if __name__ == "__main__":

@@ -37,6 +37,9 @@ def main():
     parser.add_argument("--bin", default=os.path.join(root, "build", "bin"))
     args = parser.parse_args()
     d, name = args.model
+    # The batch PyTorch's reference data was computed on.
+    batch = os.path.join(root, "test", "Integration", "Torch", "Inputs", name,
+                         "batch")
     graph = os.path.join(d, f"{name}_grad.mlir")
     n = len(glob.glob(os.path.join(d, "init", "arg*.npy")))
     with tempfile.TemporaryDirectory() as tmp:
@@ -53,8 +56,8 @@ def main():
             seed = os.path.join(tmp, "seed.npy")
             np.save(seed, np.array(2.0 ** k, np.float32))
             inputs = [os.path.join(d, "init", f"arg{i}.npy") for i in range(n)]
-            inputs += [os.path.join(d, "batch", "x.npy"),
-                       os.path.join(d, "batch", "y.npy"), seed]
+            inputs += [os.path.join(batch, "x.npy"),
+                       os.path.join(batch, "y.npy"), seed]
             outs = {}
             for label, g, amp in (("fp32", graph, "none"), ("fp16", graph, "fp16"),
                                   ("scaled", scaled, "none")):

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Compares mp with PyTorch on a model exported by scripts/export-torch.py
-(examples/torch/NAME): the files PyTorch saved are the reference.
+(graph and initial parameters in DIR, examples/torch/NAME): the files
+PyTorch saved next to this script (NAME/batch, NAME/torch) are the
+reference.
 
   grads    mp-run runs @NAME_grad on the saved batch and initial weights
            (seed 1) in fp32, fp16 and bf16; loss and gradients are compared
@@ -27,6 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
 from tally import Tally  # noqa: E402
 
+GOLDEN = os.path.dirname(os.path.abspath(__file__))
 LIMITS = {"none": 1e-5, "fp16": 3e-2, "bf16": 1.5e-1}
 INJECT = "5,6,20,33,34,35"
 
@@ -40,7 +43,7 @@ def check_grads(d, name, tmp, tally):
     seed = os.path.join(tmp, "seed.npy")
     np.save(seed, np.array(1.0, np.float32))
     inputs = [os.path.join(d, "init", f"arg{i}.npy") for i in range(n)]
-    inputs += [os.path.join(d, "batch", "x.npy"), os.path.join(d, "batch", "y.npy"), seed]
+    inputs += [os.path.join(GOLDEN, name, "batch", "x.npy"), os.path.join(GOLDEN, name, "batch", "y.npy"), seed]
     refs = ["loss"] + [f"grad{i}" for i in range(n)]
     for amp, limit in LIMITS.items():
         out = os.path.join(tmp, amp)
@@ -48,7 +51,7 @@ def check_grads(d, name, tmp, tally):
                         f"{name}_grad", "--amp", amp, "--inputs", ",".join(inputs),
                         "--save-outputs", out], check=True, capture_output=True)
         errs = [relerr(np.load(os.path.join(out, f"out{i}.npy")),
-                       np.load(os.path.join(d, "torch", f"{ref}.npy")))
+                       np.load(os.path.join(GOLDEN, name, "torch", f"{ref}.npy")))
                 for i, ref in enumerate(refs)]
         label = "fp32" if amp == "none" else amp
         tally.record(max(errs) <= limit,
@@ -66,15 +69,14 @@ def train(d, name, tmp, extra):
 
 
 def check_sgd(d, name, tmp, tally):
-    want_loss = np.load(os.path.join(d, "torch", "sgd_loss.npy"))
+    want_loss = np.load(os.path.join(GOLDEN, name, "torch", "sgd_loss.npy"))
     params = os.path.join(tmp, "params")
     rows = train(d, name, tmp, ["--amp", "none", "--optimizer", "sgd", "--lr", "0.1",
                                 "--max-steps", str(len(want_loss)),
                                 "--save-params", params])
     loss = np.array([float(r["loss"]) for r in rows], np.float32)
     loss_err = relerr(loss, want_loss)
-    param_err = max(relerr(np.load(p), np.load(os.path.join(
-        d, "torch", "sgd_" + os.path.basename(p))))
+    param_err = max(relerr(np.load(p), np.load(os.path.join(GOLDEN, name, "torch", "sgd_" + os.path.basename(p))))
         for p in glob.glob(os.path.join(params, "arg*.npy")))
     tally.record(loss_err <= 1e-5 and param_err <= 1e-5,
                  f"{name} sgd x{len(want_loss)}: losses {loss_err:.1e}, "
@@ -82,7 +84,7 @@ def check_sgd(d, name, tmp, tally):
 
 
 def check_scaler(d, name, tmp, tally):
-    want = list(csv.DictReader(open(os.path.join(d, "torch", "gradscaler.csv"))))
+    want = list(csv.DictReader(open(os.path.join(GOLDEN, name, "torch", "gradscaler.csv"))))
     rows = train(d, name, tmp, ["--amp", "fp16", "--growth-interval", "10",
                                 "--max-steps", str(len(want)),
                                 "--inject-overflow", INJECT])
