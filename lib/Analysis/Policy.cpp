@@ -7,6 +7,7 @@
 #include "mp/Analysis/Policy.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLTraits.h"
@@ -251,9 +252,10 @@ llvm::Error Policy::verify() const {
       if (bits & (1u << i))
         in.push_back(stringifyPrecisionClass(static_cast<PrecisionClass>(i)));
     return llvm::createStringError(
-        "op '" + key + "' is in two precision lists ('" + in[0].str() +
-        "' and '" + in[1].str() + "'); remove it from one, e.g. with " +
-        in[0].str() + "-remove=" + key);
+        llvm::formatv("op '{0}' is in two precision lists ('{1}' and '{2}'); "
+                      "remove it from one, e.g. with {1}-remove={0}",
+                      key, in[0], in[1])
+            .str());
   }
   return llvm::Error::success();
 }

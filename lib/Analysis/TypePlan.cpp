@@ -172,9 +172,10 @@ void TypePlan::planFunctionBoundaries(Operation *op, Precision precision) {
       retype(arg, target);
     inputs.push_back(getNewType(arg));
   }
-  for (auto [i, type] : llvm::enumerate(fn.getResultTypes())) {
+  for (auto [index, type] : llvm::enumerate(fn.getResultTypes())) {
     Type target = withElementType(type, low);
     bool allLow = isF32Like(type);
+    unsigned i = index;
     fn.walk([&](Operation *ret) {
       if (ret->getParentOp() == op && ret->hasTrait<OpTrait::ReturnLike>())
         allLow &= getNewType(ret->getOperand(i)) == target;
