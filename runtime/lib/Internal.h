@@ -28,6 +28,16 @@ std::string formatValueInfo(const mp_value_info &info, bool withRole);
 /// and NUL-terminated) and returns its length.
 size_t copyOut(const std::string &text, char *buf, size_t size);
 
+/// The most bytes one tensor may hold (1 TiB): larger shapes are malformed
+/// input, not data.
+constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
+
+/// Checks a shape (rank, non-negative sizes, total size within
+/// kMaxTensorBytes without overflow) and sets `bytes`; errors start with
+/// `where`.
+mp_status checkShape(mp_dtype dtype, int32_t rank, const int64_t *shape,
+                     size_t &bytes, const std::string &where = "");
+
 /// Checks `tensor` against `info` (dtype, rank, static sizes); the message
 /// names the entry and the argument.
 mp_status checkArgument(const std::string &entryName, int32_t index,

@@ -90,8 +90,14 @@ mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
             (info.is_scalar ? tensor.rank == 0 : tensor.rank == info.rank);
   for (int32_t i = 0; ok && !info.is_scalar && i < info.rank; ++i)
     ok = info.shape[i] < 0 || info.shape[i] == tensor.shape[i];
-  if (ok)
-    return MP_OK;
+  if (ok) {
+    // Sizes the signature leaves dynamic come from the caller: the compiled
+    // code indexes that many elements.
+    size_t bytes = 0;
+    return checkShape(tensor.dtype, tensor.rank, tensor.shape, bytes,
+                      "entry '" + entryName + "' argument #" +
+                          std::to_string(index) + ": ");
+  }
   return fail(MP_ERROR_MISMATCH,
               "entry '" + entryName + "' argument #" + std::to_string(index) +
                   ": expected " + formatValueInfo(info, /*withRole=*/false) +

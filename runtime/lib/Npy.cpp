@@ -6,6 +6,7 @@
 
 #include "Internal.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -30,25 +31,139 @@ const Descr kDescrs[] = {
     {"|i1", MP_I8},  {"<i4", MP_I32}, {"<i8", MP_I64}, {"<u2", MP_BF16},
 };
 
-/// The value of `key` in the header dict, e.g. "'<f4'" or "(2, 3)".
-std::string findField(const std::string &header, const std::string &key) {
-  size_t pos = header.find("'" + key + "'");
-  if (pos == std::string::npos)
+/// The header of a .npy file: a Python dict literal with exactly the keys
+/// 'descr' (a string), 'fortran_order' (True or False) and 'shape' (a tuple
+/// of non-negative integers), then spaces and a newline (NumPy's format,
+/// versions 1.0 to 3.0). Fails with a reason.
+class HeaderParser {
+public:
+  explicit HeaderParser(const std::string &text) : text(text) {}
+
+  /// Fills the fields or returns why the header is malformed.
+  std::string parse(std::string &descr, bool &fortranOrder,
+                    std::vector<int64_t> &shape) {
+    if (text.empty() || text.back() != '\n')
+      return "the header does not end with a newline";
+    skipSpaces();
+    if (!consume('{'))
+      return "the header is not a dict";
+    bool seen[3] = {false, false, false};
+    skipSpaces();
+    while (!consume('}')) {
+      std::string key;
+      if (!parseString(key))
+        return "expected a quoted key in the header";
+      int index = key == "descr"           ? 0
+                  : key == "fortran_order" ? 1
+                  : key == "shape"         ? 2
+                                           : -1;
+      if (index < 0)
+        return "unknown key '" + key + "' in the header";
+      if (seen[index])
+        return "key '" + key + "' appears twice in the header";
+      seen[index] = true;
+      skipSpaces();
+      if (!consume(':'))
+        return "expected ':' after '" + key + "'";
+      skipSpaces();
+      if (index == 0 && !parseString(descr))
+        return "'descr' is not a string";
+      if (index == 1 && !parseBool(fortranOrder))
+        return "'fortran_order' is not True or False";
+      if (index == 2) {
+        std::string error = parseShape(shape);
+        if (!error.empty())
+          return error;
+      }
+      skipSpaces();
+      if (consume(','))
+        skipSpaces();
+      else if (pos >= text.size() || text[pos] != '}')
+        return "expected ',' or '}' in the header";
+    }
+    skipSpaces();
+    if (pos != text.size())
+      return "unexpected text after the header dict";
+    for (int i = 0; i < 3; ++i)
+      if (!seen[i])
+        return std::string("the header has no '") +
+               (i == 0   ? "descr"
+                : i == 1 ? "fortran_order"
+                         : "shape") +
+               "'";
     return "";
-  pos = header.find(':', pos);
-  if (pos == std::string::npos)
-    return "";
-  ++pos;
-  while (pos < header.size() && header[pos] == ' ')
-    ++pos;
-  if (pos < header.size() && header[pos] == '(') {
-    size_t close = header.find(')', pos);
-    return close == std::string::npos ? ""
-                                      : header.substr(pos, close - pos + 1);
   }
-  size_t end = header.find_first_of(",}", pos);
-  return header.substr(pos, end - pos);
-}
+
+private:
+  void skipSpaces() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\n'))
+      ++pos;
+  }
+  bool consume(char c) {
+    if (pos >= text.size() || text[pos] != c)
+      return false;
+    ++pos;
+    return true;
+  }
+  /// A string in single or double quotes, without escapes.
+  bool parseString(std::string &out) {
+    if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"'))
+      return false;
+    char quote = text[pos];
+    size_t end = text.find(quote, pos + 1);
+    if (end == std::string::npos)
+      return false;
+    out = text.substr(pos + 1, end - pos - 1);
+    if (out.find('\\') != std::string::npos)
+      return false;
+    pos = end + 1;
+    return true;
+  }
+  bool parseBool(bool &out) {
+    for (bool value : {true, false}) {
+      const char *word = value ? "True" : "False";
+      size_t n = std::strlen(word);
+      if (text.compare(pos, n, word) == 0) {
+        pos += n;
+        out = value;
+        return true;
+      }
+    }
+    return false;
+  }
+  /// "()", "(4,)", "(2, 3)" or "(2, 3,)": a 1-tuple needs its comma.
+  std::string parseShape(std::vector<int64_t> &shape) {
+    if (!consume('('))
+      return "'shape' is not a tuple";
+    skipSpaces();
+    bool trailingComma = false;
+    while (!consume(')')) {
+      if (pos >= text.size() || text[pos] < '0' || text[pos] > '9')
+        return "'shape' holds something other than non-negative integers";
+      int64_t value = 0;
+      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+        if (__builtin_mul_overflow(value, 10, &value) ||
+            __builtin_add_overflow(value, text[pos] - '0', &value))
+          return "a size in 'shape' exceeds 64 bits";
+        ++pos;
+      }
+      if (shape.size() == MP_MAX_RANK)
+        return "rank above " + std::to_string(MP_MAX_RANK);
+      shape.push_back(value);
+      skipSpaces();
+      trailingComma = consume(',');
+      skipSpaces();
+      if (!trailingComma && (pos >= text.size() || text[pos] != ')'))
+        return "expected ',' or ')' in 'shape'";
+    }
+    if (shape.size() == 1 && !trailingComma)
+      return "'shape' (n) is not a tuple: write (n,)";
+    return "";
+  }
+
+  const std::string &text;
+  size_t pos = 0;
+};
 } // namespace
 
 extern "C" mp_status mp_npy_read(const char *path, int as_bf16,
@@ -61,67 +176,73 @@ extern "C" mp_status mp_npy_read(const char *path, int as_bf16,
   if (std::fread(prefix, 1, 8, file.get()) != 8 ||
       std::memcmp(prefix, kMagic, 6) != 0)
     return fail(MP_ERROR_FORMAT, where + "not a .npy file");
-  unsigned major = prefix[6];
+  unsigned major = prefix[6], minor = prefix[7];
   uint32_t headerLen = 0;
-  if (major == 1) {
+  if (major == 1 && minor == 0) {
     if (std::fread(prefix, 1, 2, file.get()) != 2)
       return fail(MP_ERROR_FORMAT, where + "truncated header");
     headerLen = prefix[0] | (prefix[1] << 8);
-  } else if (major == 2 || major == 3) {
+  } else if ((major == 2 || major == 3) && minor == 0) {
     if (std::fread(prefix, 1, 4, file.get()) != 4)
       return fail(MP_ERROR_FORMAT, where + "truncated header");
     headerLen = prefix[0] | (prefix[1] << 8) | (prefix[2] << 16) |
                 (static_cast<uint32_t>(prefix[3]) << 24);
   } else {
-    return fail(MP_ERROR_FORMAT,
-                where + "unsupported .npy version " + std::to_string(major));
+    return fail(MP_ERROR_FORMAT, where + "unsupported .npy version " +
+                                     std::to_string(major) + "." +
+                                     std::to_string(minor) +
+                                     " (supported: 1.0, 2.0, 3.0)");
   }
+  // A real header is a few hundred bytes.
+  if (headerLen > (1u << 16))
+    return fail(MP_ERROR_FORMAT, where + "header of " +
+                                     std::to_string(headerLen) +
+                                     " bytes is too long");
   std::string header(headerLen, '\0');
   if (std::fread(header.data(), 1, headerLen, file.get()) != headerLen)
     return fail(MP_ERROR_FORMAT, where + "truncated header");
-  std::string descr = findField(header, "descr");
-  if (findField(header, "fortran_order") != "False")
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+  std::string error = HeaderParser(header).parse(descr, fortranOrder, shape);
+  if (!error.empty())
+    return fail(MP_ERROR_FORMAT, where + error);
+  if (fortranOrder)
     return fail(MP_ERROR_UNSUPPORTED,
                 where + "Fortran-order arrays are not supported");
   const Descr *match = nullptr;
   for (const Descr &d : kDescrs)
-    if (descr == std::string("'") + d.descr + "'")
+    if (descr == d.descr)
       match = &d;
   if (!match)
     return fail(
         MP_ERROR_UNSUPPORTED,
-        where + "unsupported dtype " + descr +
-            " (supported: <f4 <f2 <f8 |b1 |i1 <i4 <i8, and <u2 as bf16)");
+        where + "unsupported dtype '" + descr +
+            "' (supported: <f4 <f2 <f8 |b1 |i1 <i4 <i8, and <u2 as bf16)");
   if (match->dtype == MP_BF16 && !as_bf16)
     return fail(MP_ERROR_UNSUPPORTED,
                 where + "uint16 array: only bf16 arguments read '<u2' files");
-  std::string shapeText = findField(header, "shape");
-  if (shapeText.size() < 2)
-    return fail(MP_ERROR_FORMAT, where + "no shape in the header");
-  int64_t shape[MP_MAX_RANK];
-  int32_t rank = 0;
-  std::string dims = shapeText.substr(1, shapeText.size() - 2);
-  size_t pos = 0;
-  while (pos < dims.size()) {
-    size_t comma = dims.find(',', pos);
-    std::string dim = dims.substr(pos, comma - pos);
-    size_t first = dim.find_first_not_of(' ');
-    if (first != std::string::npos) {
-      if (rank == MP_MAX_RANK)
-        return fail(MP_ERROR_UNSUPPORTED, where + "rank above 8");
-      shape[rank++] = std::stoll(dim.substr(first));
-    }
-    if (comma == std::string::npos)
-      break;
-    pos = comma + 1;
-  }
-  if (mp_status status = mp_tensor_alloc(match->dtype, rank, shape, out))
+  size_t bytes = 0;
+  if (mp_status status =
+          checkShape(match->dtype, shape.size(), shape.data(), bytes, where))
     return status;
-  size_t bytes = mp_tensor_num_bytes(out);
+  // The data is exactly what the shape says: no fewer values, nothing after.
+  long start = std::ftell(file.get());
+  if (start < 0 || std::fseek(file.get(), 0, SEEK_END) != 0)
+    return fail(MP_ERROR_IO, where + "cannot seek");
+  long end = std::ftell(file.get());
+  if (end < start || static_cast<uint64_t>(end - start) != bytes)
+    return fail(MP_ERROR_FORMAT, where + "holds " +
+                                     std::to_string(end - start) +
+                                     " bytes of data but its shape needs " +
+                                     std::to_string(bytes));
+  std::fseek(file.get(), start, SEEK_SET);
+  if (mp_status status =
+          mp_tensor_alloc(match->dtype, shape.size(), shape.data(), out))
+    return status;
   if (std::fread(out->data, 1, bytes, file.get()) != bytes) {
     mp_tensor_release(out);
-    return fail(MP_ERROR_FORMAT, where + "file holds fewer values than its "
-                                         "shape says");
+    return fail(MP_ERROR_IO, where + "read failed");
   }
   return MP_OK;
 }

@@ -57,34 +57,63 @@ extern "C" mp_status mp_dtype_parse(const char *name, mp_dtype *out) {
   return fail(MP_ERROR_FORMAT, std::string("unknown dtype '") + name + "'");
 }
 
+mp_status mp_runtime::checkShape(mp_dtype dtype, int32_t rank,
+                                 const int64_t *shape, size_t &bytes,
+                                 const std::string &where) {
+  if (rank < 0 || rank > MP_MAX_RANK)
+    return fail(MP_ERROR_UNSUPPORTED, where + "rank " + std::to_string(rank) +
+                                          " is not supported (max " +
+                                          std::to_string(MP_MAX_RANK) + ")");
+  uint64_t total = mp_dtype_size(dtype);
+  for (int32_t i = 0; i < rank; ++i) {
+    if (shape[i] < 0)
+      return fail(MP_ERROR_FORMAT, where + "negative size in a tensor shape");
+    if (__builtin_mul_overflow(total, static_cast<uint64_t>(shape[i]),
+                               &total) ||
+        total > kMaxTensorBytes)
+      return fail(MP_ERROR_UNSUPPORTED, where + "a tensor of shape " +
+                                            formatShape(dtype, rank, shape) +
+                                            " exceeds the runtime's limit of " +
+                                            std::to_string(kMaxTensorBytes) +
+                                            " bytes");
+  }
+  bytes = total;
+  return MP_OK;
+}
+
 extern "C" int64_t mp_tensor_num_elements(const mp_tensor *tensor) {
   int64_t count = 1;
   for (int32_t i = 0; i < tensor->rank; ++i)
-    count *= tensor->shape[i];
+    if (__builtin_mul_overflow(count, tensor->shape[i], &count))
+      return -1;
   return count;
 }
 
 extern "C" size_t mp_tensor_num_bytes(const mp_tensor *tensor) {
-  return static_cast<size_t>(mp_tensor_num_elements(tensor)) *
-         mp_dtype_size(tensor->dtype);
+  int64_t count = mp_tensor_num_elements(tensor);
+  uint64_t bytes;
+  if (count < 0 || __builtin_mul_overflow(static_cast<uint64_t>(count),
+                                          mp_dtype_size(tensor->dtype), &bytes))
+    return SIZE_MAX;
+  return bytes;
 }
 
 extern "C" mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank,
                                      const int64_t *shape, mp_tensor *out) {
-  if (rank < 0 || rank > MP_MAX_RANK)
-    return fail(MP_ERROR_UNSUPPORTED, "rank " + std::to_string(rank) +
-                                          " is not supported (max " +
-                                          std::to_string(MP_MAX_RANK) + ")");
   std::memset(out, 0, sizeof(*out));
+  size_t bytes = 0;
+  if (mp_status status = checkShape(dtype, rank, shape, bytes))
+    return status;
+  // One byte at least, so that empty tensors have a distinct pointer.
+  void *data = std::calloc(bytes + 1, 1);
+  if (!data)
+    return fail(MP_ERROR_MEMORY, "cannot allocate " + std::to_string(bytes) +
+                                     " bytes for a tensor of shape " +
+                                     formatShape(dtype, rank, shape));
   out->dtype = dtype;
   out->rank = rank;
-  for (int32_t i = 0; i < rank; ++i) {
-    if (shape[i] < 0)
-      return fail(MP_ERROR_FORMAT, "negative size in a tensor shape");
-    out->shape[i] = shape[i];
-  }
-  // One byte at least, so that empty tensors have a distinct pointer.
-  out->data = std::calloc(mp_tensor_num_bytes(out) + 1, 1);
+  std::memcpy(out->shape, shape, sizeof(int64_t) * rank);
+  out->data = data;
   out->owned = 1;
   return MP_OK;
 }

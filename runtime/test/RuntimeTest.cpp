@@ -114,6 +114,22 @@ TEST_F(ModuleTest, ClearErrors) {
   mp_tensor_release(&args[0]);
   mp_tensor_release(&args[1]);
 
+  // A dynamic size is the caller's, but the compiled code would index that
+  // many elements: it is checked like any shape.
+  mp_entry *scale;
+  ASSERT_EQ(mp_module_find_entry(module, "scale", &scale), MP_OK);
+  float dummy[2] = {0, 0};
+  mp_tensor big[2] = {};
+  big[0].dtype = big[1].dtype = MP_F32;
+  big[0].rank = 1;
+  big[0].shape[0] = int64_t(1) << 62;
+  big[0].data = big[1].data = dummy;
+  EXPECT_EQ(mp_entry_call(scale, big, 2, &result, 1), MP_ERROR_UNSUPPORTED);
+  EXPECT_STREQ(mp_last_error(),
+               "entry 'scale' argument #0: a tensor of shape "
+               "f32[4611686018427387904] exceeds the runtime's limit of "
+               "1099511627776 bytes");
+
   mp_module *missing;
   EXPECT_EQ(mp_module_load("/nonexistent.so", "cpu", &missing),
             MP_ERROR_NOT_FOUND);
@@ -270,6 +286,130 @@ TEST(NpyTest, ClearErrors) {
   EXPECT_EQ(std::string(mp_last_error()),
             path + ": uint16 array: only bf16 arguments read '<u2' files");
   std::remove(path.c_str());
+}
+
+/// Writes a version 1.0 .npy file with `header` (padded and terminated as
+/// NumPy does unless `raw`) and `dataBytes` zero bytes of data.
+std::string writeNpy(const std::string &header, size_t dataBytes,
+                     bool raw = false) {
+  std::string path = ::testing::TempDir() + "/mp_rt_header.npy";
+  std::string text = header;
+  if (!raw) {
+    text.append((64 - (10 + text.size() + 1) % 64) % 64, ' ');
+    text += '\n';
+  }
+  FILE *f = std::fopen(path.c_str(), "wb");
+  unsigned char prefix[10] = {0x93,
+                              'N',
+                              'U',
+                              'M',
+                              'P',
+                              'Y',
+                              1,
+                              0,
+                              static_cast<unsigned char>(text.size() & 0xff),
+                              static_cast<unsigned char>(text.size() >> 8)};
+  std::fwrite(prefix, 1, 10, f);
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::string zeros(dataBytes, '\0');
+  std::fwrite(zeros.data(), 1, zeros.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+// NumPy's header format exactly; the rest is refused with a reason, never
+// an exception, an overflow or a huge allocation.
+TEST(NpyTest, StrictHeaders) {
+  struct Case {
+    const char *header;
+    size_t dataBytes;
+    mp_status status;
+    const char *error; // after "PATH: "
+  } cases[] = {
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (abc,), }", 0,
+       MP_ERROR_FORMAT,
+       "'shape' holds something other than non-negative integers"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': ((4,),), }", 0,
+       MP_ERROR_FORMAT,
+       "'shape' holds something other than non-negative integers"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': "
+       "(99999999999999999999,), }",
+       0, MP_ERROR_FORMAT, "a size in 'shape' exceeds 64 bits"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4.5,), }", 0,
+       MP_ERROR_FORMAT, "expected ',' or ')' in 'shape'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (,,,4,), }", 0,
+       MP_ERROR_FORMAT,
+       "'shape' holds something other than non-negative integers"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4), }", 0,
+       MP_ERROR_FORMAT, "'shape' (n) is not a tuple: write (n,)"},
+      {"{'descr': '<f4', 'shape': (2,), 'shape': (4,), }", 0, MP_ERROR_FORMAT,
+       "key 'shape' appears twice in the header"},
+      {"{'fortran_order': False, 'shape': (4,), }", 16, MP_ERROR_FORMAT,
+       "the header has no 'descr'"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", 20,
+       MP_ERROR_FORMAT, "holds 20 bytes of data but its shape needs 16"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", 12,
+       MP_ERROR_FORMAT, "holds 12 bytes of data but its shape needs 16"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': "
+       "(9223372036854775807,), }",
+       0, MP_ERROR_UNSUPPORTED,
+       "a tensor of shape f32[9223372036854775807] exceeds the runtime's "
+       "limit of 1099511627776 bytes"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': "
+       "(4611686018427387904,), }",
+       0, MP_ERROR_UNSUPPORTED,
+       "a tensor of shape f32[4611686018427387904] exceeds the runtime's "
+       "limit of 1099511627776 bytes"},
+      {"{'descr': '<f4', 'fortran_order': True, 'shape': (4,), }", 16,
+       MP_ERROR_UNSUPPORTED, "Fortran-order arrays are not supported"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), 'x': 1}", 16,
+       MP_ERROR_FORMAT, "unknown key 'x' in the header"},
+      {"{'descr': '>f4', 'fortran_order': False, 'shape': (4,), }", 16,
+       MP_ERROR_UNSUPPORTED,
+       "unsupported dtype '>f4' (supported: <f4 <f2 <f8 |b1 |i1 <i4 <i8, and "
+       "<u2 as bf16)"},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (4,), } x", 16,
+       MP_ERROR_FORMAT, "unexpected text after the header dict"},
+  };
+  for (const Case &c : cases) {
+    std::string path = writeNpy(c.header, c.dataBytes);
+    mp_tensor t;
+    EXPECT_EQ(mp_npy_read(path.c_str(), 0, &t), c.status) << c.header;
+    EXPECT_EQ(std::string(mp_last_error()), path + ": " + c.error) << c.header;
+  }
+  // An empty header, one without its newline.
+  mp_tensor t;
+  std::string path = writeNpy("", 0, /*raw=*/true);
+  EXPECT_EQ(mp_npy_read(path.c_str(), 0, &t), MP_ERROR_FORMAT);
+  EXPECT_EQ(std::string(mp_last_error()),
+            path + ": the header does not end with a newline");
+  // Valid Python NumPy does not write: double quotes, no trailing comma,
+  // a 0-d array.
+  path = writeNpy(
+      R"({"descr": "<f4", "fortran_order": False, "shape": (2, 2)})", 16);
+  ASSERT_EQ(mp_npy_read(path.c_str(), 0, &t), MP_OK) << mp_last_error();
+  EXPECT_EQ(t.rank, 2);
+  mp_tensor_release(&t);
+  path = writeNpy("{'descr': '<i8', 'fortran_order': False, 'shape': ()}", 8);
+  ASSERT_EQ(mp_npy_read(path.c_str(), 0, &t), MP_OK) << mp_last_error();
+  EXPECT_EQ(t.rank, 0);
+  mp_tensor_release(&t);
+  std::remove(path.c_str());
+}
+
+TEST(TensorTest, SizesAreChecked) {
+  mp_tensor t;
+  int64_t huge[2] = {int64_t(1) << 40, int64_t(1) << 40};
+  EXPECT_EQ(mp_tensor_alloc(MP_F32, 2, huge, &t), MP_ERROR_UNSUPPORTED);
+  EXPECT_EQ(t.data, nullptr);
+  int64_t negative[1] = {-1};
+  EXPECT_EQ(mp_tensor_alloc(MP_F32, 1, negative, &t), MP_ERROR_FORMAT);
+  mp_tensor view = {};
+  view.dtype = MP_F32;
+  view.rank = 2;
+  view.shape[0] = view.shape[1] = int64_t(1) << 40;
+  EXPECT_EQ(mp_tensor_num_elements(&view), -1);
+  EXPECT_EQ(mp_tensor_num_bytes(&view), SIZE_MAX);
 }
 
 TEST(DtypeTest, NamesAndSizes) {

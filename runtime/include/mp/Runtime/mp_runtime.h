@@ -37,11 +37,12 @@ extern "C" {
 
 typedef enum mp_status {
   MP_OK = 0,
-  MP_ERROR_IO,        /* a file cannot be read or written */
-  MP_ERROR_FORMAT,    /* a file or signature is malformed */
-  MP_ERROR_NOT_FOUND, /* no such module, entry or backend */
-  MP_ERROR_MISMATCH,  /* tensors do not match the entry's signature */
-  MP_ERROR_UNSUPPORTED,
+  MP_ERROR_IO,          /* a file cannot be read or written */
+  MP_ERROR_FORMAT,      /* a file or signature is malformed */
+  MP_ERROR_NOT_FOUND,   /* no such module, entry or backend */
+  MP_ERROR_MISMATCH,    /* tensors do not match the entry's signature */
+  MP_ERROR_UNSUPPORTED, /* valid but not handled: rank, dtype, size limit */
+  MP_ERROR_MEMORY,      /* an allocation failed */
 } mp_status;
 
 typedef enum mp_dtype {
@@ -119,9 +120,11 @@ size_t mp_dtype_size(mp_dtype dtype);
 /* Parses "f32", "f16", "bf16", "f64", "i1", "i8", "i32", "i64". */
 mp_status mp_dtype_parse(const char *name, mp_dtype *out);
 
+/* -1, and SIZE_MAX, when the product of the sizes overflows. */
 int64_t mp_tensor_num_elements(const mp_tensor *tensor);
 size_t mp_tensor_num_bytes(const mp_tensor *tensor);
-/* Allocates a zeroed owned tensor. */
+/* Allocates a zeroed owned tensor; shapes above 2^40 bytes are refused
+ * (MP_ERROR_UNSUPPORTED). */
 mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank, const int64_t *shape,
                           mp_tensor *out);
 void mp_tensor_release(mp_tensor *tensor);
