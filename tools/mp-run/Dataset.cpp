@@ -60,7 +60,7 @@ llvm::Error readIdx(const std::string &path, unsigned rank,
 }
 
 llvm::Error readSplit(const std::string &dir, const std::string &prefix,
-                      Split &split) {
+                      int64_t numClasses, Split &split) {
   std::vector<uint32_t> imageDims, labelDims;
   std::vector<uint8_t> pixels, labels;
   if (llvm::Error err = readIdx(dir + "/" + prefix + "-images-idx3-ubyte.gz", 3,
@@ -72,6 +72,13 @@ llvm::Error readSplit(const std::string &dir, const std::string &prefix,
   if (imageDims[0] != labelDims[0])
     return error(prefix + " split: " + std::to_string(imageDims[0]) +
                  " images but " + std::to_string(labelDims[0]) + " labels");
+  if (imageDims[0] == 0 || imageDims[1] == 0 || imageDims[2] == 0)
+    return error(prefix + " split holds no images");
+  for (size_t i = 0; i < labels.size(); ++i)
+    if (labels[i] >= numClasses)
+      return error(prefix + " split: label " + std::to_string(labels[i]) +
+                   " of example " + std::to_string(i) + " is outside [0, " +
+                   std::to_string(numClasses) + ")");
   split.count = imageDims[0];
   split.rows = imageDims[1];
   split.cols = imageDims[2];
@@ -90,9 +97,9 @@ llvm::Error mp_run::loadDataset(const std::string &name, Dataset &out) {
   std::string dir = env ? env : "/usr/share/datasets/fashion-mnist";
   out.name = name;
   out.numClasses = 10;
-  llvm::Error err = readSplit(dir, "train", out.train);
+  llvm::Error err = readSplit(dir, "train", out.numClasses, out.train);
   if (!err)
-    err = readSplit(dir, "t10k", out.test);
+    err = readSplit(dir, "t10k", out.numClasses, out.test);
   if (err && !env)
     return error(llvm::toString(std::move(err)) +
                  " (install Debian's dataset-fashion-mnist, e.g. with "

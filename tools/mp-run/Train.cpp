@@ -228,6 +228,10 @@ llvm::Error Trainer::setUp() {
   if (seedArg < 0 || lossResult < 0)
     return error("the training step has no mp.grad_seed argument or no "
                  "mp.loss result");
+  if (!options.injectOverflow.empty() && foundInfResult < 0)
+    return error("--inject-overflow needs loss scaling to skip the steps "
+                 "(--amp fp16, or --loss-scale dynamic or static): without "
+                 "it the parameters would become inf");
   if (!options.logFile.empty()) {
     log = std::fopen(options.logFile.c_str(), "w");
     if (!log)
@@ -331,8 +335,19 @@ llvm::Expected<TrainSummary> Trainer::run() {
 
   const Split &train = data.train;
   int64_t perEpoch = train.count / (layout.batch * micro);
+  if (perEpoch == 0)
+    return error("an epoch of " + std::to_string(train.count) +
+                 " examples holds no step of " +
+                 std::to_string(layout.batch * micro) + " (" +
+                 std::to_string(micro) + " micro-batches of " +
+                 std::to_string(layout.batch) + ")");
   if (options.maxSteps)
     perEpoch = std::min(perEpoch, options.maxSteps);
+  int64_t totalSteps = perEpoch * options.epochs;
+  for (int64_t step : options.injectOverflow)
+    if (step > totalSteps)
+      return error("--inject-overflow " + std::to_string(step) +
+                   ": training has " + std::to_string(totalSteps) + " steps");
   std::vector<int64_t> order(train.count);
   auto start = std::chrono::steady_clock::now();
   for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {

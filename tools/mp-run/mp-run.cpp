@@ -465,8 +465,28 @@ static llvm::Error checkFlags() {
     return error("--policy needs --amp=fp16 or --amp=bf16");
   if (!trainCommand.file.empty() && !inputFile.empty())
     return error("give the graph either as FILE or with --train, not both");
-  if (!trainCommand.file.empty())
+  if (!trainCommand.file.empty()) {
+    const TrainOptions &run = trainCommand.run;
+    if (run.epochs == 0)
+      return error("--epochs must be at least 1");
+    if (run.testLimit < 0)
+      return error("--test-limit must be 0 (all) or a number of images");
+    if (run.maxSteps < 0)
+      return error("--max-steps must be 0 (whole epochs) or a number of "
+                   "steps");
+    if (run.batch < 0)
+      return error("--batch must be positive");
+    for (int64_t step : run.injectOverflow)
+      if (step < 1)
+        return error("--inject-overflow " + llvm::Twine(step) +
+                     ": steps count from 1");
     return llvm::Error::success();
+  }
+  for (auto [i, file] : llvm::enumerate(inputs))
+    if (file.empty())
+      return error("--inputs: file name #" + llvm::Twine(i + 1) +
+                   " is empty (give one .npy file per argument, separated "
+                   "by commas)");
   if (inputFile.empty())
     return error("no input file (mp-run FILE.mlir --entry NAME ..., or "
                  "mp-run --train FILE.mlir ...)");

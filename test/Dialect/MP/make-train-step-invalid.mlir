@@ -3,12 +3,14 @@
 // RUN: not mp-opt %s --mp-make-train-step="optimizer=adam beta2=1" 2>&1 | FileCheck %s --check-prefix=BETA
 // RUN: not mp-opt %s --mp-make-train-step="nesterov=true" 2>&1 | FileCheck %s --check-prefix=NESTEROV
 // RUN: not mp-opt %s --mp-make-train-step="clip-norm=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
+// RUN: not mp-opt %s --mp-make-train-step="weight-decay=-5" 2>&1 | FileCheck %s --check-prefix=DECAY
 // RUN: not mp-opt %s --mp-make-train-step="accumulate=0" 2>&1 | FileCheck %s --check-prefix=ACC
 
 // OPT: for the --optimizer option: Cannot find option named 'lamb'!
 // LR: error: mp-make-train-step: lr=0 is invalid: expected a positive learning rate
 // BETA: error: mp-make-train-step: beta2=1 is invalid: expected a value in [0, 1)
 // NESTEROV: error: mp-make-train-step: nesterov needs optimizer=momentum, not 'sgd'
+// DECAY: error: mp-make-train-step: weight-decay=-5 is invalid: expected 0 or a positive value (-1: the optimizer's default)
 // CLIP: error: mp-make-train-step: clip-norm=-1 is invalid: expected 0 (off) or a positive norm
 // ACC: error: mp-make-train-step: accumulate=0 is invalid: expected at least 1 micro-batch
 func.func @grad(%w: tensor<4xf32> {mp.param}, %seed: tensor<f32> {mp.grad_seed})

@@ -212,12 +212,17 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   config.beta2 = beta2;
   config.eps = eps;
   config.clipNorm = clipNorm;
-  config.weightDecay = weightDecay >= 0.0
-                           ? weightDecay
-                           : (optimizer == Optimizer::AdamW ? 1e-2 : 0);
+  // -1 (the default) stands for the optimizer's PyTorch default.
+  bool defaultDecay = weightDecay == MakeTrainStepPassOptions().weightDecay;
+  config.weightDecay =
+      defaultDecay ? (optimizer == Optimizer::AdamW ? 1e-2 : 0) : weightDecay;
   auto fail = [&](StringRef option, double value, StringRef expected) {
     return emitOptionError(loc, "mp-make-train-step", option, value, expected);
   };
+  if (!defaultDecay && (!(weightDecay >= 0.0) || !std::isfinite(weightDecay)))
+    return fail("weight-decay", weightDecay,
+                "expected 0 or a positive value (-1: the optimizer's "
+                "default)");
 
   if (!(lr > 0.0) || !std::isfinite(lr))
     return fail("lr", lr, "expected a positive learning rate");

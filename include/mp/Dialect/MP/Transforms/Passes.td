@@ -127,7 +127,7 @@ def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
     Option<"beta2", "beta2", "double", /*default=*/"0.999", "Adam beta2">,
     Option<"eps", "eps", "double", /*default=*/"1e-8", "Adam epsilon">,
     Option<"weightDecay", "weight-decay", "double", /*default=*/"-1.0",
-           "Weight decay (negative: PyTorch's default, 0.01 for adamw and 0 "
+           "Weight decay (-1: PyTorch's default, 0.01 for adamw and 0 "
            "otherwise)">,
     Option<"clipNorm", "clip-norm", "double", /*default=*/"0.0",
            "Clip gradients to this global L2 norm (0: no clipping)">,

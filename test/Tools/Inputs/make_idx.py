@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Writes a Fashion-MNIST-shaped data set (gzipped IDX, 28x28 images) of N
+training and N test examples into DIR, labels i % 10 unless --label says
+otherwise for example 0.
+
+Usage: make_idx.py DIR N [--label L]
+"""
+import argparse
+import gzip
+import os
+import struct
+
+
+def write(path, dims, payload):
+    with gzip.open(path, "wb") as f:
+        f.write(struct.pack(">BBBB", 0, 0, 8, len(dims)))
+        for d in dims:
+            f.write(struct.pack(">I", d))
+        f.write(payload)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("dir")
+    parser.add_argument("n", type=int)
+    parser.add_argument("--label", type=int)
+    args = parser.parse_args()
+    os.makedirs(args.dir, exist_ok=True)
+    labels = bytes(i % 10 for i in range(args.n))
+    if args.label is not None and args.n:
+        labels = bytes([args.label]) + labels[1:]
+    for split in ("train", "t10k"):
+        write(os.path.join(args.dir, f"{split}-images-idx3-ubyte.gz"),
+              (args.n, 28, 28), bytes(args.n * 28 * 28))
+        write(os.path.join(args.dir, f"{split}-labels-idx1-ubyte.gz"),
+              (args.n,), labels)
+
+
+if __name__ == "__main__":
+    main()
