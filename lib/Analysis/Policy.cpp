@@ -6,7 +6,9 @@
 
 #include "mp/Analysis/Policy.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -462,15 +464,34 @@ llvm::Expected<Policy> Policy::parse(StringRef text, StringRef fileName) {
   return std::move(file.policy);
 }
 
+/// Policy files are small: reading stops past this many bytes (a device
+/// such as /dev/zero never ends).
+static constexpr size_t kMaxPolicyBytes = 1 << 20;
+
 llvm::Expected<Policy> Policy::load(StringRef nameOrPath) {
   if (std::optional<Policy> builtin = getBuiltin(nameOrPath))
     return *builtin;
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(nameOrPath);
-  if (!buffer)
+  auto cannotRead = [&](const llvm::Twine &why) {
     return llvm::createStringError(
-        "cannot read policy file '" + nameOrPath +
-        "': " + buffer.getError().message() +
+        "cannot read policy file '" + nameOrPath + "': " + why +
         " (built-in policies: " + llvm::join(getBuiltinNames(), ", ") + ")");
-  return parse((*buffer)->getBuffer(), nameOrPath);
+  };
+  llvm::Expected<llvm::sys::fs::file_t> fd =
+      llvm::sys::fs::openNativeFileForRead(nameOrPath);
+  if (!fd)
+    return cannotRead(llvm::toString(fd.takeError()));
+  llvm::scope_exit close([&] { llvm::sys::fs::closeFile(*fd); });
+  llvm::SmallString<4096> text;
+  char chunk[4096];
+  while (true) {
+    llvm::Expected<size_t> read = llvm::sys::fs::readNativeFile(*fd, chunk);
+    if (!read)
+      return cannotRead(llvm::toString(read.takeError()));
+    if (*read == 0)
+      return parse(text, nameOrPath);
+    text.append(chunk, chunk + *read);
+    if (text.size() > kMaxPolicyBytes)
+      return cannotRead("larger than " + llvm::Twine(kMaxPolicyBytes) +
+                        " bytes");
+  }
 }

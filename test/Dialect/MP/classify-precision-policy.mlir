@@ -8,6 +8,12 @@
 // RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/duplicate-key.json' 2>&1 | FileCheck %s --check-prefix=DUP
 // RUN: not mp-opt %s --mp-classify-precision='policy=%S/Inputs/remove-missing.yaml' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: mp-opt %s --mp-classify-precision='policy=%S/Inputs/unknown-op.yaml' -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// Reads are capped and writes checked: an endless policy file and a report
+// that cannot be written are errors, not a hang or an abort.
+// RUN: not mp-opt %s --mp-classify-precision='policy=/dev/zero' 2>&1 | FileCheck %s --check-prefix=ENDLESS
+// RUN: not mp-opt %s --mp-classify-precision='report=/dev/full' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// ENDLESS: error: mp-classify-precision: cannot read policy file '/dev/zero': larger than 1048576 bytes
+// FULL: error: mp-classify-precision: cannot write report file '/dev/full': No space left on device
 
 // JSON-LABEL: func.func @f
 // JSON: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<bf16>}

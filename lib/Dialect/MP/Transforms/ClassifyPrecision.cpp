@@ -153,6 +153,23 @@ openOutput(ModuleOp module, StringRef option, StringRef path) {
   return file;
 }
 
+/// Flushes and closes `file`, keeping it; a failed write (a full disk,
+/// /dev/full) is an error here rather than an abort when the stream dies.
+static LogicalResult closeOutput(ModuleOp module, StringRef option,
+                                 StringRef path,
+                                 std::unique_ptr<llvm::ToolOutputFile> file) {
+  llvm::raw_fd_ostream &os = file->os();
+  os.close();
+  if (std::error_code ec = os.error()) {
+    os.clear_error();
+    return emitError(module.getLoc())
+           << "mp-classify-precision: cannot write " << option << " file '"
+           << path << "': " << ec.message();
+  }
+  file->keep();
+  return success();
+}
+
 LogicalResult
 ClassifyPrecisionPass::writeOutputs(const Policy &policy,
                                     ArrayRef<FunctionPainting> paintings) {
@@ -168,14 +185,16 @@ ClassifyPrecisionPass::writeOutputs(const Policy &policy,
     if (!file)
       return failure();
     writeJsonReport(file->os(), policy, paintings, figures);
-    file->keep();
+    if (failed(closeOutput(module, "report", reportFile, std::move(file))))
+      return failure();
   }
   if (!dotFile.empty()) {
     auto file = openOutput(module, "dot", dotFile);
     if (!file)
       return failure();
     writeDotGraph(file->os(), paintings);
-    file->keep();
+    if (failed(closeOutput(module, "dot", dotFile, std::move(file))))
+      return failure();
   }
   if (summary)
     printSummaryTable(llvm::errs(), policy, figures);
