@@ -40,7 +40,9 @@ using namespace mlir::mp;
 //===----------------------------------------------------------------------===//
 
 bool mlir::mp::isF32Like(Type type) {
-  if (isa<RankedTensorType, UnrankedTensorType, VectorType>(type))
+  // Unranked tensors cannot be cast (arith.truncf needs ranked shapes):
+  // ops on them keep their precision.
+  if (isa<RankedTensorType, VectorType>(type))
     type = cast<ShapedType>(type).getElementType();
   return type.isF32();
 }

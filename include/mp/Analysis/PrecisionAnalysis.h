@@ -70,7 +70,8 @@ struct PrecisionGraph {
 FailureOr<PrecisionGraph> paintPrecisions(Operation *root, const Policy &policy,
                                           const PrecisionAnalysisOptions &opts);
 
-/// True for f32 and for tensors and vectors of f32.
+/// True for f32 and for ranked tensors and vectors of f32 (unranked tensors
+/// cannot be cast, so ops on them keep their precision).
 bool isF32Like(Type type);
 
 /// True if `op` has f32 values and every floating-point value it has is f32.

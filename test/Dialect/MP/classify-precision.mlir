@@ -6,6 +6,7 @@
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='infer-remove=linalg.add deny-add=linalg.add' | FileCheck %s --check-prefix=ADDDENY
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-boundaries=true policy=bf16' | FileCheck %s --check-prefix=BOUNDARY
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-accumulation=true' | FileCheck %s --check-prefix=LOWACC
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='level=unsafe-force-all' | FileCheck %s --check-prefix=UFA
 
 // Contractions go low, exp stays f32, the add between two matmuls goes low,
 // the add after exp inherits deny.
@@ -231,6 +232,26 @@ func.func @exact_conversions(%mask: tensor<8x8xi1>, %small: tensor<8x8xi8>, %big
   %m2 = linalg.matmul ins(%2, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
   %m3 = linalg.matmul ins(%3, %b : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %m0, %m1, %m2, %3 : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// An mp.accumulator left by an earlier run (of the bf16 policy) is dropped:
+// the classifier owns it. Ops on unranked tensors keep f32 at every level
+// (a cast needs a ranked shape).
+// CHECK-LABEL: func.func @stale_and_unranked
+// CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
+// CHECK: math.tanh %{{[a-z0-9]+}} : tensor<*xf32>
+// LOWACC-LABEL: func.func @stale_and_unranked
+// LOWACC: linalg.matmul {mp.accumulator = #mp.precision<f16>,
+// UFA-LABEL: func.func @stale_and_unranked
+// UFA: math.tanh %{{[a-z0-9]+}} : tensor<*xf32>
+// UFA-NEXT: arith.mulf %{{[a-z0-9]+}}, %{{[a-z0-9]+}} : tensor<*xf32>
+func.func @stale_and_unranked(%a: tensor<8x8xf32>, %c: tensor<8x8xf32>, %u: tensor<*xf32>) -> (tensor<8x8xf32>, tensor<*xf32>) {
+  %0 = linalg.matmul {mp.accumulator = #mp.precision<bf16>} ins(%a, %a : tensor<8x8xf32>, tensor<8x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = math.tanh %u : tensor<*xf32>
+  %2 = arith.mulf %1, %1 : tensor<*xf32>
+  return %0, %2 : tensor<8x8xf32>, tensor<*xf32>
 }
 
 // -----

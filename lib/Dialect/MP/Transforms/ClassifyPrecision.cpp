@@ -131,6 +131,9 @@ void ClassifyPrecisionPass::annotate(const PrecisionGraph &graph) {
       ++numLowOps;
     else
       ++numF32Ops;
+    // The classifier owns mp.accumulator: one left from an earlier run (of
+    // another policy) would contradict this painting.
+    node.op->removeAttr(MPDialect::AccumulatorAttrHelper::getNameStr());
     if (lowPrecisionAccumulation && node.precision != Precision::f32 &&
         isArithmeticAccumulation(node.op))
       node.op->setAttr(MPDialect::AccumulatorAttrHelper::getNameStr(),
