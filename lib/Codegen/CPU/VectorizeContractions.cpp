@@ -50,7 +50,12 @@ struct ContractionLoops {
 } // namespace
 
 static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op))
+  // Every operand static: a loop range read off one operand says nothing
+  // of another whose size along it is dynamic.
+  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
+      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        return cast<ShapedType>(type).hasStaticShape();
+      }))
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);

@@ -44,3 +44,16 @@ func.func @batch(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %c: tensor<2x4x1
   %0 = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x16xf32>) outs(%c : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
   return %0 : tensor<2x4x16xf32>
 }
+
+// -----
+
+// K is static on one operand and dynamic on the other: the contraction is
+// left to the scalar lowering (tiling by the static range would slice the
+// dynamic operand wrongly).
+// CHECK-LABEL: func.func @mixed_static_k
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x32xf32>, tensor<?x16xf32>)
+// CHECK-NOT: vector.
+func.func @mixed_static_k(%a: tensor<16x32xf32>, %b: tensor<?x16xf32>, %c: tensor<16x16xf32>) -> tensor<16x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<?x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
+  return %0 : tensor<16x16xf32>
+}

@@ -4,6 +4,8 @@
 // RUN: not mp-opt %s --mp-make-train-step="nesterov=true" 2>&1 | FileCheck %s --check-prefix=NESTEROV
 // RUN: not mp-opt %s --mp-make-train-step="clip-norm=-1" 2>&1 | FileCheck %s --check-prefix=CLIP
 // RUN: not mp-opt %s --mp-make-train-step="weight-decay=-5" 2>&1 | FileCheck %s --check-prefix=DECAY
+// RUN: not mp-opt %S/Inputs/dynamic-param.mlir --mp-make-train-step="accumulate=2" 2>&1 | FileCheck %s --check-prefix=DYN
+// DYN: dynamic-param.mlir:2:1: error: accumulate=2: result #1 of @grad has type 'tensor<?xf32>'; accumulating micro-batches needs static shapes
 // RUN: not mp-opt %s --mp-make-train-step="accumulate=0" 2>&1 | FileCheck %s --check-prefix=ACC
 
 // OPT: for the --optimizer option: Cannot find option named 'lamb'!

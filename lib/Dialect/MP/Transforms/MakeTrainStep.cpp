@@ -257,8 +257,8 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
     Value value = returnOp.getOperand(result);
     if (!update || value.getDefiningOp() != update.getOperation())
       return fn.emitError()
-             << "accumulate=" << accumulate << ": result #" << result << " of @"
-             << fn.getName()
+             << "accumulate=" << static_cast<int64_t>(accumulate)
+             << ": result #" << result << " of @" << fn.getName()
              << " updates state that is not the loss scale's; only the loss "
                 "scale is supported with gradient accumulation";
   }
@@ -272,9 +272,10 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
       (!argumentOf(update.getScale()) || !argumentOf(update.getTracker()) ||
        (update.getHysteresisTracker() &&
         !argumentOf(update.getHysteresisTracker()))))
-    return update.emitError() << "accumulate=" << accumulate
-                              << ": the loss-scale state must be arguments "
-                                 "of the gradient function";
+    return update.emitError()
+           << "accumulate=" << static_cast<int64_t>(accumulate)
+           << ": the loss-scale state must be arguments "
+              "of the gradient function";
 
   // Carried per result: gradient and loss sums, the overflow flag, the last
   // outputs.
@@ -284,9 +285,16 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
   for (unsigned r = 0; r < numResults; ++r) {
     if (fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::updates)))
       continue;
+    auto type = cast<RankedTensorType>(fn.getResultTypes()[r]);
+    // The sums start as zeros of the result's shape, known before the call.
+    if (!type.hasStaticShape())
+      return fn.emitError() << "accumulate=" << static_cast<int64_t>(accumulate)
+                            << ": result #" << r << " of @" << fn.getName()
+                            << " has type " << type
+                            << "; accumulating micro-batches needs static "
+                               "shapes";
     carried.push_back(r);
-    inits.push_back(
-        createZeros(b, loc, cast<RankedTensorType>(fn.getResultTypes()[r])));
+    inits.push_back(createZeros(b, loc, type));
   }
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, accumulate);
