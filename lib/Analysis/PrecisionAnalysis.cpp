@@ -619,13 +619,6 @@ void Painter::keepReturnedValuesExact() {
     if (roles[i] != Role::Allow || node.overridden || node.slot >= 0 ||
         node.cls != PrecisionClass::clear || !isReturned(node.op))
       continue;
-    // Moving values computed low loses nothing; rounding an f32 value
-    // would change what the function returns.
-    if (!node.preds.empty() && llvm::all_of(node.preds, [&](unsigned p) {
-          return roles[p] == Role::Allow &&
-                 nodes[p].cls != PrecisionClass::clear;
-        }))
-      continue;
     roles[i] = Role::Clear;
     node.reason = listReason(node) +
                   "; returned by the function: kept f32, cast once for its "

@@ -112,7 +112,8 @@ extern "C" mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank,
                                      formatShape(dtype, rank, shape));
   out->dtype = dtype;
   out->rank = rank;
-  std::memcpy(out->shape, shape, sizeof(int64_t) * rank);
+  for (int32_t i = 0; i < rank; ++i)
+    out->shape[i] = shape[i];
   out->data = data;
   out->owned = 1;
   return MP_OK;

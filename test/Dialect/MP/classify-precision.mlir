@@ -188,13 +188,14 @@ func.func @affine_regions(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %n: index) -
 // -----
 
 // A clear op whose result the function returns and a low op consumes stays
-// f32 (as in TensorFlow): the function returns its exact value and one cast
-// feeds the matmul. With low-precision-boundaries it goes low. A clear op fed
-// by a low compute op is returned low: moving a rounded value loses nothing.
+// f32 (as TensorFlow keeps fetched nodes): the function returns its exact
+// value and one cast feeds the matmul. That holds after a low matmul too,
+// whose f32 result would otherwise be rounded before it is returned. With
+// low-precision-boundaries it goes low.
 // CHECK-LABEL: func.func @returned_clear
 // CHECK: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<f32>}
 // CHECK: linalg.matmul {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f16>}
-// CHECK: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<f16>}
+// CHECK: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<f32>}
 // BOUNDARY-LABEL: func.func @returned_clear
 // BOUNDARY: linalg.transpose {{.*}}{mp.class = #mp.class<clear>, mp.precision = #mp.precision<bf16>}
 func.func @returned_clear(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
@@ -252,6 +253,71 @@ func.func @stale_and_unranked(%a: tensor<8x8xf32>, %c: tensor<8x8xf32>, %u: tens
   %1 = math.tanh %u : tensor<*xf32>
   %2 = arith.mulf %1, %1 : tensor<*xf32>
   return %0, %2 : tensor<8x8xf32>, tensor<*xf32>
+}
+
+// -----
+
+// Cases of TensorFlow's grappler test (auto_mixed_precision_test.cc), node by
+// node: Relu is arith.maximumf with 0 (clear), Exp math.exp (deny), Sqrt
+// math.sqrt (infer), MatMul linalg.matmul (allow); TF's second deny op and
+// its Log-as-infer become math.exp and math.sqrt. "Simple": all agree but
+// clr3, low in TF, f32 in mp on purpose (a clear op without a low consumer
+// goes back to f32; docs/Classification.md).
+// CHECK-LABEL: func.func @tf_simple
+// CHECK: math.exp {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: math.sqrt {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f16>}
+// CHECK-NEXT: linalg.matmul {{.*}}mp.precision = #mp.precision<f16>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: math.sqrt {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: math.exp {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+func.func @tf_simple(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+  %e = tensor.empty() : tensor<32x32xf32>
+  %deny1 = math.exp %x : tensor<32x32xf32>
+  %clr1 = arith.maximumf %deny1, %zero : tensor<32x32xf32>
+  %infer1 = math.sqrt %clr1 : tensor<32x32xf32>
+  %clr2 = arith.maximumf %infer1, %zero : tensor<32x32xf32>
+  %allow1 = linalg.matmul ins(%clr2, %clr2 : tensor<32x32xf32>, tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %clr3 = arith.maximumf %allow1, %zero : tensor<32x32xf32>
+  %infer2 = math.sqrt %clr3 : tensor<32x32xf32>
+  %clr4 = arith.maximumf %infer2, %zero : tensor<32x32xf32>
+  %deny2 = math.exp %clr4 : tensor<32x32xf32>
+  %clr5 = arith.maximumf %deny2, %zero : tensor<32x32xf32>
+  return %clr5 : tensor<32x32xf32>
+}
+
+// -----
+
+// TF's "PreserveFetches": fetched nodes stay f32. mp agrees on every node
+// but allow1, which goes low because a low matmul keeps its f32 result: the
+// returned value is not rounded either way.
+// CHECK-LABEL: func.func @tf_preserve_fetches
+// CHECK: linalg.matmul {{.*}}mp.precision = #mp.precision<f16>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: math.sqrt {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: math.exp {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: linalg.matmul {{.*}}mp.precision = #mp.precision<f16>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: math.exp {{.*}}mp.precision = #mp.precision<f32>}
+// CHECK-NEXT: arith.maximumf {{.*}}mp.precision = #mp.precision<f32>}
+func.func @tf_preserve_fetches(%x: tensor<32x32xf32>) -> (tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xf32>) {
+  %zero = arith.constant dense<0.0> : tensor<32x32xf32>
+  %e = tensor.empty() : tensor<32x32xf32>
+  %allow1 = linalg.matmul ins(%x, %x : tensor<32x32xf32>, tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %clr1 = arith.maximumf %allow1, %zero : tensor<32x32xf32>
+  %infer1 = math.sqrt %clr1 : tensor<32x32xf32>
+  %deny1 = math.exp %infer1 : tensor<32x32xf32>
+  %clr2 = arith.maximumf %deny1, %zero : tensor<32x32xf32>
+  %allow2 = linalg.matmul ins(%clr2, %clr2 : tensor<32x32xf32>, tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) -> tensor<32x32xf32>
+  %clr3 = arith.maximumf %allow2, %zero : tensor<32x32xf32>
+  %deny2 = math.exp %clr3 : tensor<32x32xf32>
+  %clr4 = arith.maximumf %deny2, %zero : tensor<32x32xf32>
+  return %allow1, %clr2, %clr3, %clr4 : tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xf32>, tensor<32x32xf32>
 }
 
 // -----
