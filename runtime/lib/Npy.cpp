@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <unistd.h>
 
 using namespace mp_runtime;
 
@@ -266,7 +267,10 @@ extern "C" mp_status mp_npy_write(const char *path, const mp_tensor *tensor) {
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  File file(std::fopen(path, "wb"));
+  // Written next to `path`, synced, then renamed over it: a reader (or a
+  // crash) sees the old file or the new one, never half of one.
+  std::string temp = std::string(path) + ".tmp" + std::to_string(getpid());
+  File file(std::fopen(temp.c_str(), "wb"));
   if (!file)
     return fail(MP_ERROR_IO, std::string(path) + ": " + std::strerror(errno));
   unsigned char prefix[10] = {0x93,
@@ -280,10 +284,20 @@ extern "C" mp_status mp_npy_write(const char *path, const mp_tensor *tensor) {
                               static_cast<unsigned char>(header.size() & 0xff),
                               static_cast<unsigned char>(header.size() >> 8)};
   size_t bytes = mp_tensor_num_bytes(tensor);
-  if (std::fwrite(prefix, 1, 10, file.get()) != 10 ||
-      std::fwrite(header.data(), 1, header.size(), file.get()) !=
-          header.size() ||
-      std::fwrite(tensor->data, 1, bytes, file.get()) != bytes)
-    return fail(MP_ERROR_IO, std::string(path) + ": write failed");
+  bool written = std::fwrite(prefix, 1, 10, file.get()) == 10 &&
+                 std::fwrite(header.data(), 1, header.size(), file.get()) ==
+                     header.size() &&
+                 std::fwrite(tensor->data, 1, bytes, file.get()) == bytes &&
+                 std::fflush(file.get()) == 0 && fsync(fileno(file.get())) == 0;
+  int err = written ? 0 : (errno ? errno : EIO);
+  if (std::fclose(file.release()) != 0 && !err)
+    err = errno;
+  if (!err && std::rename(temp.c_str(), path) != 0)
+    err = errno;
+  if (err) {
+    std::remove(temp.c_str());
+    return fail(MP_ERROR_IO,
+                std::string(path) + ": write failed: " + std::strerror(err));
+  }
   return MP_OK;
 }

@@ -33,6 +33,23 @@ public:
 
 inline llvm::Error reported() { return llvm::make_error<ReportedError>(); }
 
+/// Training stopped by SIGINT or SIGTERM after writing what was asked:
+/// mp-run exits with 130, as a shell reports an interrupted command.
+class InterruptedError : public llvm::ErrorInfo<InterruptedError> {
+public:
+  static char ID;
+  explicit InterruptedError(int64_t steps) : steps(steps) {}
+  void log(llvm::raw_ostream &os) const override {
+    os << "interrupted after step " << steps;
+  }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+
+private:
+  int64_t steps;
+};
+
 /// An error with `message`.
 inline llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(message);

@@ -13,11 +13,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -29,6 +32,10 @@
 using namespace mlir;
 using namespace mp_run;
 using mp_runtime::Tensor;
+
+/// Set by SIGINT or SIGTERM (through LLVM's interrupt function): training
+/// stops after the current step and writes what was asked.
+static volatile std::sig_atomic_t interruptRequested = 0;
 
 namespace {
 
@@ -163,6 +170,8 @@ private:
   llvm::Error setUp();
   /// The accuracy on the test split; < 0 without logits.
   llvm::Expected<double> evaluate();
+  /// Appends `row` to the CSV log and flushes it.
+  llvm::Error writeLog(const std::string &row);
   void showProgress(unsigned epoch, int64_t done, int64_t total,
                     const TrainSummary &summary, bool last);
   /// The loss scale after the last step; 0 without loss scaling.
@@ -236,8 +245,16 @@ llvm::Error Trainer::setUp() {
     log = std::fopen(options.logFile.c_str(), "w");
     if (!log)
       return error("cannot write '" + options.logFile + "'");
-    std::fprintf(log, "step,epoch,loss,scale,skipped,accuracy\n");
+    if (llvm::Error err = writeLog("step,epoch,loss,scale,skipped,accuracy\n"))
+      return err;
   }
+  return llvm::Error::success();
+}
+
+llvm::Error Trainer::writeLog(const std::string &row) {
+  if (std::fputs(row.c_str(), log) < 0 || std::fflush(log) != 0)
+    return error("cannot write --log '" + options.logFile +
+                 "': " + std::strerror(errno));
   return llvm::Error::success();
 }
 
@@ -386,21 +403,35 @@ llvm::Expected<TrainSummary> Trainer::run() {
         accuracy = summary.accuracy = *evaluated;
       }
       if (log) {
-        std::fprintf(log, "%lld,%u,%.9g,", static_cast<long long>(stepNumber),
-                     epoch, summary.lastLoss);
+        // A whole row at a time, checked: a full disk is an error, and an
+        // interrupted run leaves no partial row.
+        std::string row;
+        llvm::raw_string_ostream os(row);
+        os << llvm::format("%lld,%u,%.9g,", static_cast<long long>(stepNumber),
+                           epoch, summary.lastLoss);
         if (scaleArg >= 0)
-          std::fprintf(log, "%.9g", currentScale());
-        std::fprintf(log, ",%d,", skipped ? 1 : 0);
+          os << llvm::format("%.9g", currentScale());
+        os << (skipped ? ",1," : ",0,");
         if (accuracy >= 0)
-          std::fprintf(log, "%.6f", accuracy);
-        std::fprintf(log, "\n");
+          os << llvm::format("%.6f", accuracy);
+        os << "\n";
+        if (llvm::Error err = writeLog(row))
+          return std::move(err);
       }
       if (last || s % 16 == 0)
         showProgress(epoch, s + 1, perEpoch, summary, last);
       if (last && accuracy >= 0)
         std::fprintf(stderr, "%s epoch %u: test accuracy %.2f%%\n",
                      options.label.c_str(), epoch, 100 * accuracy);
+      if (stepNumber == options.interruptAtStep)
+        std::raise(SIGINT);
+      if (interruptRequested) {
+        summary.interrupted = true;
+        break;
+      }
     }
+    if (summary.interrupted)
+      break;
   }
   summary.scale = currentScale();
   if (!options.saveParams.empty())
@@ -498,7 +529,12 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
             llvm::sys::fs::create_directories(options.saveParams))
       return error("--save-params: cannot create '" + options.saveParams +
                    "': " + ec.message());
+  // The first SIGINT or SIGTERM finishes the current step; a second one
+  // kills the process.
+  interruptRequested = 0;
+  llvm::sys::SetInterruptFunction([] { interruptRequested = 1; });
   llvm::Expected<TrainSummary> summary = train(*step, *grad, data, options);
+  llvm::sys::SetInterruptFunction(nullptr);
   if (!summary)
     return summary.takeError();
   llvm::outs() << llvm::format(
@@ -515,5 +551,7 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
     llvm::outs() << llvm::format(", test accuracy %.2f%%",
                                  100 * summary->accuracy);
   llvm::outs() << "\n";
+  if (summary->interrupted)
+    return llvm::make_error<InterruptedError>(summary->steps);
   return llvm::Error::success();
 }

@@ -42,6 +42,7 @@ struct TrainOptions {
   bool inFileOrder = false; // batches in file order, not shuffled
   float lossWeight = 1.0f;  // the gradient seed: gradients of weight * loss
   std::vector<int64_t> injectOverflow; // 1-based steps seeded with +inf
+  int64_t interruptAtStep = 0;         // tests: raise SIGINT after this step
 };
 
 struct TrainSummary {
@@ -49,6 +50,7 @@ struct TrainSummary {
   double lastLoss = 0, seconds = 0;
   double scale = 0; // 0 without loss scaling
   int64_t steps = 0, skipped = 0;
+  bool interrupted = false; // stopped early by SIGINT or SIGTERM
 };
 
 /// mp-run --train FILE: what to build, how to compile it and how to run it.
@@ -70,7 +72,9 @@ llvm::Expected<TrainSummary> train(mp_entry *step, mp_entry *grad,
                                    const Dataset &data,
                                    const TrainOptions &options);
 
-/// Runs `command` and prints its summary line.
+/// Runs `command` and prints its summary line; after SIGINT or SIGTERM it
+/// finishes the current step, writes --log and --save-params, prints the
+/// summary and returns an InterruptedError.
 llvm::Error runTraining(mlir::MLIRContext &context,
                         const TrainCommand &command);
 

@@ -47,6 +47,7 @@ using mp_runtime::TensorList;
 namespace cl = llvm::cl;
 
 char ReportedError::ID;
+char InterruptedError::ID;
 
 /// What --train runs; the training flags below write into it, so the
 /// defaults are those of the passes (TableGen) and of TrainOptions.
@@ -193,6 +194,11 @@ static cl::opt<float, true> lossWeight(
     cl::desc("Seed the backward pass with W: train on W * loss (small W "
              "shows fp16 gradient underflow)"),
     cl::location(runOptions.lossWeight), cl::cat(trainCategory));
+static cl::opt<int64_t, true> interruptAtStep(
+    "interrupt-at-step",
+    cl::desc("Testing: send SIGINT to mp-run itself after this step"),
+    cl::location(runOptions.interruptAtStep), cl::Hidden,
+    cl::cat(trainCategory));
 static cl::list<int64_t, std::vector<int64_t>>
     injectOverflow("inject-overflow",
                    cl::desc("Seed the backward pass with +inf at these "
@@ -543,6 +549,11 @@ int main(int argc, char **argv) {
   int status = 0;
   llvm::handleAllErrors(
       runCommand(), [&](const ReportedError &) { status = 1; },
+      [&](const InterruptedError &err) {
+        llvm::outs().flush(); // the summary line first
+        llvm::errs() << "mp-run: " << err.message() << "\n";
+        status = 130;
+      },
       [&](const llvm::ErrorInfoBase &err) {
         llvm::errs() << "mp-run: error: " << err.message() << "\n";
         status = 1;
