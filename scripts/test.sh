@@ -3,10 +3,11 @@
 # Usage: scripts/test.sh [BUILD_DIR]   (default: build)
 # Runs the runtime's tests under ASan + UBSan, then the lit suite (check-mp:
 # FileCheck, diagnostics, numerics against NumPy) and the gtest unit tests
-# through CTest.
+# through CTest, then each libFuzzer target for a short time (fuzz.sh).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 "$root/scripts/build.sh" "$build"
 "$root/scripts/sanitize-runtime.sh" "$build-sanitize"
 ctest --test-dir "$build" --output-on-failure
+"$root/scripts/fuzz.sh" all "${MP_FUZZ_SECONDS:-15}" "$build"

@@ -434,31 +434,57 @@ std::string llvm::yaml::MappingTraits<PolicyFile>::validate(IO &io,
   return {};
 }
 
+/// The YAML documents in `text` that hold something (not only comments or
+/// `---`), or nullopt on a syntax error (left to yaml::Input to report).
+static std::optional<unsigned> countDocuments(StringRef text) {
+  llvm::SourceMgr silent;
+  silent.setDiagHandler([](const llvm::SMDiagnostic &, void *) {});
+  llvm::yaml::Stream stream(text, silent);
+  unsigned count = 0;
+  for (llvm::yaml::Document &doc : stream) {
+    llvm::yaml::Node *root = doc.getRoot();
+    count += root && !isa<llvm::yaml::NullNode>(root);
+    doc.skip();
+    if (stream.failed())
+      return std::nullopt;
+  }
+  return count;
+}
+
 llvm::Expected<Policy> Policy::parse(StringRef text, StringRef fileName) {
-  if (text.trim().empty())
+  // yaml::Input skips documents with nothing in them: count them first.
+  std::optional<unsigned> documents = countDocuments(text);
+  if (documents == 0u)
     return llvm::createStringError(fileName + ":1:1: empty policy file");
-  std::string error;
+  if (documents > 1u)
+    return llvm::createStringError(
+        fileName + ": a policy file holds one document; remove what follows "
+                   "the first '---' or '...'");
+  struct Reported {
+    StringRef fileName;
+    std::string error;
+  } reported{fileName, {}};
   auto buffer = llvm::MemoryBuffer::getMemBuffer(text, fileName);
   llvm::yaml::Input input(
       buffer->getMemBufferRef(), /*Ctxt=*/nullptr,
       [](const llvm::SMDiagnostic &diag, void *context) {
-        auto &error = *static_cast<std::string *>(context);
-        if (!error.empty())
+        auto &reported = *static_cast<Reported *>(context);
+        if (!reported.error.empty())
           return;
-        llvm::raw_string_ostream os(error);
-        os << diag.getFilename() << ":" << diag.getLineNo() << ":"
-           << (diag.getColumnNo() + 1) << ": " << diag.getMessage();
+        llvm::raw_string_ostream os(reported.error);
+        os << reported.fileName;
+        // Some errors have no position (a stream that ends early).
+        if (diag.getLoc().isValid())
+          os << ":" << diag.getLineNo() << ":" << (diag.getColumnNo() + 1);
+        os << ": " << diag.getMessage();
       },
-      &error);
+      &reported);
   PolicyFile file;
   input >> file;
-  if (!input.error() && input.nextDocument())
-    return llvm::createStringError(
-        fileName + ": a policy file holds one document; remove what follows "
-                   "the first '---' or '...'");
   if (input.error())
-    return llvm::createStringError(error.empty() ? fileName + ": invalid policy"
-                                                 : error);
+    return llvm::createStringError(reported.error.empty()
+                                       ? fileName + ": invalid policy"
+                                       : reported.error);
   if (!file.name)
     file.policy.setName(fileName);
   return std::move(file.policy);

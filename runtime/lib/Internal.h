@@ -9,6 +9,7 @@
 
 #include "mp/Runtime/mp_runtime.h"
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,11 @@ mp_status checkShape(mp_dtype dtype, int32_t rank, const int64_t *shape,
 /// names the entry and the argument.
 mp_status checkArgument(const std::string &entryName, int32_t index,
                         const mp_tensor &tensor, const mp_value_info &info);
+
+/// Reads a .npy file from `file` (mp_npy_read opens it); errors start with
+/// `where`.
+mp_status readNpy(FILE *file, const std::string &where, int as_bf16,
+                  mp_tensor *out);
 
 /// Parses an entry signature "ARG;ARG->RESULT;RESULT".
 mp_status parseSignature(const std::string &text,

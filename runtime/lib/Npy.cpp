@@ -173,18 +173,23 @@ extern "C" mp_status mp_npy_read(const char *path, int as_bf16,
   File file(std::fopen(path, "rb"));
   if (!file)
     return fail(MP_ERROR_IO, where + std::strerror(errno));
+  return readNpy(file.get(), where, as_bf16, out);
+}
+
+mp_status mp_runtime::readNpy(FILE *file, const std::string &where, int as_bf16,
+                              mp_tensor *out) {
   unsigned char prefix[10];
-  if (std::fread(prefix, 1, 8, file.get()) != 8 ||
+  if (std::fread(prefix, 1, 8, file) != 8 ||
       std::memcmp(prefix, kMagic, 6) != 0)
     return fail(MP_ERROR_FORMAT, where + "not a .npy file");
   unsigned major = prefix[6], minor = prefix[7];
   uint32_t headerLen = 0;
   if (major == 1 && minor == 0) {
-    if (std::fread(prefix, 1, 2, file.get()) != 2)
+    if (std::fread(prefix, 1, 2, file) != 2)
       return fail(MP_ERROR_FORMAT, where + "truncated header");
     headerLen = prefix[0] | (prefix[1] << 8);
   } else if ((major == 2 || major == 3) && minor == 0) {
-    if (std::fread(prefix, 1, 4, file.get()) != 4)
+    if (std::fread(prefix, 1, 4, file) != 4)
       return fail(MP_ERROR_FORMAT, where + "truncated header");
     headerLen = prefix[0] | (prefix[1] << 8) | (prefix[2] << 16) |
                 (static_cast<uint32_t>(prefix[3]) << 24);
@@ -200,7 +205,7 @@ extern "C" mp_status mp_npy_read(const char *path, int as_bf16,
                                      std::to_string(headerLen) +
                                      " bytes is too long");
   std::string header(headerLen, '\0');
-  if (std::fread(header.data(), 1, headerLen, file.get()) != headerLen)
+  if (std::fread(header.data(), 1, headerLen, file) != headerLen)
     return fail(MP_ERROR_FORMAT, where + "truncated header");
   std::string descr;
   bool fortranOrder = false;
@@ -228,20 +233,20 @@ extern "C" mp_status mp_npy_read(const char *path, int as_bf16,
           checkShape(match->dtype, shape.size(), shape.data(), bytes, where))
     return status;
   // The data is exactly what the shape says: no fewer values, nothing after.
-  long start = std::ftell(file.get());
-  if (start < 0 || std::fseek(file.get(), 0, SEEK_END) != 0)
+  long start = std::ftell(file);
+  if (start < 0 || std::fseek(file, 0, SEEK_END) != 0)
     return fail(MP_ERROR_IO, where + "cannot seek");
-  long end = std::ftell(file.get());
+  long end = std::ftell(file);
   if (end < start || static_cast<uint64_t>(end - start) != bytes)
     return fail(MP_ERROR_FORMAT, where + "holds " +
                                      std::to_string(end - start) +
                                      " bytes of data but its shape needs " +
                                      std::to_string(bytes));
-  std::fseek(file.get(), start, SEEK_SET);
+  std::fseek(file, start, SEEK_SET);
   if (mp_status status =
           mp_tensor_alloc(match->dtype, shape.size(), shape.data(), out))
     return status;
-  if (std::fread(out->data, 1, bytes, file.get()) != bytes) {
+  if (std::fread(out->data, 1, bytes, file) != bytes) {
     mp_tensor_release(out);
     return fail(MP_ERROR_IO, where + "read failed");
   }
