@@ -298,18 +298,12 @@ std::string writeNpy(const std::string &header, size_t dataBytes,
     text.append((64 - (10 + text.size() + 1) % 64) % 64, ' ');
     text += '\n';
   }
+  // Magic, version 1.0, header length (little-endian).
+  std::string prefix("\x93NUMPY\x01\x00", 8);
+  prefix += static_cast<char>(text.size() & 0xff);
+  prefix += static_cast<char>(text.size() >> 8);
   FILE *f = std::fopen(path.c_str(), "wb");
-  unsigned char prefix[10] = {0x93,
-                              'N',
-                              'U',
-                              'M',
-                              'P',
-                              'Y',
-                              1,
-                              0,
-                              static_cast<unsigned char>(text.size() & 0xff),
-                              static_cast<unsigned char>(text.size() >> 8)};
-  std::fwrite(prefix, 1, 10, f);
+  std::fwrite(prefix.data(), 1, prefix.size(), f);
   std::fwrite(text.data(), 1, text.size(), f);
   std::string zeros(dataBytes, '\0');
   std::fwrite(zeros.data(), 1, zeros.size(), f);
