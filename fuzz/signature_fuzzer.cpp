@@ -40,10 +40,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::abort();
     return 0;
   }
-  std::string written(
-      mp_signature_format(args.data(), args.size(), results.data(),
-                          results.size(), nullptr, 0),
-      '\0');
+  std::string written(mp_signature_format(args.data(), args.size(),
+                                          results.data(), results.size(),
+                                          nullptr, 0),
+                      '\0');
   mp_signature_format(args.data(), args.size(), results.data(), results.size(),
                       &written[0], written.size() + 1);
   std::vector<mp_value_info> args2, results2;
