@@ -2,14 +2,16 @@
 #===- scripts/fuzz.sh - Build and run one libFuzzer target ----------------===#
 #
 # Usage: scripts/fuzz.sh TARGET SECONDS [BUILD_DIR]
-#   TARGET: npy | signature | policy | all (each for SECONDS)
+#   TARGET: npy | signature | policy | idx | pipeline | all (each for SECONDS)
+#   BUILD_DIR: the sanitizer build (default: build-sanitize)
 #
-# Builds fuzz/TARGET_fuzzer.cpp with clang-22, libFuzzer, ASan and UBSan
-# (the runtime's sources, or Policy.cpp, compiled instrumented; MLIR and LLVM
-# from Debian, not instrumented), starts from the seed corpus
-# fuzz/corpus/TARGET (new inputs go to BUILD_DIR/fuzz/corpus-TARGET, not to
-# the repository), runs for SECONDS and prints the executions. A crash
-# leaves crash-* in BUILD_DIR/fuzz and fails: turn it into a regression test.
+# Builds the sanitizer build (scripts/sanitize.sh --build-only: clang-22,
+# ASan, UBSan, libFuzzer; fuzz/CMakeLists.txt), starts TARGET from its seed
+# corpus, runs it for SECONDS and prints the executions. Seeds: fuzz/corpus/
+# TARGET, and for `pipeline` every '// -----' chunk of the .mlir files under
+# test/ and examples/. New inputs go to BUILD_DIR/fuzz/corpus-TARGET, not to
+# the repository. A crash leaves crash-* in BUILD_DIR/fuzz and fails: turn
+# it into a regression test.
 #
 # ASan options: libMLIR and libLLVM are not instrumented, and LLVM's inlined
 # BumpPtrAllocator poisons slabs (ASan's user poisoning) that the
@@ -21,41 +23,49 @@
 #===----------------------------------------------------------------------===#
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-target="${1:?usage: fuzz.sh TARGET SECONDS [BUILD_DIR]}"
-seconds="${2:?usage: fuzz.sh TARGET SECONDS [BUILD_DIR]}"
-build="${3:-$root/build}"
+usage="usage: fuzz.sh TARGET SECONDS [BUILD_DIR]"
+target="${1:?$usage}"
+seconds="${2:?$usage}"
+build="${3:-$root/build-sanitize}"
+targets="npy signature policy idx pipeline"
 if [ "$target" = all ]; then
-  for t in npy signature policy; do "$0" "$t" "$seconds" "$build"; done
+  for t in $targets; do "$0" "$t" "$seconds" "$build"; done
   exit 0
 fi
-"$root/scripts/install-deps.sh"
-clang=/usr/lib/llvm-22/bin/clang++
-out="$build/fuzz"
-mkdir -p "$out" "$out/corpus-$target"
-flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined
-       -fno-sanitize-recover=all -fno-omit-frame-pointer
-       -I"$root/runtime/include")
-case "$target" in
-  npy|signature)
-    "$clang" "${flags[@]}" "$root/fuzz/${target}_fuzzer.cpp" \
-      "$root/runtime/lib/Tensor.cpp" "$root/runtime/lib/Signature.cpp" \
-      "$root/runtime/lib/Npy.cpp" -o "$out/${target}_fuzzer" ;;
-  policy)
-    [ -f "$build/lib/libMPDialect.a" ] || "$root/scripts/build.sh" "$build"
-    "$clang" "${flags[@]}" -fno-exceptions -fno-rtti \
-      -I"$root/include" -I"$build/include" -I/usr/lib/llvm-22/include \
-      "$root/fuzz/policy_fuzzer.cpp" "$root/lib/Analysis/Policy.cpp" \
-      "$build/lib/libMPDialect.a" -L/usr/lib/llvm-22/lib -lMLIR -lLLVM \
-      -Wl,-rpath,/usr/lib/llvm-22/lib -o "$out/policy_fuzzer" ;;
-  *) echo "fuzz.sh: unknown target '$target' (npy, signature, policy, all)" >&2
+case " $targets " in
+  *" $target "*) ;;
+  *) echo "fuzz.sh: unknown target '$target' (${targets// /, }, all)" >&2
      exit 2 ;;
 esac
+"$root/scripts/sanitize.sh" --build-only "$build" >/dev/null
+out="$build/fuzz"
+seeds=("$out/corpus-$target")
+mkdir -p "${seeds[0]}"
+max_len=4096
+if [ "$target" = pipeline ]; then
+  max_len=65536
+  seeds+=("$out/seeds-pipeline")
+  rm -rf "${seeds[1]}" && mkdir -p "${seeds[1]}"
+  find "$root/test" "$root/examples" -name '*.mlir' -print0 |
+    xargs -0 awk -v dir="${seeds[1]}" -v root="$root/" '
+      function open_chunk() { close(path); path = dir "/" name "-" chunk }
+      FNR == 1 { name = substr(FILENAME, length(root) + 1)
+                 gsub("/", "_", name); chunk = 0; open_chunk() }
+      /^\/\/ -----/ { chunk++; open_chunk(); next }
+      { print > path }'
+else
+  seeds+=("$root/fuzz/corpus/$target")
+fi
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# libFuzzer's link puts libstdc++ before the shared ASan runtime, which must
+# come first: preload it.
+asan_runtime="$(clang++-22 -print-file-name=libclang_rt.asan-x86_64.so)"
 cd "$out"
 log="$out/$target.log"
-if ! "./${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 \
-     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-     "$out/corpus-$target" "$root/fuzz/corpus/$target" >"$log" 2>&1; then
+if ! LD_PRELOAD="$asan_runtime" "./${target}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" \
+     -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 "${seeds[@]}" \
+     >"$log" 2>&1; then
   tail -40 "$log" >&2
   echo "fuzz.sh: $target failed; the input is in $out (crash-*)" >&2
   exit 1

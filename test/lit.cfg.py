@@ -28,10 +28,23 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.mp_tools_dir, append_path=True)
 
+# `sanitize`: mp was built with ASan and UBSan (MP_SANITIZE). Debian's LLVM
+# is not instrumented: its inlined BumpPtrAllocator poisons slabs that the
+# uninstrumented libMLIR then writes (allow_user_poisoning=0), and MLIR's
+# global registries are never freed (detect_leaks=0). Stock mlir-opt loading
+# the instrumented plugin needs the ASan runtime preloaded.
+mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+if config.mp_sanitize:
+    config.available_features.add("sanitize")
+    config.environment["ASAN_OPTIONS"] = \
+        "allow_user_poisoning=0:detect_leaks=0:abort_on_error=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    mlir_opt = "env LD_PRELOAD=%s %s" % (config.mp_asan_runtime, mlir_opt)
+
 tool_dirs = [config.mp_tools_dir, config.llvm_tools_dir]
 tools = [
     "mp-opt",
-    ToolSubst("mlir-opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    ToolSubst("mlir-opt", mlir_opt),
     ToolSubst("%python", config.python_executable or "python3"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -24,8 +24,11 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -82,6 +85,43 @@ static TypeFit getTypeFit(Operation *op) {
 }
 
 bool mlir::mp::isF32Op(Operation *op) { return getTypeFit(op) == TypeFit::F32; }
+
+/// Verifies a copy of `op` whose f32 operands and results take `elem`,
+/// in a scratch block (diagnostics dropped).
+static LogicalResult verifyRetyped(Operation *op, Type elem) {
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  Block scratch;
+  OpBuilder b(op->getContext());
+  b.setInsertionPointToEnd(&scratch);
+  auto retype = [&](Type type) {
+    return isF32Like(type) ? withElementType(type, elem) : type;
+  };
+  IRMapping mapping;
+  for (Value operand : op->getOperands())
+    mapping.map(operand,
+                UnrealizedConversionCastOp::create(
+                    b, op->getLoc(), retype(operand.getType()), ValueRange{})
+                    .getResult(0));
+  Operation *copy = b.clone(*op, mapping);
+  for (OpResult result : copy->getResults())
+    result.setType(retype(result.getType()));
+  LogicalResult verified = verify(copy, /*verifyRecursively=*/false);
+  for (Operation &scratchOp :
+       llvm::make_early_inc_range(llvm::reverse(scratch.getOperations())))
+    scratchOp.erase();
+  return verified;
+}
+
+bool mlir::mp::acceptsElementType(Operation *op, Type low) {
+  // Constants are converted value by value (constantOverflows).
+  if (op->getNumRegions() != 0 || isa<linalg::LinalgOp, arith::ConstantOp>(op))
+    return true;
+  // Constraints a detached copy cannot meet (a parent op) say nothing of
+  // types: only a copy that verifies in f32 and fails in `low` rejects it.
+  return succeeded(verifyRetyped(op, low)) ||
+         failed(verifyRetyped(op, Float32Type::get(op->getContext())));
+}
 
 bool mlir::mp::isElementTypeAgnostic(Operation *op) {
   return isa<tensor::DimOp, tensor::RankOp>(op);
@@ -302,6 +342,18 @@ LogicalResult Painter::addOpNode(Operation *op) {
   PrecisionNode &node = nodes[idx];
   node.cls = c.cls;
   node.key = c.key;
+  if (!acceptsElementType(op, getFloatType(op->getContext(), low))) {
+    auto own = op->getAttrOfType<PrecisionAttr>(
+        MPDialect::OverrideAttrHelper::getNameStr());
+    if (own && own.getValue() != Precision::f32)
+      return op->emitError()
+             << "'" << MPDialect::OverrideAttrHelper::getNameStr()
+             << "' asks for " << stringifyPrecision(own.getValue())
+             << ", but this op's operand and result types must stay f32";
+    roles[idx] = Role::Fixed;
+    node.reason = "its types must stay f32";
+    return success();
+  }
   FailureOr<bool> overridden = applyOverride(op, idx);
   if (failed(overridden))
     return failure();

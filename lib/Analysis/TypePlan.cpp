@@ -87,8 +87,14 @@ LogicalResult TypePlan::planOp(Operation *op) {
   Precision p = precisionAttr.getValue();
   if (p == Precision::f32)
     return success();
-  computePrecision[op] = p;
   Type lowType = getFloatType(ctx, p);
+  if (!acceptsElementType(op, lowType))
+    return op->emitError() << "'"
+                           << MPDialect::PrecisionAttrHelper::getNameStr()
+                           << "' asks for " << stringifyPrecision(p)
+                           << ", but this op's operand and result types "
+                              "must stay f32";
+  computePrecision[op] = p;
   Type accType = lowType;
   if (isArithmeticAccumulation(op)) {
     auto acc = op->getAttrOfType<PrecisionAttr>(

@@ -132,10 +132,12 @@ constexpr intptr_t kGlobalMarker = 0xdeadbeef;
 } // namespace
 
 /// Copies a result out of its descriptor into an owned, dense tensor.
-static void takeResult(const int64_t *words, const mp_value_info &info,
-                       mp_tensor &out) {
+static mp_status takeResult(const int64_t *words, const mp_value_info &info,
+                            mp_tensor &out) {
   std::memset(&out, 0, sizeof(out));
-  mp_tensor_alloc(info.dtype, info.rank, words + 3, &out);
+  if (mp_status status =
+          mp_tensor_alloc(info.dtype, info.rank, words + 3, &out))
+    return status;
   size_t elem = mp_dtype_size(info.dtype);
   const char *base = reinterpret_cast<const char *>(words[1]) + words[2] * elem;
   int64_t count = mp_tensor_num_elements(&out);
@@ -153,6 +155,7 @@ static void takeResult(const int64_t *words, const mp_value_info &info,
       index[d] = 0;
     }
   }
+  return MP_OK;
 }
 
 extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
@@ -195,16 +198,24 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
   }
   entry->backend->invoke(entry->fn, packed.data());
 
-  std::set<intptr_t> freed;
+  // Copy every result before freeing any buffer: results may share one.
+  mp_status status = MP_OK;
+  std::set<intptr_t> owned;
   const int64_t *words = resultStorage.data();
   for (int32_t i = 0; i < num_results; ++i) {
     const mp_value_info &info = entry->results[i];
-    takeResult(words, info, results[i]);
+    if (status == MP_OK) {
+      status = takeResult(words, info, results[i]);
+      if (status != MP_OK)
+        for (int32_t j = 0; j < i; ++j)
+          mp_tensor_release(&results[j]);
+    }
     intptr_t allocated = words[0];
-    if (allocated && allocated != kGlobalMarker && !inputs.count(allocated) &&
-        freed.insert(allocated).second)
-      std::free(reinterpret_cast<void *>(allocated));
+    if (allocated && allocated != kGlobalMarker && !inputs.count(allocated))
+      owned.insert(allocated);
     words += Descriptor::numWords(info.rank);
   }
-  return MP_OK;
+  for (intptr_t allocated : owned)
+    std::free(reinterpret_cast<void *>(allocated));
+  return status;
 }

@@ -140,6 +140,24 @@ TEST_F(ModuleTest, ClearErrors) {
   EXPECT_STREQ(mp_last_error(), "unknown backend 'tpu' (available: cpu)");
 }
 
+// Two results that share one buffer are both copied before it is freed
+// (a use after free found by the sanitizer build on a random graph).
+TEST_F(ModuleTest, ResultsSharingABuffer) {
+  mp_entry *entry;
+  ASSERT_EQ(mp_module_find_entry(module, "twice", &entry), MP_OK);
+  mp_tensor arg = makeF32({4}, {1, 2, 3, 4});
+  mp_tensor results[2];
+  ASSERT_EQ(mp_entry_call(entry, &arg, 1, results, 2), MP_OK)
+      << mp_last_error();
+  for (mp_tensor &result : results) {
+    const float *data = static_cast<const float *>(result.data);
+    EXPECT_EQ(std::vector<float>(data, data + 4),
+              (std::vector<float>{2, 3, 4, 5}));
+    mp_tensor_release(&result);
+  }
+  mp_tensor_release(&arg);
+}
+
 TEST_F(ModuleTest, SignatureRoles) {
   mp_entry *step;
   ASSERT_EQ(mp_module_find_entry(module, "step", &step), MP_OK)

@@ -68,6 +68,22 @@ void _mp_entry_split(void **args) {
   out[1] = *m;
 }
 
+/* twice(x) = (x + 1, x + 1): both results are one buffer, as compiled code
+ * returns a value used twice. The runtime copies both, then frees it once. */
+const char _mp_sig_twice[] = "f32[4]->f32[4];f32[4]";
+void _mp_entry_twice(void **args) {
+  Memref1D *out = (Memref1D *)args[0];
+  Memref1D *x = (Memref1D *)args[1];
+  float *data = (float *)malloc(4 * sizeof(float));
+  for (int i = 0; i < 4; ++i)
+    data[i] = x->aligned[x->offset + i * x->strides[0]] + 1;
+  out[0].allocated = out[0].aligned = data;
+  out[0].offset = 0;
+  out[0].sizes[0] = 4;
+  out[0].strides[0] = 1;
+  out[1] = out[0];
+}
+
 const char _mp_sig_broken[] = "f32[4->";
 void _mp_entry_broken(void **args) { (void)args; }
 

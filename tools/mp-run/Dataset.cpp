@@ -7,12 +7,18 @@
 #include "Dataset.h"
 #include "Errors.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cstdlib>
 #include <zlib.h>
 
 using namespace mp_run;
 
 namespace {
+/// The most a data set file may hold once decompressed (Fashion-MNIST's
+/// largest holds 47 MB): a gzip bomb stops here instead of exhausting memory.
+constexpr size_t kMaxDatasetFileBytes = size_t(1) << 32;
+
 /// Reads a whole gzipped file.
 llvm::Expected<std::vector<uint8_t>> readGzip(const std::string &path) {
   gzFile file = gzopen(path.c_str(), "rb");
@@ -21,53 +27,75 @@ llvm::Expected<std::vector<uint8_t>> readGzip(const std::string &path) {
   std::vector<uint8_t> out;
   uint8_t buffer[1 << 16];
   int n;
-  while ((n = gzread(file, buffer, sizeof(buffer))) > 0)
+  while ((n = gzread(file, buffer, sizeof(buffer))) > 0) {
+    if (out.size() + n > kMaxDatasetFileBytes) {
+      gzclose(file);
+      return error("'" + path + "' holds more than " +
+                   std::to_string(kMaxDatasetFileBytes >> 30) +
+                   " GiB once decompressed");
+    }
     out.insert(out.end(), buffer, buffer + n);
+  }
   gzclose(file);
   if (n != 0)
     return error("'" + path + "' is not a valid gzip file");
   return out;
 }
 
+std::string imagePath(const std::string &dir, const std::string &prefix) {
+  return dir + "/" + prefix + "-images-idx3-ubyte.gz";
+}
+
+std::string labelPath(const std::string &dir, const std::string &prefix) {
+  return dir + "/" + prefix + "-labels-idx1-ubyte.gz";
+}
+
 uint32_t bigEndian(const uint8_t *p) {
   return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) |
          (uint32_t(p[2]) << 8) | uint32_t(p[3]);
 }
+} // namespace
 
-/// Parses an IDX file of unsigned bytes with `rank` dimensions.
-llvm::Error readIdx(const std::string &path, unsigned rank,
-                    std::vector<uint32_t> &dims, std::vector<uint8_t> &data) {
-  llvm::Expected<std::vector<uint8_t>> read = readGzip(path);
-  if (!read)
-    return read.takeError();
-  const std::vector<uint8_t> &bytes = *read;
+llvm::Error mp_run::parseIdx(llvm::ArrayRef<uint8_t> bytes,
+                             const std::string &name, unsigned rank,
+                             std::vector<uint32_t> &dims,
+                             llvm::ArrayRef<uint8_t> &data) {
   size_t header = 4 + 4 * rank;
   if (bytes.size() < header || bytes[0] != 0 || bytes[1] != 0 ||
       bytes[2] != 0x08 || bytes[3] != rank)
-    return error("'" + path + "' is not an IDX file of " +
+    return error("'" + name + "' is not an IDX file of " +
                  std::to_string(rank) + "-d unsigned bytes");
-  size_t count = 1;
+  dims.clear();
+  std::string shape;
+  uint64_t count = 1; // saturates: 3 dimensions of 32 bits need 96
   for (unsigned i = 0; i < rank; ++i) {
     dims.push_back(bigEndian(&bytes[4 + 4 * i]));
-    count *= dims.back();
+    count = llvm::SaturatingMultiply(count, uint64_t(dims.back()));
+    shape += (i ? "x" : "") + std::to_string(dims.back());
   }
-  if (bytes.size() != header + count)
-    return error("'" + path + "' is truncated: expected " +
-                 std::to_string(header + count) + " bytes, got " +
-                 std::to_string(bytes.size()));
-  data.assign(bytes.begin() + header, bytes.end());
+  if (count != bytes.size() - header)
+    return error("'" + name + "' is not a whole IDX file: its dimensions " +
+                 shape + " need " +
+                 (count == UINT64_MAX ? std::string("more than 2^64")
+                                      : std::to_string(count)) +
+                 " bytes of data, it holds " +
+                 std::to_string(bytes.size() - header));
+  data = bytes.drop_front(header);
   return llvm::Error::success();
 }
 
-llvm::Error readSplit(const std::string &dir, const std::string &prefix,
-                      int64_t numClasses, Split &split) {
+llvm::Error mp_run::parseSplit(llvm::ArrayRef<uint8_t> imageFile,
+                               llvm::ArrayRef<uint8_t> labelFile,
+                               const std::string &dir,
+                               const std::string &prefix, int64_t numClasses,
+                               Split &split) {
   std::vector<uint32_t> imageDims, labelDims;
-  std::vector<uint8_t> pixels, labels;
-  if (llvm::Error err = readIdx(dir + "/" + prefix + "-images-idx3-ubyte.gz", 3,
-                                imageDims, pixels))
+  llvm::ArrayRef<uint8_t> pixels, labels;
+  if (llvm::Error err =
+          parseIdx(imageFile, imagePath(dir, prefix), 3, imageDims, pixels))
     return err;
-  if (llvm::Error err = readIdx(dir + "/" + prefix + "-labels-idx1-ubyte.gz", 1,
-                                labelDims, labels))
+  if (llvm::Error err =
+          parseIdx(labelFile, labelPath(dir, prefix), 1, labelDims, labels))
     return err;
   if (imageDims[0] != labelDims[0])
     return error(prefix + " split: " + std::to_string(imageDims[0]) +
@@ -87,6 +115,20 @@ llvm::Error readSplit(const std::string &dir, const std::string &prefix,
     split.images[i] = pixels[i] / 255.0f;
   split.labels.assign(labels.begin(), labels.end());
   return llvm::Error::success();
+}
+
+namespace {
+llvm::Error readSplit(const std::string &dir, const std::string &prefix,
+                      int64_t numClasses, Split &split) {
+  llvm::Expected<std::vector<uint8_t>> images =
+      readGzip(imagePath(dir, prefix));
+  if (!images)
+    return images.takeError();
+  llvm::Expected<std::vector<uint8_t>> labels =
+      readGzip(labelPath(dir, prefix));
+  if (!labels)
+    return labels.takeError();
+  return parseSplit(*images, *labels, dir, prefix, numClasses, split);
 }
 } // namespace
 

@@ -77,6 +77,11 @@ bool isF32Like(Type type);
 /// True if `op` has f32 values and every floating-point value it has is f32.
 bool isF32Op(Operation *op);
 
+/// False when `op` (without regions) would fail verification with its f32
+/// values retyped to `low` (ops whose definition fixes f32 operands, such as
+/// mp.update_scale): those keep f32 whatever the policy says.
+bool acceptsElementType(Operation *op, Type low);
+
 /// True for structured ops that accumulate with arithmetic (contractions,
 /// convolutions, sums): their accumulator stays f32 when they go low.
 bool isArithmeticAccumulation(Operation *op);

@@ -51,11 +51,14 @@ struct ContractionLoops {
 
 static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
   // Every operand static: a loop range read off one operand says nothing
-  // of another whose size along it is dynamic.
+  // of another whose size along it is dynamic. One element type for both
+  // operands, as vector.contract requires.
   if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
-      !llvm::all_of(op->getOperandTypes(), [](Type type) {
-        return cast<ShapedType>(type).hasStaticShape();
-      }))
+      !llvm::all_of(
+          op->getOperandTypes(),
+          [](Type type) { return cast<ShapedType>(type).hasStaticShape(); }) ||
+      getElementTypeOrSelf(op.getDpsInputOperand(0)->get()) !=
+          getElementTypeOrSelf(op.getDpsInputOperand(1)->get()))
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);

@@ -57,3 +57,15 @@ func.func @mixed_static_k(%a: tensor<16x32xf32>, %b: tensor<?x16xf32>, %c: tenso
   %0 = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<?x16xf32>) outs(%c : tensor<16x16xf32>) -> tensor<16x16xf32>
   return %0 : tensor<16x16xf32>
 }
+
+// -----
+
+// Operands of two element types (from the pipeline fuzzer): vector.contract
+// takes one type for both, so the contraction is left to the scalar lowering.
+// CHECK-LABEL: func.func @mixed_operand_types
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xbf16>, tensor<8x16xf32>)
+// CHECK-NOT: vector.
+func.func @mixed_operand_types(%a: tensor<4x8xbf16>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xbf16>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}

@@ -30,3 +30,11 @@ func.func @fp8_override_loop(%a: tensor<8x8xf32>, %n: index) -> tensor<8x8xf32> 
   } {mp.override = #mp.precision<f8e4m3>}
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+func.func @override_fixed_f32_types(%scale: tensor<f32>, %tracker: tensor<i32>, %inf: tensor<i1>) -> (tensor<f32>, tensor<i32>) {
+  // expected-error @below {{'mp.override' asks for f16, but this op's operand and result types must stay f32}}
+  %s, %t = mp.update_scale %scale, %tracker, %inf {mp.override = #mp.precision<f16>}
+  return %s, %t : tensor<f32>, tensor<i32>
+}

@@ -7,6 +7,7 @@
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-boundaries=true policy=bf16' | FileCheck %s --check-prefix=BOUNDARY
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-accumulation=true' | FileCheck %s --check-prefix=LOWACC
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='level=unsafe-force-all' | FileCheck %s --check-prefix=UFA
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='allow-add=mp.update_scale level=unsafe-force-all' | FileCheck %s --check-prefix=FIXED
 
 // Contractions go low, exp stays f32, the add between two matmuls goes low,
 // the add after exp inherits deny.
@@ -369,4 +370,17 @@ func.func @while_and_if(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %lim: f32) -> 
     scf.yield %z : tensor<8x8xf32>
   }
   return %y : tensor<8x8xf32>
+}
+
+// -----
+
+// An op whose definition fixes f32 operands keeps f32 even when a policy
+// allows it (found by the pipeline fuzzer: insert-casts gave mp.update_scale
+// an f16 scale, invalid IR).
+// CHECK-LABEL: func.func @fixed_f32_types
+// FIXED-LABEL: func.func @fixed_f32_types
+// FIXED: mp.update_scale %{{.*}}, %{{.*}}, %{{.*}} {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f32>}
+func.func @fixed_f32_types(%scale: tensor<f32>, %tracker: tensor<i32>, %inf: tensor<i1>) -> (tensor<f32>, tensor<i32>) {
+  %s, %t = mp.update_scale %scale, %tracker, %inf
+  return %s, %t : tensor<f32>, tensor<i32>
 }

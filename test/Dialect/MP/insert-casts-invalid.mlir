@@ -16,3 +16,11 @@ func.func @wrong_arity(%x: tensor<4xf32>, %n: index) -> tensor<4xf32> {
 func.func @function_precision(%x: tensor<4xf32>) -> tensor<4xf32> attributes {mp.precision = #mp.precision<f16>} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @precision_on_fixed_f32_types(%scale: tensor<f32>, %tracker: tensor<i32>, %inf: tensor<i1>) -> (tensor<f32>, tensor<i32>) {
+  // expected-error @below {{'mp.precision' asks for f16, but this op's operand and result types must stay f32}}
+  %s, %t = mp.update_scale %scale, %tracker, %inf {mp.precision = #mp.precision<f16>}
+  return %s, %t : tensor<f32>, tensor<i32>
+}

@@ -6,6 +6,8 @@
 // RUN: not mp-opt %s --mp-make-train-step="weight-decay=-5" 2>&1 | FileCheck %s --check-prefix=DECAY
 // RUN: not mp-opt %S/Inputs/dynamic-param.mlir --mp-make-train-step="accumulate=2" 2>&1 | FileCheck %s --check-prefix=DYN
 // DYN: dynamic-param.mlir:2:1: error: accumulate=2: result #1 of @grad has type 'tensor<?xf32>'; accumulating micro-batches needs static shapes
+// RUN: not mp-opt %S/Inputs/unranked-input.mlir --mp-make-train-step="accumulate=2" 2>&1 | FileCheck %s --check-prefix=UNRANKED
+// UNRANKED: unranked-input.mlir:3:1: error: accumulate=2: input argument #1 of @grad has type 'tensor<*xf32>'; accumulating micro-batches needs static shapes
 // RUN: not mp-opt %s --mp-make-train-step="accumulate=0" 2>&1 | FileCheck %s --check-prefix=ACC
 
 // OPT: for the --optimizer option: Cannot find option named 'lamb'!

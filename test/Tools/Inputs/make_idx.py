@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Writes a Fashion-MNIST-shaped data set (gzipped IDX, 28x28 images) of N
 training and N test examples into DIR, labels i % 10 unless --label says
-otherwise for example 0.
+otherwise for example 0; --image-dims writes other dimensions into the image
+files' headers (the data stays N 28x28 images).
 
-Usage: make_idx.py DIR N [--label L]
+Usage: make_idx.py DIR N [--label L] [--image-dims A,B,C]
 """
 import argparse
 import gzip
@@ -24,14 +25,18 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("n", type=int)
     parser.add_argument("--label", type=int)
+    parser.add_argument("--image-dims")
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     labels = bytes(i % 10 for i in range(args.n))
     if args.label is not None and args.n:
         labels = bytes([args.label]) + labels[1:]
+    dims = (args.n, 28, 28)
+    if args.image_dims:
+        dims = tuple(int(d) for d in args.image_dims.split(","))
     for split in ("train", "t10k"):
         write(os.path.join(args.dir, f"{split}-images-idx3-ubyte.gz"),
-              (args.n, 28, 28), bytes(args.n * 28 * 28))
+              dims, bytes(args.n * 28 * 28))
         write(os.path.join(args.dir, f"{split}-labels-idx1-ubyte.gz"),
               (args.n,), labels)
 

@@ -179,6 +179,10 @@ struct MakeTrainStepPass
   FailureOr<OptimizerConfig> getConfig();
   LogicalResult makeStep(func::FuncOp fn, const TrainingContract &contract,
                          const OptimizerConfig &config, SymbolTable &symbols);
+  /// With accumulate > 1, inputs are sliced out of a stacked argument and
+  /// the results summed from zeros: both need static shapes.
+  LogicalResult checkAccumulation(func::FuncOp fn,
+                                  const TrainingContract &contract);
   /// Calls `fn` once per micro-batch (inputs sliced along their new leading
   /// dimension) and returns its results: mean loss and gradients, the OR of
   /// the overflow flags, the last outputs, and one loss-scale update.
@@ -245,6 +249,29 @@ FailureOr<OptimizerConfig> MakeTrainStepPass::getConfig() {
   return config;
 }
 
+LogicalResult
+MakeTrainStepPass::checkAccumulation(func::FuncOp fn,
+                                     const TrainingContract &contract) {
+  auto check = [&](Type type, StringRef what, unsigned index) -> LogicalResult {
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (ranked && ranked.hasStaticShape())
+      return success();
+    return fn.emitError() << "accumulate=" << static_cast<int64_t>(accumulate)
+                          << ": " << what << " #" << index << " of @"
+                          << fn.getName() << " has type " << type
+                          << "; accumulating micro-batches needs static "
+                             "shapes";
+  };
+  for (unsigned input : contract.inputs)
+    if (failed(check(fn.getArgumentTypes()[input], "input argument", input)))
+      return failure();
+  for (unsigned r = 0; r < fn.getNumResults(); ++r)
+    if (!fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::updates)) &&
+        failed(check(fn.getResultTypes()[r], "result", r)))
+      return failure();
+  return success();
+}
+
 FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
     OpBuilder &b, Location loc, func::FuncOp fn,
     const TrainingContract &contract, ValueRange args) {
@@ -285,16 +312,10 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
   for (unsigned r = 0; r < numResults; ++r) {
     if (fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::updates)))
       continue;
-    auto type = cast<RankedTensorType>(fn.getResultTypes()[r]);
     // The sums start as zeros of the result's shape, known before the call.
-    if (!type.hasStaticShape())
-      return fn.emitError() << "accumulate=" << static_cast<int64_t>(accumulate)
-                            << ": result #" << r << " of @" << fn.getName()
-                            << " has type " << type
-                            << "; accumulating micro-batches needs static "
-                               "shapes";
     carried.push_back(r);
-    inits.push_back(createZeros(b, loc, type));
+    inits.push_back(
+        createZeros(b, loc, cast<RankedTensorType>(fn.getResultTypes()[r])));
   }
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, accumulate);
@@ -374,6 +395,8 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
                                           const TrainingContract &contract,
                                           const OptimizerConfig &config,
                                           SymbolTable &symbols) {
+  if (accumulate > 1 && failed(checkAccumulation(fn, contract)))
+    return failure();
   MLIRContext *ctx = fn.getContext();
   Location loc = fn.getLoc();
   Builder attrs(ctx);

@@ -1,0 +1,45 @@
+//===- idx_fuzzer.cpp - libFuzzer target: mp-run's IDX data set reader ----===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// An input is a split's two decompressed IDX files: a 4-byte little-endian
+// length, the image file of that length (cut to what is left), then the
+// label file. parseSplit must build a split whose images, labels and
+// dimensions agree, or answer an error with a message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../tools/mp-run/Dataset.h"
+
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 4)
+    return 0;
+  size_t imageBytes =
+      data[0] | data[1] << 8 | data[2] << 16 | size_t(data[3]) << 24;
+  llvm::ArrayRef<uint8_t> rest(data + 4, size - 4);
+  imageBytes = std::min(imageBytes, rest.size());
+  mp_run::Split split;
+  llvm::Error err = mp_run::parseSplit(rest.take_front(imageBytes),
+                                       rest.drop_front(imageBytes), "fuzz",
+                                       "train", 10, split);
+  if (err) {
+    if (llvm::toString(std::move(err)).empty())
+      std::abort(); // an error without a message
+    return 0;
+  }
+  if (split.count <= 0 || split.rows <= 0 || split.cols <= 0 ||
+      split.labels.size() != size_t(split.count) ||
+      split.images.size() != size_t(split.count * split.rows * split.cols))
+    std::abort(); // a split whose sizes disagree
+  for (int32_t label : split.labels)
+    if (label < 0 || label >= 10)
+      std::abort();
+  for (float pixel : split.images)
+    if (!(pixel >= 0.0f && pixel <= 1.0f))
+      std::abort();
+  return 0;
+}
