@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace mp {
@@ -32,6 +33,14 @@ struct DecomposeAggregatesPass
         [&](linalg::AggregatedOpInterface op) { aggregates.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::AggregatedOpInterface op : aggregates) {
+      // The decompositions build exp, max and division of floats; the
+      // verifiers of linalg.softmax and friends accept any element type.
+      for (Type type : op->getOperandTypes())
+        if (!isa<FloatType>(getElementTypeOrSelf(type))) {
+          op->emitError() << "cannot lower this op on " << type
+                          << ": it needs floating-point values";
+          return signalPassFailure();
+        }
       rewriter.setInsertionPoint(op);
       FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results)) {

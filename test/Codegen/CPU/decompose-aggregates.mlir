@@ -1,4 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-decompose-aggregates | FileCheck %s
+// RUN: not mp-opt %S/Inputs/integer-softmax.mlir --mp-decompose-aggregates 2>&1 | FileCheck %s --check-prefix=INT
+// INT: integer-softmax.mlir:5:8: error: cannot lower this op on 'tensor<2x37xi64>': it needs floating-point values
 
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT: linalg.softmax
