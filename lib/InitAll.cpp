@@ -6,6 +6,7 @@
 
 #include "mp/InitAll.h"
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/GPU/Passes.h"
 #include "mp/Conversion/Passes.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
@@ -21,5 +22,6 @@ void mlir::mp::registerMPPassesAndPipelines() {
   registerMPPasses();
   registerMPConversionPasses();
   registerCPUCodegenPassesAndPipelines();
+  registerGPUCodegenPassesAndPipelines();
   registerMPPipelines();
 }

@@ -6,10 +6,10 @@
 
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Conversion/Passes.h"
+#include "mp/Utils/Bufferization.h"
 #include "mp/Utils/PipelineRegistration.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
-#include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
@@ -18,8 +18,6 @@
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/Transforms/RequestCWrappers.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -36,22 +34,6 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
-
-/// Tensors to buffers, with function arguments and results as plain
-/// (identity-layout) memrefs that callers own.
-static void addBufferization(OpPassManager &pm) {
-  bufferization::OneShotBufferizePassOptions options;
-  options.bufferizeFunctionBoundaries = true;
-  // Loops whose body yields a new tensor (h <- f(h)) get a new buffer per
-  // iteration; the deallocation pipeline frees the old one.
-  options.allowReturnAllocsFromLoops = true;
-  options.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(options));
-  bufferization::buildBufferDeallocationPipeline(pm);
-  // bufferization.clone (from deallocation) becomes memref.alloc + copy.
-  pm.addPass(createConvertBufferizationToMemRefPass());
-}
 
 /// f16/bf16 arithmetic through f32; bf16 casts as integer bit operations.
 static void addLowPrecisionLegalization(OpPassManager &pm) {
@@ -101,7 +83,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     vectorize.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass(vectorize));
   }
-  addBufferization(pm);
+  addBufferizationPasses(pm);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   addVectorLowering(pm);
   addLowPrecisionLegalization(pm);

@@ -1,0 +1,95 @@
+//===- Passes.h - mp GPU code generation ------------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The NVIDIA GPU backend: its passes and the mp-lower-to-gpu pipeline, which
+// lowers linalg on tensors (fp32 or mixed) to GPU kernels (PTX or a fatbin
+// per module, for each chip) and host code that launches them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_CODEGEN_GPU_PASSES_H
+#define MP_CODEGEN_GPU_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+namespace mp {
+
+#define GEN_PASS_DECL
+#include "mp/Codegen/GPU/Passes.h.inc"
+
+/// The chips mp compiles for unless told otherwise: Ampere (mma.sync) and
+/// Hopper (with its architecture-specific features).
+constexpr const char *kDefaultGpuChips = "sm_80,sm_90a";
+
+/// What gpu-module-to-binary makes of each GPU module.
+enum class GpuBinaryFormat { isa, bin, fatbin };
+
+/// Options of mp-lower-to-gpu. Tile sizes default to those of
+/// mp-gpu-tile-contractions.
+struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  PassOptions::ListOption<std::string> chips{
+      *this, "chips",
+      llvm::cl::desc("GPU architectures to compile for (default: sm_80, "
+                     "sm_90a)")};
+  PassOptions::Option<GpuBinaryFormat> format{
+      *this, "format",
+      llvm::cl::desc("What each GPU module becomes, per chip"),
+      llvm::cl::init(GpuBinaryFormat::fatbin),
+      llvm::cl::values(
+          clEnumValN(GpuBinaryFormat::isa, "isa", "PTX text"),
+          clEnumValN(GpuBinaryFormat::bin, "bin", "a cubin (SASS), by ptxas"),
+          clEnumValN(GpuBinaryFormat::fatbin, "fatbin",
+                     "a fatbin with SASS and PTX (ptxas and fatbinary)"))};
+  PassOptions::Option<std::string> ptxFeatures{
+      *this, "ptx-features",
+      llvm::cl::desc("PTX ISA version of the generated code"),
+      llvm::cl::init("+ptx80")};
+  PassOptions::Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("CUDA toolkit whose ptxas, fatbinary and libdevice "
+                     "(math functions) the binaries are made with"),
+      llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<int64_t> tileM{
+      *this, "tile-m", llvm::cl::desc("Rows of C per thread block"),
+      llvm::cl::init(GPUTileContractionsPassOptions().tileM)};
+  PassOptions::Option<int64_t> tileN{
+      *this, "tile-n", llvm::cl::desc("Columns of C per thread block"),
+      llvm::cl::init(GPUTileContractionsPassOptions().tileN)};
+  PassOptions::Option<int64_t> warpM{
+      *this, "warp-m", llvm::cl::desc("Rows of C per warp"),
+      llvm::cl::init(GPUTileContractionsPassOptions().warpM)};
+  PassOptions::Option<int64_t> warpN{
+      *this, "warp-n", llvm::cl::desc("Columns of C per warp"),
+      llvm::cl::init(GPUTileContractionsPassOptions().warpN)};
+  PassOptions::Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of the parallel-loop kernels"),
+      llvm::cl::init(GPUMapParallelLoopsPassOptions().blockSize)};
+};
+
+/// Reports option values mp-lower-to-gpu cannot use.
+LogicalResult verifyGpuPipelineOptions(
+    const GpuPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Lowers linalg on tensors (fp32 or mixed) for NVIDIA GPUs: mp ops
+/// converted, aggregates decomposed, one-shot bufferization, Tensor Core
+/// contractions tiled (mp-gpu-tile-contractions) and lowered to
+/// nvgpu.mma.sync, everything else as parallel loops, both mapped to
+/// gpu.launch, kernels outlined and lowered to NVVM, one binary per chip
+/// (gpu.binary), host code in the LLVM dialect calling the mgpu* runtime.
+void buildLowerToGpuPipeline(OpPassManager &pm,
+                             const GpuPipelineOptions &options);
+
+/// Registers the GPU codegen passes and mp-lower-to-gpu.
+void registerGPUCodegenPassesAndPipelines();
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_CODEGEN_GPU_PASSES_H

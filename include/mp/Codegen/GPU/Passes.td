@@ -1,0 +1,143 @@
+//===- Passes.td - mp GPU code generation passes -----------*- tablegen -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Passes of the NVIDIA GPU backend (mp-lower-to-gpu). They work on buffers
+// (after one-shot bufferization): contractions with f16 operands and an
+// f32 accumulator become a target-independent tiled stage (scf.forall over
+// thread blocks and warps, vector.contract on 16x8x16 tiles) that upstream
+// lowers to mma.sync; everything else becomes parallel loops mapped to
+// blocks and threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_CODEGEN_GPU_PASSES_TD
+#define MP_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
+  let summary = "Tile Tensor Core contractions to blocks, warps and 16x8x16 "
+                "vector.contract";
+  let description = [{
+    For each contraction on buffers (`linalg.matmul`, `linalg.batch_matmul`,
+    their transposed forms, contraction `linalg.generic`s) whose operands are
+    f16, whose accumulator is f32 and whose static sizes
+    the tiles divide (M by `tile-m`, N by `tile-n`, K by 16): tiles it to an
+    `scf.forall` over thread blocks (`#gpu.block`, batch on z), an
+    `scf.forall` over the warps of a block (`#gpu.warp`, each warp a
+    `warp-m` x `warp-n` tile), and an `scf.for` over K in steps of 16;
+    vectorizes each step to `vector.contract`, and unrolls it to the
+    m16n8k16 shape of `mma.sync` (f32 accumulation). This is the
+    target-independent tiled stage; other contractions (bf16 for now, f32,
+    sizes the tiles do not divide) are left to the parallel-loop path.
+    Part of `mp-lower-to-gpu`.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+                  outs(%c : memref<64x64xf32>)
+    // becomes
+    scf.forall (%bi, %bj) in (1, 1) {        // {mapping = [#gpu.block<y>, #gpu.block<x>]}
+      scf.forall (%wi, %wj) in (2, 2) {      // {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+        scf.for %k = %c0 to %c64 step %c16 {
+          ... vector.contract ... : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+        }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"64",
+           "Rows of C computed by one thread block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"64",
+           "Columns of C computed by one thread block">,
+    Option<"warpM", "warp-m", "int64_t", /*default=*/"32",
+           "Rows of C computed by one warp (a multiple of 16 dividing "
+           "tile-m)">,
+    Option<"warpN", "warp-n", "int64_t", /*default=*/"32",
+           "Columns of C computed by one warp (a multiple of 8 dividing "
+           "tile-n)">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "tiled", "Contractions tiled for Tensor Cores">,
+  ];
+}
+
+def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
+  let summary = "Lower the tiled stage's vector.contract to nvgpu.mma.sync";
+  let description = [{
+    Inside each `scf.forall` mapped to thread blocks (the tiled stage of
+    `mp-gpu-tile-contractions`), rewrites the m16n8k16 `vector.contract`s
+    with f16 operands and f32 accumulators, and the transfers that feed
+    them, into `nvgpu.mma.sync` and per-lane loads (upstream's
+    vector-to-nvgpu conversion). Vector and scalar code elsewhere is left
+    alone. Part of `mp-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Tiled stages lowered to mma.sync">,
+  ];
+}
+
+def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {
+  let summary = "Turn block/warp scf.forall nests into gpu.launch";
+  let description = [{
+    Each outermost `scf.forall` mapped to `#gpu.block` (static trip counts)
+    becomes a `gpu.launch` whose grid is its trip counts; its induction
+    variables become `gpu.block_id`s. The `scf.forall`s nested in it that
+    are mapped to warps or threads are distributed over the block's threads
+    (block size: 32 threads per warp along x, as many warps as the nest
+    needs along y and z). Part of `mp-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numLaunches", "launches", "Kernels created from scf.forall">,
+  ];
+}
+
+def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
+  let summary = "Turn host scf.parallel nests into kernels";
+  let description = [{
+    Every outermost `scf.parallel` outside a `gpu.launch` (the loops of
+    elementwise ops, broadcasts, fills, copies and the parallel dimensions
+    of reductions, whose reduction dimensions stay sequential `scf.for`s in
+    each thread with their f32 accumulators) is tiled by `block-size` along
+    its innermost dimension and by 1 along the others: the tiles map to
+    thread blocks, the points of a tile to threads, innermost dimension on
+    x (coalesced), then y and z; further dimensions run in sequence. Each
+    nest becomes a `gpu.launch` (upstream's parallel-loop conversion), or
+    the pass fails at the function. Part of `mp-lower-to-gpu`.
+
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c1000) step (%c1) { ... }
+    // becomes
+    gpu.launch blocks(...) in (%gx = %c4, ...) threads(...) in (%tx = %c256, ...) {
+      ... scf.if (%i < 1000) { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "Threads of a block along the innermost dimension (1 to 1024)">,
+  ];
+  let statistics = [
+    Statistic<"numKernels", "kernels", "Kernels created from scf.parallel">,
+  ];
+}
+
+#endif // MP_CODEGEN_GPU_PASSES_TD

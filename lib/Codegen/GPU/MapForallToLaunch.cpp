@@ -1,0 +1,171 @@
+//===- MapForallToLaunch.cpp - scf.forall nests to gpu.launch -------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUMAPFORALLTOLAUNCHPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// The number of threads in a warp.
+static constexpr int64_t kWarpSize = 32;
+
+/// The dimension (0 for x...) of each mapping attribute of `forall` if all
+/// are `Mapping`s on x, y or z.
+template <typename Mapping>
+static std::optional<SmallVector<unsigned>> getDims(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  if (!mapping || mapping->empty())
+    return std::nullopt;
+  SmallVector<unsigned> dims;
+  for (Attribute attr : *mapping) {
+    auto m = dyn_cast<Mapping>(attr);
+    if (!m || static_cast<unsigned>(m.getMappingId()) > 2)
+      return std::nullopt;
+    dims.push_back(static_cast<unsigned>(m.getMappingId()));
+  }
+  return dims;
+}
+
+/// Trip counts of `forall` if static.
+static std::optional<SmallVector<int64_t>> getTripCounts(scf::ForallOp forall) {
+  SmallVector<int64_t> counts;
+  for (auto [lb, ub, step] :
+       llvm::zip(forall.getMixedLowerBound(), forall.getMixedUpperBound(),
+                 forall.getMixedStep())) {
+    std::optional<int64_t> l = getConstantIntValue(lb),
+                           u = getConstantIntValue(ub),
+                           s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return std::nullopt;
+    counts.push_back(std::max<int64_t>(0, (*u - *l + *s - 1) / *s));
+  }
+  return counts;
+}
+
+namespace {
+struct GPUMapForallToLaunchPass
+    : public mp::impl::GPUMapForallToLaunchPassBase<GPUMapForallToLaunchPass> {
+  using Base::Base;
+
+  /// Threads per block the foralls nested in `root` need: 32 per warp along
+  /// x, warps along y and z, threads as mapped.
+  std::optional<SmallVector<int64_t>> getBlockDims(scf::ForallOp root) {
+    SmallVector<int64_t> dims = {1, 1, 1};
+    bool ok = true;
+    root.getBody()->walk([&](scf::ForallOp nested) {
+      std::optional<SmallVector<int64_t>> counts = getTripCounts(nested);
+      auto warps = getDims<gpu::GPUWarpMappingAttr>(nested);
+      auto threads = getDims<gpu::GPUThreadMappingAttr>(nested);
+      if (!counts || (!warps && !threads)) {
+        ok = false;
+        return;
+      }
+      for (auto [i, dim] : llvm::enumerate(warps ? *warps : *threads)) {
+        int64_t n = (*counts)[i] * (warps && dim == 0 ? kWarpSize : 1);
+        dims[dim] = std::max(dims[dim], n);
+      }
+    });
+    if (!ok)
+      return std::nullopt;
+    return dims;
+  }
+
+  LogicalResult mapOne(RewriterBase &rewriter, scf::ForallOp forall) {
+    std::optional<SmallVector<unsigned>> blockDimsOfIvs =
+        getDims<gpu::GPUBlockMappingAttr>(forall);
+    std::optional<SmallVector<int64_t>> counts = getTripCounts(forall);
+    std::optional<SmallVector<int64_t>> blockDims = getBlockDims(forall);
+    if (!blockDimsOfIvs || !counts || !blockDims)
+      return forall.emitError(
+          "mp-gpu-map-forall-to-launch: expected static trip counts and "
+          "nested foralls mapped to warps or threads");
+    SmallVector<int64_t> grid = {1, 1, 1};
+    for (auto [i, dim] : llvm::enumerate(*blockDimsOfIvs))
+      grid[dim] = (*counts)[i];
+    if ((*blockDims)[0] * (*blockDims)[1] * (*blockDims)[2] > 1024)
+      return forall.emitError("mp-gpu-map-forall-to-launch: ")
+             << "a block of " << (*blockDims)[0] << "x" << (*blockDims)[1]
+             << "x" << (*blockDims)[2] << " threads exceeds 1024";
+
+    Location loc = forall.getLoc();
+    rewriter.setInsertionPoint(forall);
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    auto launch = gpu::LaunchOp::create(
+        rewriter, loc, index(grid[0]), index(grid[1]), index(grid[2]),
+        index((*blockDims)[0]), index((*blockDims)[1]), index((*blockDims)[2]));
+    Block &body = launch.getBody().front();
+    rewriter.setInsertionPointToEnd(&body);
+    auto terminator = gpu::TerminatorOp::create(rewriter, loc);
+    rewriter.setInsertionPoint(terminator);
+    // Each induction variable is lb + block_id * step.
+    SmallVector<Value> ivs;
+    for (auto [i, dim] : llvm::enumerate(*blockDimsOfIvs)) {
+      Value id = gpu::BlockIdOp::create(rewriter, loc,
+                                        static_cast<gpu::Dimension>(dim));
+      AffineExpr s0, s1, s2;
+      bindSymbols(rewriter.getContext(), s0, s1, s2);
+      ivs.push_back(affine::makeComposedAffineApply(
+                        rewriter, loc, s0 + s1 * s2,
+                        {forall.getMixedLowerBound()[i], id,
+                         forall.getMixedStep()[i]})
+                        .getResult());
+    }
+    rewriter.eraseOp(forall.getBody()->getTerminator());
+    rewriter.inlineBlockBefore(forall.getBody(), terminator, ivs);
+    rewriter.eraseOp(forall);
+
+    // Thread distribution expects foralls from 0 in steps of 1.
+    SmallVector<scf::ForallOp> nested;
+    launch.getBody().walk([&](scf::ForallOp op) { nested.push_back(op); });
+    for (scf::ForallOp op : nested)
+      if (failed(normalizeForallOp(rewriter, op)))
+        return op.emitError("mp-gpu-map-forall-to-launch: cannot normalize "
+                            "this forall");
+    DiagnosedSilenceableFailure mapped =
+        transform::gpu::mapNestedForallToThreadsImpl(
+            rewriter, std::nullopt, launch, *blockDims, kWarpSize,
+            /*syncAfterDistribute=*/false);
+    if (!mapped.succeeded()) {
+      (void)mapped.silence();
+      return launch.emitError(
+          "mp-gpu-map-forall-to-launch: cannot distribute the nested "
+          "foralls over the threads of a block");
+    }
+    ++numLaunches;
+    return success();
+  }
+
+  void runOnOperation() override {
+    SmallVector<scf::ForallOp> roots;
+    getOperation()->walk([&](scf::ForallOp forall) {
+      if (getDims<gpu::GPUBlockMappingAttr>(forall) &&
+          !forall->getParentOfType<gpu::LaunchOp>())
+        roots.push_back(forall);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp forall : roots)
+      if (failed(mapOne(rewriter, forall)))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,99 @@
+//===- MapParallelLoops.cpp - Host scf.parallel nests to kernels ----------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Conversion/SCFToGPU/SCFToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUMAPPARALLELLOOPSPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// Maps the dimensions of `loop` from the innermost out to x, y and z of
+/// `first` (blocks or threads); the others run in sequence.
+static void mapLoop(scf::ParallelOp loop, gpu::Processor first) {
+  MLIRContext *ctx = loop.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(1, ctx);
+  unsigned n = loop.getNumLoops();
+  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
+  for (unsigned d = 0; d < n; ++d) {
+    unsigned fromInner = n - 1 - d;
+    gpu::Processor p =
+        fromInner < 3
+            ? static_cast<gpu::Processor>(static_cast<unsigned>(first) +
+                                          fromInner)
+            : gpu::Processor::Sequential;
+    mapping.push_back(
+        gpu::ParallelLoopDimMappingAttr::get(ctx, p, identity, identity));
+  }
+  (void)gpu::setMappingAttr(loop, mapping);
+}
+
+namespace {
+struct GPUMapParallelLoopsPass
+    : public mp::impl::GPUMapParallelLoopsPassBase<GPUMapParallelLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blockSize < 1 || blockSize > 1024) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-map-parallel-loops: block-size="
+          << static_cast<int64_t>(blockSize)
+          << " is invalid: expected 1 to 1024 threads";
+      return signalPassFailure();
+    }
+    SmallVector<scf::ParallelOp> roots;
+    getOperation()->walk([&](scf::ParallelOp loop) {
+      if (!loop->getParentOfType<scf::ParallelOp>() &&
+          !loop->getParentOfType<gpu::LaunchOp>())
+        roots.push_back(loop);
+    });
+    if (roots.empty())
+      return;
+    for (scf::ParallelOp loop : roots) {
+      SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
+      sizes.back() = blockSize;
+      auto [blocks, threads] =
+          scf::tileParallelLoop(loop, sizes, /*noMinMaxBounds=*/false);
+      mapLoop(blocks, gpu::Processor::BlockX);
+      mapLoop(threads, gpu::Processor::ThreadX);
+    }
+    // Fold the tiling's index arithmetic: launch sizes must be constants
+    // (or an affine.min with a constant bound).
+    if (failed(applyPatternsGreedily(getOperation(),
+                                     RewritePatternSet(&getContext()))))
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateParallelLoopToGPUPatterns(patterns);
+    ConversionTarget target(getContext());
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    configureParallelLoopToGPULegality(target);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns)))) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-map-parallel-loops: cannot turn these parallel loops "
+             "into a kernel";
+      return signalPassFailure();
+    }
+    finalizeParallelLoopToGPUConversion(getOperation());
+    numKernels += roots.size();
+  }
+};
+} // namespace

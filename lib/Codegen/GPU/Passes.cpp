@@ -1,0 +1,163 @@
+//===- Passes.cpp - mp-lower-to-gpu -----------------------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+#include "mp/Codegen/CPU/Passes.h"
+#include "mp/Conversion/Passes.h"
+#include "mp/Utils/Bufferization.h"
+#include "mp/Utils/PipelineRegistration.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/Regex.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_REGISTRATION
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// The chips of `options`, or the default ones.
+static SmallVector<std::string> getChips(const GpuPipelineOptions &options) {
+  if (!options.chips.empty())
+    return SmallVector<std::string>(options.chips.begin(),
+                                    options.chips.end());
+  SmallVector<StringRef> chips;
+  StringRef(kDefaultGpuChips).split(chips, ',');
+  return llvm::map_to_vector(chips, [](StringRef c) { return c.str(); });
+}
+
+LogicalResult mlir::mp::verifyGpuPipelineOptions(
+    const GpuPipelineOptions &options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  llvm::Regex chip("^sm_[0-9]+a?$");
+  for (const std::string &c : options.chips)
+    if (!chip.match(c))
+      return errorHandler("mp-lower-to-gpu: chips=" + c +
+                          " is invalid: expected an NVIDIA architecture such "
+                          "as sm_80 or sm_90a");
+  if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
+    return errorHandler("mp-lower-to-gpu: ptx-features=" +
+                        options.ptxFeatures +
+                        " is invalid: expected a PTX ISA version such as "
+                        "+ptx80");
+  return success();
+}
+
+/// Tensors on the way in: mp ops and aggregates as linalg, then buffers.
+static void addTensorStage(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
+  pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addPass(createProtectArgumentsPass());
+  addBufferizationPasses(pm);
+}
+
+/// Buffers to kernels: Tensor Core contractions through the tiled stage to
+/// nvgpu.mma.sync, the rest as tiled parallel loops, all in gpu.launch.
+static void addKernelStage(OpPassManager &pm,
+                           const GpuPipelineOptions &options) {
+  GPUTileContractionsPassOptions tiles;
+  tiles.tileM = options.tileM;
+  tiles.tileN = options.tileN;
+  tiles.warpM = options.warpM;
+  tiles.warpN = options.warpN;
+  pm.addNestedPass<func::FuncOp>(createGPUTileContractionsPass(tiles));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
+  pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  GPUMapParallelLoopsPassOptions parallel;
+  parallel.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Kernels outlined into gpu.modules and lowered to NVVM, one target per
+/// chip; host code to the LLVM dialect (mgpu* calls); binaries.
+static void addTargetStage(OpPassManager &pm,
+                           const GpuPipelineOptions &options) {
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  for (const std::string &chip : getChips(options)) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip;
+    target.features = options.ptxFeatures;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createStripDebugInfoPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.cudaToolkit;
+  binary.compilationTarget =
+      options.format == GpuBinaryFormat::isa
+          ? "isa"
+          : (options.format == GpuBinaryFormat::bin ? "bin" : "fatbin");
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
+                                       const GpuPipelineOptions &options) {
+  addTensorStage(pm);
+  addKernelStage(pm, options);
+  addTargetStage(pm, options);
+}
+
+void mlir::mp::registerGPUCodegenPassesAndPipelines() {
+  registerMPGPUCodegenPasses();
+  registerModulePipeline<GpuPipelineOptions>(
+      "mp-lower-to-gpu",
+      "Lower linalg on tensors (fp32 or mixed) to NVIDIA GPU kernels (mma.sync "
+      "for f16/bf16 contractions) and host code",
+      verifyGpuPipelineOptions, buildLowerToGpuPipeline);
+}

@@ -1,0 +1,246 @@
+//===- TileContractions.cpp - Tensor Core tiles for contractions ----------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The target-independent tiled stage of the GPU backend's GEMMs: thread
+// blocks and warps as scf.forall, K as scf.for, and vector.contract on the
+// m16n8k16 tiles of mma.sync.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUTILECONTRACTIONSPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// The m16n8k16 shape of mma.sync.
+static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+namespace {
+/// The loops of a contraction that Tensor Cores can compute.
+struct MmaContraction {
+  std::optional<unsigned> batch;
+  unsigned m, n, k;
+  SmallVector<int64_t> ranges;
+};
+} // namespace
+
+/// The loops of `op` if it is a contraction on buffers of static shape with
+/// f16 operands, an f32 accumulator and at most one batch loop. (bf16 needs
+/// its own lowering to mma.sync: upstream's handles f16 only.)
+static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || !linalg::isaContractionOpInterface(op) ||
+      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+        return cast<ShapedType>(type).hasStaticShape();
+      }))
+    return std::nullopt;
+  Type lhs = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  Type rhs = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
+  Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
+  if (!lhs.isF16() || !rhs.isF16() || !acc.isF32())
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1)
+    return std::nullopt;
+  MmaContraction c{std::nullopt, dims->m[0], dims->n[0], dims->k[0],
+                   op.getStaticLoopRanges()};
+  if (!dims->batch.empty())
+    c.batch = dims->batch[0];
+  return c;
+}
+
+/// The unrolled shape of vector ops on the way to mma.sync: contractions to
+/// m16n8k16 (batch 1), the C tiles they write to 16x8, and reads to the
+/// slices the unrolled contractions take of them.
+static std::optional<SmallVector<int64_t>> getMmaNativeShape(Operation *op) {
+  if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    llvm::SmallDenseSet<unsigned> lhsDims, rhsDims;
+    for (AffineExpr e : contract.getIndexingMapsArray()[0].getResults())
+      lhsDims.insert(cast<AffineDimExpr>(e).getPosition());
+    for (AffineExpr e : contract.getIndexingMapsArray()[1].getResults())
+      rhsDims.insert(cast<AffineDimExpr>(e).getPosition());
+    SmallVector<int64_t> shape;
+    for (auto [d, iterator] : llvm::enumerate(contract.getIteratorTypes())) {
+      if (vector::isReductionIterator(iterator))
+        shape.push_back(kMmaK);
+      else if (lhsDims.count(d) && rhsDims.count(d))
+        shape.push_back(1); // batch
+      else
+        shape.push_back(lhsDims.count(d) ? kMmaM : kMmaN);
+    }
+    return shape;
+  }
+  if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
+    int64_t rank = write.getVectorType().getRank();
+    if (rank < 2)
+      return std::nullopt;
+    SmallVector<int64_t> shape(rank - 2, 1);
+    shape.append({kMmaM, kMmaN});
+    return shape;
+  }
+  if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+    for (Operation *user : read->getUsers())
+      if (auto slice = dyn_cast<vector::ExtractStridedSliceOp>(user))
+        return llvm::to_vector(slice.getType().getShape());
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+namespace {
+struct GPUTileContractionsPass
+    : public mp::impl::GPUTileContractionsPassBase<GPUTileContractionsPass> {
+  using Base::Base;
+
+  /// Tiles `target` by `sizes` (0: not tiled) with loops of `type`; the
+  /// tiled op replaces it.
+  FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *target,
+                              ArrayRef<int64_t> sizes,
+                              scf::SCFTilingOptions::LoopType type,
+                              ArrayRef<Attribute> mapping) {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+    options.setLoopType(type);
+    if (!mapping.empty())
+      options.setMapping(mapping);
+    rewriter.setInsertionPoint(target);
+    FailureOr<scf::SCFTilingResult> tiled =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(target), options);
+    if (failed(tiled))
+      return failure();
+    rewriter.eraseOp(target); // on buffers the tiled op writes in place
+    return tiled->tiledOps.front();
+  }
+
+  LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
+                        const MmaContraction &c) {
+    MLIRContext *ctx = &getContext();
+    unsigned numLoops = c.ranges.size();
+    SmallVector<int64_t> blockSizes(numLoops, 0), warpSizes(numLoops, 0),
+        kSizes(numLoops, 0);
+    SmallVector<Attribute> blockMapping, warpMapping;
+    auto block = [&](gpu::MappingId id) {
+      blockMapping.push_back(gpu::GPUBlockMappingAttr::get(ctx, id));
+    };
+    auto warp = [&](gpu::MappingId id) {
+      warpMapping.push_back(gpu::GPUWarpMappingAttr::get(ctx, id));
+    };
+    for (unsigned d = 0; d < numLoops; ++d) {
+      if (c.batch && d == *c.batch) {
+        blockSizes[d] = 1;
+        block(gpu::MappingId::DimZ);
+      } else if (d == c.m) {
+        blockSizes[d] = tileM;
+        warpSizes[d] = warpM;
+        block(gpu::MappingId::DimY);
+        warp(gpu::MappingId::DimY);
+      } else if (d == c.n) {
+        blockSizes[d] = tileN;
+        warpSizes[d] = warpN;
+        block(gpu::MappingId::DimX);
+        warp(gpu::MappingId::DimX);
+      } else if (d == c.k) {
+        kSizes[d] = kMmaK;
+      }
+    }
+    using LoopType = scf::SCFTilingOptions::LoopType;
+    FailureOr<Operation *> blockTile =
+        tile(rewriter, op, blockSizes, LoopType::ForallOp, blockMapping);
+    if (failed(blockTile))
+      return failure();
+    FailureOr<Operation *> warpTile = tile(rewriter, *blockTile, warpSizes,
+                                           LoopType::ForallOp, warpMapping);
+    if (failed(warpTile))
+      return failure();
+    FailureOr<Operation *> step =
+        tile(rewriter, *warpTile, kSizes, LoopType::ForOp, {});
+    if (failed(step))
+      return failure();
+    rewriter.setInsertionPoint(*step);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
+        rewriter, *step, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+        /*assumeDynamicDimsMatchVecSizes=*/false,
+        /*createNamedContraction=*/true);
+    if (failed(vectorized))
+      return failure();
+    rewriter.replaceOp(*step, vectorized->replacements);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (tileM <= 0 || tileN <= 0 || warpM <= 0 || warpN <= 0 ||
+        warpM % kMmaM || warpN % kMmaN || tileM % warpM || tileN % warpN) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-tile-contractions: tile-m=" << static_cast<int64_t>(tileM)
+          << " tile-n=" << static_cast<int64_t>(tileN)
+          << " warp-m=" << static_cast<int64_t>(warpM)
+          << " warp-n=" << static_cast<int64_t>(warpN)
+          << " is invalid: warp-m must be a positive multiple of 16 and "
+             "warp-n of 8, dividing tile-m and tile-n";
+      return signalPassFailure();
+    }
+    if ((tileM / warpM) * (tileN / warpN) * 32 > 1024) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-tile-contractions: " << (tileM / warpM) * (tileN / warpN)
+          << " warps per block exceed the 1024 threads a block may have";
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, MmaContraction>> targets;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      std::optional<MmaContraction> c = matchMmaContraction(op);
+      if (c && c->ranges[c->m] % tileM == 0 && c->ranges[c->n] % tileN == 0 &&
+          c->ranges[c->k] % kMmaK == 0)
+        targets.emplace_back(op, *c);
+    });
+    if (targets.empty())
+      return;
+    IRRewriter rewriter(&getContext());
+    for (auto &[op, c] : targets) {
+      if (failed(tileOne(rewriter, op, c))) {
+        op->emitError("mp-gpu-tile-contractions: cannot tile this "
+                      "contraction for Tensor Cores");
+        return signalPassFailure();
+      }
+      ++numTiled;
+    }
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorUnrollPatterns(
+        patterns, vector::UnrollVectorOptions().setNativeShapeFn(
+                      getMmaNativeShape));
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                        &getContext());
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                         &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,23 @@
+// RUN: mp-opt %s --mp-gpu-map-forall-to-launch --canonicalize | FileCheck %s
+
+// Blocks of the tiled stage on the grid (x: 2 column tiles, y: 3 row tiles),
+// 2x2 warps as 64x2 threads; warp ids from the thread ids.
+// CHECK-LABEL: func.func @tiles
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c3, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c2, %{{.*}} = %c1)
+// CHECK-DAG: gpu.block_id x
+// CHECK-DAG: gpu.block_id y
+// CHECK-DAG: gpu.thread_id x
+// CHECK-DAG: gpu.thread_id y
+// CHECK: memref.store
+// CHECK-NOT: scf.forall
+func.func @tiles(%out: memref<96x128xf32>) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (96, 128) step (32, 64) {
+    scf.forall (%wi, %wj) = (0, 0) to (32, 64) step (16, 32) {
+      %r = arith.addi %i, %wi : index
+      %c = arith.addi %j, %wj : index
+      memref.store %one, %out[%r, %c] : memref<96x128xf32>
+    } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}

@@ -1,0 +1,51 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-map-parallel-loops --canonicalize | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-map-parallel-loops='block-size=128' --canonicalize | FileCheck %s --check-prefix=B128
+// RUN: not mp-opt %s --mp-gpu-map-parallel-loops='block-size=2048' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mp-gpu-map-parallel-loops: block-size=2048 is invalid: expected 1 to 1024 threads
+
+// 1000 points: 4 blocks of 256 threads, the last block masked.
+// CHECK-LABEL: func.func @add
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c4, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: %[[IN:.*]] = arith.cmpi slt
+// CHECK: scf.if %[[IN]]
+// CHECK: arith.addf
+// CHECK-NOT: scf.parallel
+// B128: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c8, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c128,
+func.func @add(%a: memref<1000xf32>, %b: memref<1000xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  scf.parallel (%i) = (%c0) to (%c1000) step (%c1) {
+    %x = memref.load %a[%i] : memref<1000xf32>
+    %y = arith.addf %x, %x : f32
+    memref.store %y, %b[%i] : memref<1000xf32>
+  }
+  return
+}
+
+// -----
+
+// A row-wise sum: rows on blocks (y), the row's 37 columns one per thread
+// of the x dimension; the reduction loop inside stays sequential in f32.
+// CHECK-LABEL: func.func @rows
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c5, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: scf.for
+// CHECK: arith.addf %{{.*}}, %{{.*}} : f32
+func.func @rows(%x: memref<5x37x9xf32>, %out: memref<5x37xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %c9 = arith.constant 9 : index
+  %c37 = arith.constant 37 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c5, %c37) step (%c1, %c1) {
+    %zero = arith.constant 0.0 : f32
+    %sum = scf.for %k = %c0 to %c9 step %c1 iter_args(%acc = %zero) -> f32 {
+      %v = memref.load %x[%i, %j, %k] : memref<5x37x9xf32>
+      %n = arith.addf %acc, %v : f32
+      scf.yield %n : f32
+    }
+    memref.store %sum, %out[%i, %j] : memref<5x37xf32>
+  }
+  return
+}

@@ -1,0 +1,54 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=32 tile-n=32 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
+// RUN: not mp-opt %s --mp-gpu-tile-contractions='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
+
+// An f16 matmul whose sizes the tiles divide: blocks of 64x64 (2x1 of them),
+// 2x2 warps of 32x32, K in steps of 16, each step 2x4 m16n8k16 contracts.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 64) step (64, 64)
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 64) step (32, 32)
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c16
+// CHECK-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK: } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NOT: linalg.matmul
+// SMALL-LABEL: func.func @matmul
+// SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 64) step (32, 32)
+// SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 32) step (16, 16)
+// SMALL-COUNT-2: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// SMALL-NOT: vector.contract
+// SMALL: {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+func.func @matmul(%a: memref<128x96xf16>, %b: memref<96x64xf16>, %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x96xf16>, memref<96x64xf16>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+// Batches go on the grid's z.
+// CHECK-LABEL: func.func @batch
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (3, 64, 64) step (1, 64, 64)
+// CHECK-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK: {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+func.func @batch(%a: memref<3x64x32xf16>, %b: memref<3x32x64xf16>, %c: memref<3x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<3x64x32xf16>, memref<3x32x64xf16>) outs(%c : memref<3x64x64xf32>)
+  return
+}
+
+// -----
+
+// Left to the parallel-loop path: f32 and bf16 operands (no Tensor Core
+// lowering here), an f16 accumulator, sizes the tiles do not divide, tensors.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-COUNT-5: linalg.matmul
+// CHECK-NOT: vector.contract
+func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %odd: memref<37x29xf16>, %odd_b: memref<29x61xf16>, %c: memref<64x64xf32>, %c16: memref<64x64xf16>, %c_odd: memref<37x61xf32>, %t: tensor<64x64xf16>, %tc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  linalg.matmul ins(%a32, %a32 : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%abf, %abf : memref<64x64xbf16>, memref<64x64xbf16>) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %a : memref<64x64xf16>, memref<64x64xf16>) outs(%c16 : memref<64x64xf16>)
+  linalg.matmul ins(%odd, %odd_b : memref<37x29xf16>, memref<29x61xf16>) outs(%c_odd : memref<37x61xf32>)
+  %r = linalg.matmul ins(%t, %t : tensor<64x64xf16>, tensor<64x64xf16>) outs(%tc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
