@@ -124,11 +124,11 @@ struct GPUMapForallToLaunchPass
                                         static_cast<gpu::Dimension>(dim));
       AffineExpr s0, s1, s2;
       bindSymbols(rewriter.getContext(), s0, s1, s2);
-      ivs.push_back(affine::makeComposedAffineApply(
-                        rewriter, loc, s0 + s1 * s2,
-                        {forall.getMixedLowerBound()[i], id,
-                         forall.getMixedStep()[i]})
-                        .getResult());
+      ivs.push_back(
+          affine::makeComposedAffineApply(
+              rewriter, loc, s0 + s1 * s2,
+              {forall.getMixedLowerBound()[i], id, forall.getMixedStep()[i]})
+              .getResult());
     }
     rewriter.eraseOp(forall.getBody()->getTerminator());
     rewriter.inlineBlockBefore(forall.getBody(), terminator, ivs);

@@ -34,11 +34,10 @@ static void mapLoop(scf::ParallelOp loop, gpu::Processor first) {
   SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
   for (unsigned d = 0; d < n; ++d) {
     unsigned fromInner = n - 1 - d;
-    gpu::Processor p =
-        fromInner < 3
-            ? static_cast<gpu::Processor>(static_cast<unsigned>(first) +
-                                          fromInner)
-            : gpu::Processor::Sequential;
+    gpu::Processor p = fromInner < 3
+                           ? static_cast<gpu::Processor>(
+                                 static_cast<unsigned>(first) + fromInner)
+                           : gpu::Processor::Sequential;
     mapping.push_back(
         gpu::ParallelLoopDimMappingAttr::get(ctx, p, identity, identity));
   }

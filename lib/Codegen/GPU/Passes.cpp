@@ -46,8 +46,7 @@ using namespace mlir::mp;
 /// The chips of `options`, or the default ones.
 static SmallVector<std::string> getChips(const GpuPipelineOptions &options) {
   if (!options.chips.empty())
-    return SmallVector<std::string>(options.chips.begin(),
-                                    options.chips.end());
+    return SmallVector<std::string>(options.chips.begin(), options.chips.end());
   SmallVector<StringRef> chips;
   StringRef(kDefaultGpuChips).split(chips, ',');
   return llvm::map_to_vector(chips, [](StringRef c) { return c.str(); });
@@ -63,8 +62,7 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
                           " is invalid: expected an NVIDIA architecture such "
                           "as sm_80 or sm_90a");
   if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
-    return errorHandler("mp-lower-to-gpu: ptx-features=" +
-                        options.ptxFeatures +
+    return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
                         "+ptx80");
   return success();

@@ -174,8 +174,8 @@ struct GPUTileContractionsPass
         tile(rewriter, op, blockSizes, LoopType::ForallOp, blockMapping);
     if (failed(blockTile))
       return failure();
-    FailureOr<Operation *> warpTile = tile(rewriter, *blockTile, warpSizes,
-                                           LoopType::ForallOp, warpMapping);
+    FailureOr<Operation *> warpTile =
+        tile(rewriter, *blockTile, warpSizes, LoopType::ForallOp, warpMapping);
     if (failed(warpTile))
       return failure();
     FailureOr<Operation *> step =
@@ -195,8 +195,8 @@ struct GPUTileContractionsPass
   }
 
   void runOnOperation() override {
-    if (tileM <= 0 || tileN <= 0 || warpM <= 0 || warpN <= 0 ||
-        warpM % kMmaM || warpN % kMmaN || tileM % warpM || tileN % warpN) {
+    if (tileM <= 0 || tileN <= 0 || warpM <= 0 || warpN <= 0 || warpM % kMmaM ||
+        warpN % kMmaN || tileM % warpM || tileN % warpN) {
       emitError(getOperation()->getLoc())
           << "mp-gpu-tile-contractions: tile-m=" << static_cast<int64_t>(tileM)
           << " tile-n=" << static_cast<int64_t>(tileN)
@@ -232,8 +232,8 @@ struct GPUTileContractionsPass
     }
     RewritePatternSet patterns(&getContext());
     vector::populateVectorUnrollPatterns(
-        patterns, vector::UnrollVectorOptions().setNativeShapeFn(
-                      getMmaNativeShape));
+        patterns,
+        vector::UnrollVectorOptions().setNativeShapeFn(getMmaNativeShape));
     vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns,
                                                         &getContext());

@@ -48,7 +48,8 @@ struct GPUVectorToMMAPass
         return signalPassFailure();
       }
       // The conversion leaves the contracts and transfers it replaced dead.
-      if (failed(applyPatternsGreedily(stage, RewritePatternSet(&getContext()))))
+      if (failed(
+              applyPatternsGreedily(stage, RewritePatternSet(&getContext()))))
         return signalPassFailure();
       ++numConverted;
     }

@@ -37,8 +37,7 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("GPU architectures to compile for (default: sm_80, "
                      "sm_90a)")};
   PassOptions::Option<GpuBinaryFormat> format{
-      *this, "format",
-      llvm::cl::desc("What each GPU module becomes, per chip"),
+      *this, "format", llvm::cl::desc("What each GPU module becomes, per chip"),
       llvm::cl::init(GpuBinaryFormat::fatbin),
       llvm::cl::values(
           clEnumValN(GpuBinaryFormat::isa, "isa", "PTX text"),
