@@ -68,11 +68,17 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
   return success();
 }
 
-/// Tensors on the way in: mp ops and aggregates as linalg, then buffers.
-static void addTensorStage(OpPassManager &pm) {
+/// Tensors on the way in: mp ops and aggregates as linalg, Tensor Core
+/// contractions padded to the tiles, then buffers.
+static void addTensorStage(OpPassManager &pm,
+                           const GpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  GPUPadContractionsPassOptions pad;
+  pad.tileM = options.tileM;
+  pad.tileN = options.tileN;
+  pm.addNestedPass<func::FuncOp>(createGPUPadContractionsPass(pad));
   pm.addPass(createProtectArgumentsPass());
   addBufferizationPasses(pm);
 }
@@ -146,7 +152,7 @@ static void addTargetStage(OpPassManager &pm,
 
 void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
                                        const GpuPipelineOptions &options) {
-  addTensorStage(pm);
+  addTensorStage(pm, options);
   addKernelStage(pm, options);
   addTargetStage(pm, options);
 }

@@ -12,6 +12,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "MmaContraction.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -23,7 +25,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -35,45 +36,6 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
-
-/// The m16n8k16 shape of mma.sync.
-static constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-
-namespace {
-/// The loops of a contraction that Tensor Cores can compute.
-struct MmaContraction {
-  std::optional<unsigned> batch;
-  unsigned m, n, k;
-  SmallVector<int64_t> ranges;
-};
-} // namespace
-
-/// The loops of `op` if it is a contraction on buffers of static shape with
-/// f16 operands, an f32 accumulator and at most one batch loop. (bf16 needs
-/// its own lowering to mma.sync: upstream's handles f16 only.)
-static std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || !linalg::isaContractionOpInterface(op) ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !llvm::all_of(op->getOperandTypes(), [](Type type) {
-        return cast<ShapedType>(type).hasStaticShape();
-      }))
-    return std::nullopt;
-  Type lhs = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-  Type rhs = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
-  Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (!lhs.isF16() || !rhs.isF16() || !acc.isF32())
-    return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1 || dims->batch.size() > 1)
-    return std::nullopt;
-  MmaContraction c{std::nullopt, dims->m[0], dims->n[0], dims->k[0],
-                   op.getStaticLoopRanges()};
-  if (!dims->batch.empty())
-    c.batch = dims->batch[0];
-  return c;
-}
 
 /// The unrolled shape of vector ops on the way to mma.sync: contractions to
 /// m16n8k16 (batch 1), the C tiles they write to 16x8, and reads to the
@@ -214,7 +176,9 @@ struct GPUTileContractionsPass
     }
     SmallVector<std::pair<linalg::LinalgOp, MmaContraction>> targets;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      std::optional<MmaContraction> c = matchMmaContraction(op);
+      std::optional<MmaContraction> c;
+      if (op.hasPureBufferSemantics())
+        c = matchMmaContraction(op);
       if (c && c->ranges[c->m] % tileM == 0 && c->ranges[c->n] % tileN == 0 &&
           c->ranges[c->k] % kMmaK == 0)
         targets.emplace_back(op, *c);

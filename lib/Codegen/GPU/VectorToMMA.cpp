@@ -3,11 +3,22 @@
 // Part of the mp project: automatic mixed precision for MLIR.
 //
 //===----------------------------------------------------------------------===//
+//
+// Upstream's vector-to-nvgpu conversion handles f16 operands only. bf16
+// fragments have f16's layout (PTX ISA, mma.m16n8k16), so a bf16 stage goes
+// through it with its operand reads re-typed as f16 (the loads it generates
+// move bits, no arithmetic), and its mma.sync ops are then built here as
+// nvvm.mma.sync of type bf16 on the same registers.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -24,6 +35,81 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// Re-types the bf16 operand reads of `stage` as f16 reads of the same bits.
+/// Returns whether there were any.
+static FailureOr<bool> punBF16Reads(RewriterBase &rewriter,
+                                    scf::ForallOp stage) {
+  SmallVector<vector::TransferReadOp> reads;
+  stage.walk([&](vector::TransferReadOp read) {
+    if (read.getVectorType().getElementType().isBF16())
+      reads.push_back(read);
+  });
+  Type f16 = rewriter.getF16Type();
+  for (vector::TransferReadOp read : reads) {
+    if (!llvm::all_of(read->getUsers(), llvm::IsaPred<vector::ContractionOp>) ||
+        !isa<MemRefType>(read.getBase().getType()))
+      return read.emitError("mp-gpu-vector-to-mma: a bf16 read that is not a "
+                            "contraction operand on a buffer");
+    Location loc = read.getLoc();
+    rewriter.setInsertionPoint(read);
+    auto bufferType = cast<MemRefType>(read.getBase().getType());
+    Value buffer = UnrealizedConversionCastOp::create(
+                       rewriter, loc, bufferType.clone(f16), read.getBase())
+                       .getResult(0);
+    Value padding =
+        arith::BitcastOp::create(rewriter, loc, f16, read.getPadding());
+    Value punned = vector::TransferReadOp::create(
+        rewriter, loc, read.getVectorType().clone(f16), buffer,
+        read.getIndices(), read.getPermutationMapAttr(), padding,
+        read.getMask(), read.getInBoundsAttr());
+    rewriter.replaceOp(read, punned);
+  }
+  return !reads.empty();
+}
+
+/// The 32-bit registers of a fragment `value` of 16-bit elements, one per row
+/// of its vector<Rx2xf16>.
+static SmallVector<Value> getRegisters(RewriterBase &rewriter, Location loc,
+                                       Value value) {
+  auto type = cast<VectorType>(value.getType());
+  auto word = VectorType::get({1}, rewriter.getI32Type());
+  SmallVector<Value> registers;
+  for (int64_t row = 0; row < type.getDimSize(0); ++row) {
+    Value pair = vector::ExtractOp::create(rewriter, loc, value, row);
+    Value bits = vector::BitCastOp::create(rewriter, loc, word, pair);
+    registers.push_back(vector::ExtractOp::create(rewriter, loc, bits, 0));
+  }
+  return registers;
+}
+
+/// `mma` (f16 registers holding bf16 bits, f32 accumulator) as the bf16
+/// nvvm.mma.sync on the same registers.
+static void buildBF16MmaSync(RewriterBase &rewriter, nvgpu::MmaSyncOp mma) {
+  Location loc = mma.getLoc();
+  rewriter.setInsertionPoint(mma);
+  SmallVector<Value> a = getRegisters(rewriter, loc, mma.getMatrixA());
+  SmallVector<Value> b = getRegisters(rewriter, loc, mma.getMatrixB());
+  auto accType = cast<VectorType>(mma.getMatrixC().getType());
+  SmallVector<Value> c;
+  for (int64_t row = 0; row < accType.getDimSize(0); ++row)
+    for (int64_t col = 0; col < accType.getDimSize(1); ++col)
+      c.push_back(vector::ExtractOp::create(rewriter, loc, mma.getMatrixC(),
+                                            ArrayRef<int64_t>{row, col}));
+  Type f32 = rewriter.getF32Type();
+  auto resultType = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(), SmallVector<Type>(c.size(), f32));
+  Value result = NVVM::MmaOp::create(
+      rewriter, loc, resultType, a, b, c, mma.getMmaShapeAsArray(),
+      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> elements;
+  for (int64_t i = 0, e = c.size(); i < e; ++i)
+    elements.push_back(LLVM::ExtractValueOp::create(rewriter, loc, result, i));
+  rewriter.replaceOpWithNewOp<vector::FromElementsOp>(mma, accType, elements);
+}
+
 namespace {
 struct GPUVectorToMMAPass
     : public mp::impl::GPUVectorToMMAPassBase<GPUVectorToMMAPass> {
@@ -39,6 +125,9 @@ struct GPUVectorToMMAPass
     });
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp stage : stages) {
+      FailureOr<bool> bf16 = punBF16Reads(rewriter, stage);
+      if (failed(bf16))
+        return signalPassFailure();
       RewritePatternSet patterns(&getContext());
       populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
       if (failed(applyPatternsGreedily(stage, std::move(patterns))) ||
@@ -46,6 +135,12 @@ struct GPUVectorToMMAPass
         stage.emitError("mp-gpu-vector-to-mma: cannot lower this tiled "
                         "contraction to mma.sync");
         return signalPassFailure();
+      }
+      if (*bf16) {
+        SmallVector<nvgpu::MmaSyncOp> mmas;
+        stage.walk([&](nvgpu::MmaSyncOp mma) { mmas.push_back(mma); });
+        for (nvgpu::MmaSyncOp mma : mmas)
+          buildBF16MmaSync(rewriter, mma);
       }
       // The conversion leaves the contracts and transfers it replaced dead.
       if (failed(

@@ -39,14 +39,14 @@ func.func @batch(%a: memref<3x64x32xf16>, %b: memref<3x32x64xf16>, %c: memref<3x
 
 // -----
 
-// Left to the parallel-loop path: f32 and bf16 operands (no Tensor Core
-// lowering here), an f16 accumulator, sizes the tiles do not divide, tensors.
+// Left to the parallel-loop path: f32 operands, f16 times bf16 (mma.sync
+// takes one type), an f16 accumulator, sizes the tiles do not divide, tensors.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-5: linalg.matmul
 // CHECK-NOT: vector.contract
 func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %odd: memref<37x29xf16>, %odd_b: memref<29x61xf16>, %c: memref<64x64xf32>, %c16: memref<64x64xf16>, %c_odd: memref<37x61xf32>, %t: tensor<64x64xf16>, %tc: tensor<64x64xf32>) -> tensor<64x64xf32> {
   linalg.matmul ins(%a32, %a32 : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
-  linalg.matmul ins(%abf, %abf : memref<64x64xbf16>, memref<64x64xbf16>) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%abf, %a : memref<64x64xbf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   linalg.matmul ins(%a, %a : memref<64x64xf16>, memref<64x64xf16>) outs(%c16 : memref<64x64xf16>)
   linalg.matmul ins(%odd, %odd_b : memref<37x29xf16>, memref<29x61xf16>) outs(%c_odd : memref<37x61xf32>)
   %r = linalg.matmul ins(%t, %t : tensor<64x64xf16>, tensor<64x64xf16>) outs(%tc : tensor<64x64xf32>) -> tensor<64x64xf32>

@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Passes of the NVIDIA GPU backend (mp-lower-to-gpu). They work on buffers
-// (after one-shot bufferization): contractions with f16 operands and an
-// f32 accumulator become a target-independent tiled stage (scf.forall over
-// thread blocks and warps, vector.contract on 16x8x16 tiles) that upstream
-// lowers to mma.sync; everything else becomes parallel loops mapped to
-// blocks and threads.
+// (after one-shot bufferization; the padding before it): contractions with
+// f16 or bf16 operands and an f32 accumulator become a target-independent
+// tiled stage (scf.forall over thread blocks and warps, vector.contract on
+// 16x8x16 tiles) lowered to mma.sync; everything else becomes parallel
+// loops mapped to blocks and threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,21 +18,59 @@
 
 include "mlir/Pass/PassBase.td"
 
+def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
+  let summary = "Pad Tensor Core contractions with zeros to sizes the tiles "
+                "divide";
+  let description = [{
+    For each contraction on tensors that `mp-gpu-tile-contractions` would
+    take but for its sizes (f16 or bf16 operands, an f32 accumulator, static
+    shapes): pads M to a multiple of `tile-m`, N to a multiple of `tile-n`
+    and K to a multiple of 16 with zeros (`tensor.pad`), computes the
+    contraction at the padded size and takes the original sizes of the
+    result (`tensor.extract_slice`). Zero rows of A and columns of B add
+    nothing, so 1x1, 37x61x29 or a 10-class output run on the Tensor Core
+    path. Part of `mp-lower-to-gpu`, before bufferization.
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>)
+                       outs(%acc : tensor<37x61xf32>) -> tensor<37x61xf32>
+    // becomes
+    %pa = tensor.pad %a low[0, 0] high[27, 3] { ... } : tensor<37x29xf16> to tensor<64x32xf16>
+    ...
+    %pc = linalg.matmul ins(%pa, %pb : tensor<64x32xf16>, tensor<32x64xf16>)
+                        outs(%pacc : tensor<64x64xf32>) -> tensor<64x64xf32>
+    %c = tensor.extract_slice %pc[0, 0] [37, 61] [1, 1] : tensor<64x64xf32> to tensor<37x61xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"64",
+           "Pad M to a multiple of this (mp-gpu-tile-contractions' tile-m)">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"64",
+           "Pad N to a multiple of this (mp-gpu-tile-contractions' tile-n)">,
+  ];
+  let statistics = [
+    Statistic<"numPadded", "padded", "Contractions padded to the tiles">,
+  ];
+}
+
 def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   let summary = "Tile Tensor Core contractions to blocks, warps and 16x8x16 "
                 "vector.contract";
   let description = [{
     For each contraction on buffers (`linalg.matmul`, `linalg.batch_matmul`,
     their transposed forms, contraction `linalg.generic`s) whose operands are
-    f16, whose accumulator is f32 and whose static sizes
+    both f16 or both bf16, whose accumulator is f32 and whose static sizes
     the tiles divide (M by `tile-m`, N by `tile-n`, K by 16): tiles it to an
     `scf.forall` over thread blocks (`#gpu.block`, batch on z), an
     `scf.forall` over the warps of a block (`#gpu.warp`, each warp a
     `warp-m` x `warp-n` tile), and an `scf.for` over K in steps of 16;
     vectorizes each step to `vector.contract`, and unrolls it to the
     m16n8k16 shape of `mma.sync` (f32 accumulation). This is the
-    target-independent tiled stage; other contractions (bf16 for now, f32,
-    sizes the tiles do not divide) are left to the parallel-loop path.
+    target-independent tiled stage; other contractions (f32, mixed operand
+    types, sizes the tiles do not divide: `mp-gpu-pad-contractions` pads
+    those first in the pipeline) are left to the parallel-loop path.
     Part of `mp-lower-to-gpu`.
 
     ```mlir
@@ -72,17 +110,24 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
 }
 
 def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
-  let summary = "Lower the tiled stage's vector.contract to nvgpu.mma.sync";
+  let summary = "Lower the tiled stage's vector.contract to mma.sync";
   let description = [{
     Inside each `scf.forall` mapped to thread blocks (the tiled stage of
     `mp-gpu-tile-contractions`), rewrites the m16n8k16 `vector.contract`s
-    with f16 operands and f32 accumulators, and the transfers that feed
-    them, into `nvgpu.mma.sync` and per-lane loads (upstream's
-    vector-to-nvgpu conversion). Vector and scalar code elsewhere is left
-    alone. Part of `mp-lower-to-gpu`.
+    with f16 or bf16 operands and f32 accumulators, and the transfers that
+    feed them, into mma.sync and per-lane loads. f16 takes upstream's
+    vector-to-nvgpu conversion (`nvgpu.mma.sync`); bf16, which upstream
+    lacks, takes the same conversion with its operand reads re-typed as f16
+    (bf16 fragments have f16's layout; the loads move bits) and becomes
+    `nvvm.mma.sync` with `multiplicandAPtxType = bf16` on those registers.
+    Vector and scalar code elsewhere is left alone. Part of
+    `mp-lower-to-gpu`.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::vector::VectorDialect"];
   let statistics = [

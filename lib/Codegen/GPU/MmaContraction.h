@@ -1,0 +1,40 @@
+//===- MmaContraction.h - Contractions Tensor Cores compute -----*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the GPU backend's Tensor Core passes agree on: the m16n8k16 shape of
+// mma.sync and which contractions take it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_LIB_CODEGEN_GPU_MMACONTRACTION_H
+#define MP_LIB_CODEGEN_GPU_MMACONTRACTION_H
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+#include <optional>
+
+namespace mlir {
+namespace mp {
+
+/// The m16n8k16 shape of mma.sync.
+constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
+
+/// The loops of a contraction that Tensor Cores can compute.
+struct MmaContraction {
+  std::optional<unsigned> batch;
+  unsigned m, n, k;
+  SmallVector<int64_t> ranges;
+};
+
+/// The loops of `op` if it is a contraction (on tensors or buffers) of static
+/// shape whose operands are both f16 or both bf16, whose accumulator is f32
+/// and that has one M, N and K loop and at most one batch loop.
+std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_LIB_CODEGEN_GPU_MMACONTRACTION_H

@@ -1,0 +1,61 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-pad-contractions | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-pad-contractions='tile-m=32 tile-n=16' | FileCheck %s --check-prefix=SMALL
+// RUN: not mp-opt %s --mp-gpu-pad-contractions='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mp-gpu-pad-contractions: tile-m=64 tile-n=0 is invalid: both must be positive
+
+// 37x61x29: M to 64, N to 64, K to 32 with zeros; the result is sliced back.
+// CHECK-LABEL: func.func @odd
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK: %[[A:.*]] = tensor.pad %arg0 low[0, 0] high[27, 3]
+// CHECK: tensor.yield %[[ZERO]] : f16
+// CHECK: tensor<37x29xf16> to tensor<64x32xf16>
+// CHECK: %[[B:.*]] = tensor.pad %arg1 low[0, 0] high[3, 3]
+// CHECK: tensor<29x61xf16> to tensor<32x64xf16>
+// CHECK: %[[C:.*]] = tensor.pad %arg2 low[0, 0] high[27, 3]
+// CHECK: tensor<37x61xf32> to tensor<64x64xf32>
+// CHECK: %[[R:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<64x32xf16>, tensor<32x64xf16>) outs(%[[C]] : tensor<64x64xf32>)
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[R]][0, 0] [37, 61] [1, 1] : tensor<64x64xf32> to tensor<37x61xf32>
+// CHECK: return %[[S]]
+// SMALL-LABEL: func.func @odd
+// SMALL: tensor<37x29xf16> to tensor<64x32xf16>
+// SMALL: tensor<29x61xf16> to tensor<32x64xf16>
+// SMALL: linalg.matmul {{.*}} outs({{.*}} : tensor<64x64xf32>)
+func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf32>) -> tensor<37x61xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  return %r : tensor<37x61xf32>
+}
+
+// -----
+
+// bf16, batch 3 of 1x1x1: the batch stays, M/N/K are padded.
+// CHECK-LABEL: func.func @batch_of_ones
+// CHECK: tensor<3x1x1xbf16> to tensor<3x64x16xbf16>
+// CHECK: tensor<3x1x1xbf16> to tensor<3x16x64xbf16>
+// CHECK: linalg.batch_matmul {{.*}} -> tensor<3x64x64xf32>
+// CHECK: tensor.extract_slice {{.*}}[0, 0, 0] [3, 1, 1] [1, 1, 1] : tensor<3x64x64xf32> to tensor<3x1x1xf32>
+func.func @batch_of_ones(%a: tensor<3x1x1xbf16>, %b: tensor<3x1x1xbf16>, %c: tensor<3x1x1xf32>) -> tensor<3x1x1xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x1x1xbf16>, tensor<3x1x1xbf16>) outs(%c : tensor<3x1x1xf32>) -> tensor<3x1x1xf32>
+  return %r : tensor<3x1x1xf32>
+}
+
+// -----
+
+// Left alone: sizes the tiles divide, f32 and mixed operands, an f16
+// accumulator, dynamic sizes, buffers.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: tensor.pad
+// CHECK: return
+func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,
+                      %f: tensor<37x29xf32>, %fb: tensor<29x61xf32>, %fc: tensor<37x61xf32>,
+                      %h: tensor<37x29xf16>, %hb: tensor<29x61xbf16>, %hc16: tensor<37x61xf16>,
+                      %hh: tensor<29x61xf16>, %d: tensor<?x29xf16>, %dc: tensor<?x61xf32>,
+                      %m: memref<37x29xf16>, %mb: memref<29x61xf16>, %mc: memref<37x61xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = linalg.matmul ins(%f, %fb : tensor<37x29xf32>, tensor<29x61xf32>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %2 = linalg.matmul ins(%h, %hb : tensor<37x29xf16>, tensor<29x61xbf16>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %3 = linalg.matmul ins(%h, %hh : tensor<37x29xf16>, tensor<29x61xf16>) outs(%hc16 : tensor<37x61xf16>) -> tensor<37x61xf16>
+  %4 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>
+  linalg.matmul ins(%m, %mb : memref<37x29xf16>, memref<29x61xf16>) outs(%mc : memref<37x61xf32>)
+  return
+}
