@@ -214,6 +214,17 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
         return module.emitError(message);
       })))
     return failure();
+  return compileToSharedObject(
+      module, outputPath, opts.optLevel,
+      [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); });
+}
+
+LogicalResult mlir::mp::compileToSharedObject(
+    ModuleOp module, StringRef outputPath, unsigned optLevel,
+    function_ref<void(OpPassManager &)> buildPipeline) {
+  if (optLevel > 3)
+    return module.emitError() << "optimization level " << optLevel
+                              << " is invalid: expected 0, 1, 2 or 3";
   SmallVector<std::pair<std::string, std::string>> entries;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal() || !fn.isPublic())
@@ -246,7 +257,7 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
   }
 
   PassManager pm(module.getContext());
-  buildLowerToCpuPipeline(pm, opts);
+  buildPipeline(pm);
   if (failed(pm.run(module)))
     return failure();
 
@@ -276,15 +287,15 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
     return module.emitError()
            << "cannot target the host: " << llvm::toString(builder.takeError());
   builder->setRelocationModel(llvm::Reloc::PIC_);
-  builder->setCodeGenOptLevel(*llvm::CodeGenOpt::getLevel(opts.optLevel));
+  builder->setCodeGenOptLevel(*llvm::CodeGenOpt::getLevel(optLevel));
   auto tm = builder->createTargetMachine();
   if (!tm)
     return module.emitError()
            << "cannot target the host: " << llvm::toString(tm.takeError());
   llvmModule->setDataLayout((*tm)->createDataLayout());
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
-  if (llvm::Error err = makeOptimizingTransformer(opts.optLevel, 0,
-                                                  tm->get())(llvmModule.get()))
+  if (llvm::Error err =
+          makeOptimizingTransformer(optLevel, 0, tm->get())(llvmModule.get()))
     return module.emitError()
            << "LLVM optimization failed: " << llvm::toString(std::move(err));
 

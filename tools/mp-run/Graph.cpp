@@ -7,6 +7,7 @@
 #include "Graph.h"
 #include "Errors.h"
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/GPU/Passes.h"
 #include "mp/Compiler/CpuCompiler.h"
 
 #include "mlir/Parser/Parser.h"
@@ -61,19 +62,28 @@ std::string TempDir::file(StringRef name) const {
 
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const std::string &soPath,
-                        unsigned optLevel) {
+                        unsigned optLevel, Backend backend) {
   auto start = std::chrono::steady_clock::now();
-  mp::CpuPipelineOptions options;
-  options.optLevel = optLevel;
-  if (failed(mp::compileToSharedObject(module, soPath, options)))
+  LogicalResult compiled = failure();
+  if (backend == Backend::cpu) {
+    mp::CpuPipelineOptions options;
+    options.optLevel = optLevel;
+    compiled = mp::compileToSharedObject(module, soPath, options);
+  } else {
+    compiled = mp::compileToSharedObject(
+        module, soPath, optLevel, [](OpPassManager &pm) {
+          mp::buildLowerToGpuEmulationPipeline(pm, mp::GpuPipelineOptions());
+        });
+  }
+  if (failed(compiled))
     return reported();
-  auto compiled = std::make_unique<CompiledModule>();
-  compiled->compileSeconds =
+  auto result = std::make_unique<CompiledModule>();
+  result->compileSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  if (mp_module_load(soPath.c_str(), "cpu", &compiled->module) != MP_OK)
+  if (mp_module_load(soPath.c_str(), "cpu", &result->module) != MP_OK)
     return runtimeError();
-  return std::move(compiled);
+  return std::move(result);
 }
 
 CompiledModule::~CompiledModule() {

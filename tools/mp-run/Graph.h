@@ -41,13 +41,20 @@ private:
   llvm::SmallString<128> path;
 };
 
+/// Where mp-run executes a graph.
+enum class Backend {
+  cpu,          ///< mp-lower-to-cpu
+  gpuEmulation, ///< mp-lower-to-gpu-emulation: the GPU tiled stage on the CPU
+};
+
 /// A module compiled to a shared object and loaded by the runtime.
 class CompiledModule {
 public:
-  /// Compiles `module` (lowered in place) to `soPath` at `optLevel` and
-  /// loads it.
+  /// Compiles `module` (lowered in place) for `backend` to `soPath` at
+  /// `optLevel` and loads it.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
-  compile(mlir::ModuleOp module, const std::string &soPath, unsigned optLevel);
+  compile(mlir::ModuleOp module, const std::string &soPath, unsigned optLevel,
+          Backend backend);
   ~CompiledModule();
 
   llvm::Expected<mp_entry *> findEntry(const std::string &name);

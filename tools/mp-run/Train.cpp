@@ -511,7 +511,7 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
       CompiledModule::compile(**module,
                               command.emitSo.empty() ? (*tmp)->file("step.so")
                                                      : command.emitSo,
-                              command.optLevel);
+                              command.optLevel, command.backend);
   if (!compiled)
     return compiled.takeError();
   llvm::Expected<mp_entry *> step = (*compiled)->findEntry(gradName + "_step");

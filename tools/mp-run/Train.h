@@ -14,6 +14,7 @@
 #define MP_TOOLS_MPRUN_TRAIN_H
 
 #include "Dataset.h"
+#include "Graph.h"
 #include "mp/Pipelines/Pipelines.h"
 #include "mp/Runtime/mp_runtime.h"
 
@@ -62,6 +63,7 @@ struct TrainCommand {
   /// ("none": fp32).
   mlir::mp::TrainPipelineConfig pipeline;
   unsigned optLevel = 0;
+  Backend backend = Backend::cpu;
   std::string emitSo; // keep the shared object here
   TrainOptions run;
 };

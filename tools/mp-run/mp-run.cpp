@@ -101,6 +101,13 @@ static cl::opt<unsigned>
     optLevel("O",
              cl::desc("Optimization level (0-3; mp-lower-to-cpu's opt-level)"),
              cl::init(mp::kDefaultCpuOptLevel), cl::Prefix, cl::cat(category));
+static cl::opt<Backend> backend(
+    "backend", cl::desc("Where the graph runs"), cl::init(Backend::cpu),
+    cl::values(clEnumValN(Backend::cpu, "cpu", "the CPU (mp-lower-to-cpu)"),
+               clEnumValN(Backend::gpuEmulation, "gpu-emulation",
+                          "the GPU pipeline's tiled stage, executed on the CPU "
+                          "(mp-lower-to-gpu-emulation)")),
+    cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
@@ -370,7 +377,7 @@ static llvm::Expected<Version> compileVersion(const std::string &label,
   Version version;
   version.label = label;
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::compile(module, soPath, optLevel);
+      CompiledModule::compile(module, soPath, optLevel, backend);
   if (!compiled)
     return compiled.takeError();
   version.compiled = std::move(*compiled);
@@ -537,6 +544,7 @@ static llvm::Error runCommand() {
   trainCommand.run.label = policy == "none" ? "fp32" : policy;
   trainCommand.entry = entryName;
   trainCommand.optLevel = optLevel;
+  trainCommand.backend = backend;
   trainCommand.emitSo = emitSo;
   return runTraining(context, trainCommand);
 }

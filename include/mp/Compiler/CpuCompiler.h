@@ -23,6 +23,7 @@
 #include <string>
 
 namespace mlir {
+class OpPassManager;
 namespace func {
 class FuncOp;
 } // namespace func
@@ -39,6 +40,13 @@ FailureOr<std::string> getEntrySignature(func::FuncOp fn);
 LogicalResult
 compileToSharedObject(ModuleOp module, StringRef outputPath,
                       const CpuPipelineOptions &options = CpuPipelineOptions());
+
+/// The same with the pipeline that `buildPipeline` adds (it must lower the
+/// module to the LLVM dialect with C interface wrappers, as mp-lower-to-cpu
+/// and mp-lower-to-gpu-emulation do); LLVM optimizes at `optLevel` (0-3).
+LogicalResult
+compileToSharedObject(ModuleOp module, StringRef outputPath, unsigned optLevel,
+                      function_ref<void(OpPassManager &)> buildPipeline);
 
 } // namespace mp
 } // namespace mlir

@@ -55,6 +55,24 @@ static void addVectorLowering(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertVectorToSCFPass(transfers));
 }
 
+void mlir::mp::addLowerBuffersToLLVMPasses(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  addVectorLowering(pm);
+  addLowPrecisionLegalization(pm);
+  // LLVM intrinsics first (exp, log, sqrt, rsqrt...), libm for the rest.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 LogicalResult mlir::mp::verifyCpuPipelineOptions(
     const CpuPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
@@ -84,21 +102,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass(vectorize));
   }
   addBufferizationPasses(pm);
-  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  addVectorLowering(pm);
-  addLowPrecisionLegalization(pm);
-  // LLVM intrinsics first (exp, log, sqrt, rsqrt...), libm for the rest.
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  ConvertVectorToLLVMPassOptions vectorToLLVM;
-  vectorToLLVM.vectorContractLowering =
-      vector::VectorContractLowering::OuterProduct;
-  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  addLowerBuffersToLLVMPasses(pm);
 }
 
 void mlir::mp::registerCPUCodegenPassesAndPipelines() {

@@ -6,6 +6,7 @@
 
 #include "MmaContraction.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -35,4 +36,42 @@ mp::matchMmaContraction(linalg::LinalgOp op) {
   if (!dims->batch.empty())
     c.batch = dims->batch[0];
   return c;
+}
+
+/// Whether `value` is block argument `arg` of `body`, possibly extended.
+static bool isInput(Value value, Block &body, unsigned arg) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    value = ext.getIn();
+  return value == body.getArgument(arg);
+}
+
+FailureOr<linalg::LinalgOp>
+mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return failure();
+  Block &body = op.getRegion().front();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return failure();
+  BlockArgument acc = body.getArgument(2);
+  Value product = add.getLhs() == acc   ? add.getRhs()
+                  : add.getRhs() == acc ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul ||
+      !((isInput(mul.getLhs(), body, 0) && isInput(mul.getRhs(), body, 1)) ||
+        (isInput(mul.getLhs(), body, 1) && isInput(mul.getRhs(), body, 0))))
+    return failure();
+  // Nothing else: the extensions, the product, the sum and the yield.
+  size_t expected =
+      3 + isa_and_nonnull<arith::ExtFOp>(mul.getLhs().getDefiningOp()) +
+      isa_and_nonnull<arith::ExtFOp>(mul.getRhs().getDefiningOp());
+  if (body.getOperations().size() != expected)
+    return failure();
+  rewriter.setInsertionPoint(op);
+  auto contract = linalg::ContractOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(), op.getDpsInputs(),
+      op.getDpsInits(), op.getIndexingMaps());
+  rewriter.replaceOp(op, contract);
+  return cast<linalg::LinalgOp>(contract.getOperation());
 }

@@ -13,10 +13,14 @@
 #define MP_LIB_CODEGEN_GPU_MMACONTRACTION_H
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
 namespace mlir {
+namespace linalg {
+class GenericOp;
+} // namespace linalg
 namespace mp {
 
 /// The m16n8k16 shape of mma.sync.
@@ -33,6 +37,12 @@ struct MmaContraction {
 /// shape whose operands are both f16 or both bf16, whose accumulator is f32
 /// and that has one M, N and K loop and at most one batch loop.
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
+
+/// `op` as a `linalg.contract` with its indexing maps if its body is exactly
+/// `acc + ext(a) * ext(b)` (ext: arith.extf to the accumulator's type, or
+/// none), the form that vectorizes to one vector.contract; failure otherwise.
+FailureOr<linalg::LinalgOp> rewriteAsNamedContraction(RewriterBase &rewriter,
+                                                      linalg::GenericOp op);
 
 } // namespace mp
 } // namespace mlir

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -83,10 +84,9 @@ static void addTensorStage(OpPassManager &pm,
   addBufferizationPasses(pm);
 }
 
-/// Buffers to kernels: Tensor Core contractions through the tiled stage to
-/// nvgpu.mma.sync, the rest as tiled parallel loops, all in gpu.launch.
-static void addKernelStage(OpPassManager &pm,
-                           const GpuPipelineOptions &options) {
+/// Tensor Core contractions as the target-independent tiled stage.
+static void addTiledStage(OpPassManager &pm,
+                          const GpuPipelineOptions &options) {
   GPUTileContractionsPassOptions tiles;
   tiles.tileM = options.tileM;
   tiles.tileN = options.tileN;
@@ -95,6 +95,13 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUTileContractionsPass(tiles));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+}
+
+/// Buffers to kernels: the tiled stage's contractions to mma.sync, the rest
+/// as tiled parallel loops, all in gpu.launch.
+static void addKernelStage(OpPassManager &pm,
+                           const GpuPipelineOptions &options) {
+  addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
@@ -157,6 +164,15 @@ void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
   addTargetStage(pm, options);
 }
 
+void mlir::mp::buildLowerToGpuEmulationPipeline(
+    OpPassManager &pm, const GpuPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  addTensorStage(pm, options);
+  addTiledStage(pm, options);
+  pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  addLowerBuffersToLLVMPasses(pm);
+}
+
 void mlir::mp::registerGPUCodegenPassesAndPipelines() {
   registerMPGPUCodegenPasses();
   registerModulePipeline<GpuPipelineOptions>(
@@ -164,4 +180,10 @@ void mlir::mp::registerGPUCodegenPassesAndPipelines() {
       "Lower linalg on tensors (fp32 or mixed) to NVIDIA GPU kernels (mma.sync "
       "for f16/bf16 contractions) and host code",
       verifyGpuPipelineOptions, buildLowerToGpuPipeline);
+  registerModulePipeline<GpuPipelineOptions>(
+      "mp-lower-to-gpu-emulation",
+      "Run mp-lower-to-gpu up to its target-independent tiled stage and lower "
+      "that to the LLVM dialect for the host CPU (forall iterations in "
+      "sequence)",
+      verifyGpuPipelineOptions, buildLowerToGpuEmulationPipeline);
 }

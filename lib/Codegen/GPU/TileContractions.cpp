@@ -187,6 +187,15 @@ struct GPUTileContractionsPass
       return;
     IRRewriter rewriter(&getContext());
     for (auto &[op, c] : targets) {
+      // A generic vectorizes to a multi-reduction; as linalg.contract it
+      // becomes a vector.contract.
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+        FailureOr<linalg::LinalgOp> named =
+            rewriteAsNamedContraction(rewriter, generic);
+        if (failed(named))
+          continue;
+        op = *named;
+      }
       if (failed(tileOne(rewriter, op, c))) {
         op->emitError("mp-gpu-tile-contractions: cannot tile this "
                       "contraction for Tensor Cores");

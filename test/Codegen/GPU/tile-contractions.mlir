@@ -52,3 +52,34 @@ func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: mem
   %r = linalg.matmul ins(%t, %t : tensor<64x64xf16>, tensor<64x64xf16>) outs(%tc : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// A contraction generic (A x B^T, as torch-mlir emits linear layers) whose
+// body is acc + ext(a) * ext(b) is tiled as a linalg.contract with the same
+// maps: B's transposed read feeds the same m16n8k16 contracts. A generic that
+// rounds the product to f16 before accumulating is not a Tensor Core
+// contraction and stays.
+// CHECK-LABEL: func.func @generic_abt
+// CHECK: scf.forall
+// CHECK-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+// CHECK: linalg.generic
+// CHECK: arith.mulf {{.*}} : f16
+func.func @generic_abt(%x: memref<64x128xf16>, %w: memref<64x128xf16>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x128xf16>, memref<64x128xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%xi: f16, %wi: f16, %acc: f32):
+    %a = arith.extf %xi : f16 to f32
+    %b = arith.extf %wi : f16 to f32
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x128xf16>, memref<64x128xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%xi: f16, %wi: f16, %acc: f32):
+    %p = arith.mulf %xi, %wi : f16
+    %e = arith.extf %p : f16 to f32
+    %s = arith.addf %acc, %e : f32
+    linalg.yield %s : f32
+  }
+  return
+}

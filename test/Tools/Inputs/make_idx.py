@@ -2,13 +2,15 @@
 """Writes a Fashion-MNIST-shaped data set (gzipped IDX, 28x28 images) of N
 training and N test examples into DIR, labels i % 10 unless --label says
 otherwise for example 0; --image-dims writes other dimensions into the image
-files' headers (the data stays N 28x28 images).
+files' headers (the data stays N 28x28 images). Pixels are 0 unless --random
+SEED fills them with bytes from Python's random.Random(SEED).
 
-Usage: make_idx.py DIR N [--label L] [--image-dims A,B,C]
+Usage: make_idx.py DIR N [--label L] [--image-dims A,B,C] [--random SEED]
 """
 import argparse
 import gzip
 import os
+import random
 import struct
 
 
@@ -26,6 +28,7 @@ def main():
     parser.add_argument("n", type=int)
     parser.add_argument("--label", type=int)
     parser.add_argument("--image-dims")
+    parser.add_argument("--random", type=int)
     args = parser.parse_args()
     os.makedirs(args.dir, exist_ok=True)
     labels = bytes(i % 10 for i in range(args.n))
@@ -34,9 +37,12 @@ def main():
     dims = (args.n, 28, 28)
     if args.image_dims:
         dims = tuple(int(d) for d in args.image_dims.split(","))
+    pixels = bytes(args.n * 28 * 28)
+    if args.random is not None:
+        pixels = random.Random(args.random).randbytes(len(pixels))
     for split in ("train", "t10k"):
         write(os.path.join(args.dir, f"{split}-images-idx3-ubyte.gz"),
-              dims, bytes(args.n * 28 * 28))
+              dims, pixels)
         write(os.path.join(args.dir, f"{split}-labels-idx1-ubyte.gz"),
               (args.n,), labels)
 

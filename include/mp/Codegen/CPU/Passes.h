@@ -63,6 +63,12 @@ LogicalResult verifyCpuPipelineOptions(
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options);
 
+/// The second half of mp-lower-to-cpu, from bufferized linalg, vector and
+/// scf to the LLVM dialect for the host: loops, unrolled vector transfers,
+/// f16/bf16 arithmetic through f32, math through intrinsics and libm. The GPU
+/// backend's emulation runs its tiled stage through it.
+void addLowerBuffersToLLVMPasses(OpPassManager &pm);
+
 /// Registers the CPU codegen passes and mp-lower-to-cpu.
 void registerCPUCodegenPassesAndPipelines();
 

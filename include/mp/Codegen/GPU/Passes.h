@@ -79,13 +79,23 @@ LogicalResult verifyGpuPipelineOptions(
 /// Lowers linalg on tensors (fp32 or mixed) for NVIDIA GPUs: mp ops
 /// converted, aggregates decomposed, one-shot bufferization, Tensor Core
 /// contractions tiled (mp-gpu-tile-contractions) and lowered to
-/// nvgpu.mma.sync, everything else as parallel loops, both mapped to
+/// mma.sync (f16 and bf16), everything else as parallel loops, both mapped to
 /// gpu.launch, kernels outlined and lowered to NVVM, one binary per chip
 /// (gpu.binary), host code in the LLVM dialect calling the mgpu* runtime.
 void buildLowerToGpuPipeline(OpPassManager &pm,
                              const GpuPipelineOptions &options);
 
-/// Registers the GPU codegen passes and mp-lower-to-gpu.
+/// The GPU pipeline on a CPU: mp-lower-to-gpu's tensor stage (padding
+/// included) and tiled stage (blocks, warps and m16n8k16 vector.contract),
+/// then scf.forall as sequential loops and mp-lower-to-cpu's lowering of
+/// buffers to the LLVM dialect, with C interface wrappers. What mp-run's
+/// `--backend gpu-emulation` executes. The target options (chips, format,
+/// ptx-features, cuda-toolkit, block-size) have no effect.
+void buildLowerToGpuEmulationPipeline(OpPassManager &pm,
+                                      const GpuPipelineOptions &options);
+
+/// Registers the GPU codegen passes, mp-lower-to-gpu and
+/// mp-lower-to-gpu-emulation.
 void registerGPUCodegenPassesAndPipelines();
 
 } // namespace mp

@@ -1,0 +1,21 @@
+// RUN: mp-opt %s --mp-lower-to-gpu-emulation --mlir-print-ir-after=scf-forall-to-for -o %t.mlir 2>&1 | FileCheck %s --check-prefix=TILED --implicit-check-not=scf.forall
+// RUN: FileCheck %s --input-file=%t.mlir --implicit-check-not=scf. --implicit-check-not=vector.contract --implicit-check-not=memref.alloc
+// RUN: not mp-opt %s --mp-lower-to-gpu-emulation='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// The GPU pipeline's tiled stage on the CPU: a 37x61x29 f16 matmul padded to
+// 64x64x32, the block and warp foralls as sequential loops around the K loop
+// of m16n8k16 contracts, then lowered like mp-lower-to-cpu with C wrappers.
+// TILED: func.func @odd
+// TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64
+// TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64
+// TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c32
+// TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c32
+// TILED: scf.for %{{.*}} = %c0 to %c32 step %c16
+// TILED-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK: llvm.func @odd
+// CHECK: llvm.func @_mlir_ciface_odd
+// BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid
+func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf32>) -> tensor<37x61xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  return %r : tensor<37x61xf32>
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Runs graphs and training steps with mp-run on the CPU backend and on
+--backend gpu-emulation (the GPU pipeline's tiled stage executed on the CPU)
+and checks that they agree. Prints one line per comparison and
+'N passed, N failed'.
+
+Both backends multiply f16/bf16 operands exactly in f32 and accumulate in f32
+along K in the same order, so outputs are expected bit-identical; the check
+allows a relative difference of --rtol (of the output's largest magnitude) so
+that a legitimate reordering would show as a figure, not as a failure.
+
+Usage:
+  compare_backends.py graphs --amp A FILE:ENTRY...   random inputs, outputs
+  compare_backends.py random --amp A --seeds X:Y     random_graph.py graphs
+  compare_backends.py train --amp A --data DIR --steps N FILE...
+                                                     losses and parameters
+"""
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "Inputs"))
+import random_graph  # noqa: E402
+from tally import Tally  # noqa: E402
+
+BACKENDS = ("cpu", "gpu-emulation")
+
+
+def mp_run(args, env=None):
+    run = subprocess.run(["mp-run"] + args, capture_output=True, text=True,
+                         env=env)
+    if run.returncode != 0:
+        raise RuntimeError(f"mp-run {' '.join(args)}: exit {run.returncode}: "
+                           f"{run.stderr.strip()[-400:]}")
+    return run.stdout
+
+
+def difference(ref, out):
+    """Largest |ref - out| relative to max(|ref|), or None when the arrays
+    cannot be compared (shape, dtype, non-finite values in other places)."""
+    if ref.shape != out.shape or ref.dtype != out.dtype:
+        return None
+    if ref.dtype.kind not in "fc":
+        return 0.0 if np.array_equal(ref, out) else float("inf")
+    ref = ref.astype(np.float64)
+    out = out.astype(np.float64)
+    finite = np.isfinite(ref)
+    if not np.array_equal(finite, np.isfinite(out)) or not np.array_equal(
+            ref[~finite], out[~finite], equal_nan=True):
+        return None
+    if not finite.any():
+        return 0.0
+    scale = max(np.abs(ref[finite]).max(), 1e-30)
+    return float(np.abs(ref[finite] - out[finite]).max() / scale)
+
+
+def compare_dirs(name, dirs, pattern, rtol, tally):
+    """Compares the .npy files matching `pattern` in the two dirs."""
+    files = sorted(os.path.basename(f)
+                   for f in glob.glob(os.path.join(dirs[0], pattern)))
+    worst, bad = 0.0, []
+    for f in files:
+        d = difference(np.load(os.path.join(dirs[0], f)),
+                       np.load(os.path.join(dirs[1], f)))
+        if d is None or d > rtol:
+            bad.append(f"{f} ({'incomparable' if d is None else f'{d:.3g}'})")
+        else:
+            worst = max(worst, d)
+    ok = bool(files) and not bad
+    detail = (f"{len(files)} arrays, max rel diff {worst:.3g}"
+              + ("" if worst else " (bit-identical)")) if ok else (
+        "no outputs" if not files else "differ: " + ", ".join(bad))
+    tally.record(ok, f"{name}: {'ok' if ok else 'FAIL'}: {detail}")
+
+
+def run_graph(path, entry, amp, seed, tmp, rtol, tally, name):
+    dirs = []
+    try:
+        for backend in BACKENDS:
+            out = os.path.join(tmp, f"{entry}-{amp}-{backend}")
+            mp_run([path, "--entry", entry, "--amp", amp, "--random-inputs",
+                    "--seed", str(seed), "--backend", backend,
+                    "--save-outputs", out])
+            dirs.append(out)
+    except RuntimeError as err:
+        tally.record(False, f"{name}: FAIL: {err}")
+        return
+    compare_dirs(name, dirs, "out*.npy", rtol, tally)
+
+
+def graphs(args, tally, tmp):
+    for item in args.items:
+        path, entry = item.rsplit(":", 1)
+        name = f"{os.path.basename(path)}:{entry} {args.amp}"
+        run_graph(path, entry, args.amp, args.seed, tmp, args.rtol, tally,
+                  name)
+
+
+def random_graphs(args, tally, tmp):
+    first, last = (int(x) for x in args.seeds.split(":"))
+    for seed in range(first, last):
+        path = os.path.join(tmp, f"g{seed}.mlir")
+        with open(path, "w") as f:
+            f.write(random_graph.Gen(seed, calls=False).function(30))
+        run_graph(path, "random", args.amp, seed, tmp, args.rtol, tally,
+                  f"random graph {seed} {args.amp}")
+
+
+def train(args, tally, tmp):
+    env = dict(os.environ, MP_DATASET_DIR=args.data)
+    for path in args.items:
+        name = f"{os.path.basename(path)} {args.amp} {args.steps} steps"
+        dirs = []
+        try:
+            for backend in BACKENDS:
+                out = os.path.join(tmp, f"{os.path.basename(path)}-{backend}")
+                os.makedirs(out, exist_ok=True)
+                mp_run(["--train", path, "--amp", args.amp, "--epochs", "1",
+                        "--max-steps", str(args.steps), "--seed", "1",
+                        "--loss-scale", "dynamic", "--inject-overflow", "2",
+                        "--backend", backend,
+                        "--log", os.path.join(out, "log.csv"),
+                        "--save-params", out], env=env)
+                log = np.genfromtxt(os.path.join(out, "log.csv"),
+                                    delimiter=",", names=True)
+                np.save(os.path.join(out, "loss.npy"), log["loss"])
+                np.save(os.path.join(out, "scale.npy"), log["scale"])
+                np.save(os.path.join(out, "skipped.npy"), log["skipped"])
+                dirs.append(out)
+        except RuntimeError as err:
+            tally.record(False, f"{name}: FAIL: {err}")
+            continue
+        compare_dirs(name, dirs, "*.npy", args.rtol, tally)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["graphs", "random", "train"])
+    parser.add_argument("items", nargs="*")
+    parser.add_argument("--amp", default="fp16")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seeds", default="0:10")
+    parser.add_argument("--data")
+    parser.add_argument("--steps", type=int, default=4)
+    parser.add_argument("--rtol", type=float, default=1e-5)
+    args = parser.parse_intermixed_args()
+    tally = Tally()
+    with tempfile.TemporaryDirectory() as tmp:
+        {"graphs": graphs, "random": random_graphs, "train": train}[
+            args.mode](args, tally, tmp)
+    return tally.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

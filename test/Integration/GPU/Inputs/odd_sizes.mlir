@@ -1,0 +1,51 @@
+// Contractions of sizes the GPU tiles do not divide, in every form the tiled
+// stage takes (fp32 here; --amp makes their operands f16 or bf16).
+
+func.func @odd(%a: tensor<37x29xf32>, %b: tensor<29x61xf32>) -> tensor<37x61xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x61xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<37x29xf32>, tensor<29x61xf32>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  return %r : tensor<37x61xf32>
+}
+
+func.func @one(%a: tensor<1x1xf32>, %b: tensor<1x1xf32>) -> tensor<1x1xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1xf32>) -> tensor<1x1xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<1x1xf32>, tensor<1x1xf32>) outs(%c : tensor<1x1xf32>) -> tensor<1x1xf32>
+  return %r : tensor<1x1xf32>
+}
+
+func.func @batch(%a: tensor<3x37x29xf32>, %b: tensor<3x29x61xf32>, %bias: tensor<3x37x61xf32>) -> tensor<3x37x61xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x37x29xf32>, tensor<3x29x61xf32>) outs(%bias : tensor<3x37x61xf32>) -> tensor<3x37x61xf32>
+  return %r : tensor<3x37x61xf32>
+}
+
+// A x B^T as torch-mlir emits it for a linear layer: a contraction generic.
+func.func @linear(%x: tensor<5x100xf32>, %w: tensor<10x100xf32>) -> tensor<5x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<5x10xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<5x10xf32>) -> tensor<5x10xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<5x100xf32>, tensor<10x100xf32>) outs(%c : tensor<5x10xf32>) {
+  ^bb0(%xi: f32, %wi: f32, %acc: f32):
+    %p = arith.mulf %xi, %wi : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<5x10xf32>
+  return %r : tensor<5x10xf32>
+}
+
+// A^T x B with the named op's transposed form, then ReLU.
+func.func @transposed_relu(%a: tensor<29x37xf32>, %b: tensor<29x61xf32>) -> tensor<37x61xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x61xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%a, %b : tensor<29x37xf32>, tensor<29x61xf32>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<37x61xf32>) outs(%e : tensor<37x61xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<37x61xf32>
+  return %relu : tensor<37x61xf32>
+}
