@@ -110,6 +110,8 @@ void TestAmpInvariantsPass::runOnOperation() {
 
 namespace mlir {
 namespace mp {
-void registerTestPasses() { PassRegistration<TestAmpInvariantsPass>(); }
+void registerTestAmpInvariantsPass() {
+  PassRegistration<TestAmpInvariantsPass>();
+}
 } // namespace mp
 } // namespace mlir
