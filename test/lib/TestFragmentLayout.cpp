@@ -83,6 +83,21 @@ static Coord element(ValueRange indices, int64_t offset, int64_t lane) {
   return std::make_pair(*row, *col + offset);
 }
 
+/// The first element (row-major) and the number of elements of the slice of
+/// `type` at static `position` (a prefix of its indices).
+static std::pair<int64_t, int64_t> getSlice(VectorType type,
+                                            ArrayRef<int64_t> position) {
+  int64_t first = 0, size = 1, count = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (d < static_cast<int64_t>(position.size()))
+      first += position[d] * size;
+    else
+      count *= type.getDimSize(d);
+    size *= type.getDimSize(d);
+  }
+  return {first, count};
+}
+
 /// The elements of `value` (a scalar or a vector, in row-major order) as
 /// `leaf` names them, followed through the ops that move elements around:
 /// from_elements, to_elements, extract, bitcast (a 32-bit register stands
@@ -116,12 +131,7 @@ static SmallVector<T> trace(Value value,
     ArrayRef<int64_t> position = insert.getStaticPosition();
     if (static_cast<int64_t>(all.size()) == type.getNumElements() &&
         !llvm::is_contained(position, ShapedType::kDynamic)) {
-      int64_t first = 0, size = 1;
-      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-        if (d < static_cast<int64_t>(position.size()))
-          first += position[d] * size;
-        size *= type.getDimSize(d);
-      }
+      int64_t first = getSlice(type, position).first;
       if (first + static_cast<int64_t>(part.size()) <=
           static_cast<int64_t>(all.size())) {
         llvm::copy(part, all.begin() + first);
@@ -139,15 +149,7 @@ static SmallVector<T> trace(Value value,
     ArrayRef<int64_t> position = extract.getStaticPosition();
     if (group * type.getNumElements() == static_cast<int64_t>(all.size()) &&
         !llvm::is_contained(position, ShapedType::kDynamic)) {
-      int64_t first = 0, size = 1;
-      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
-        if (d < static_cast<int64_t>(position.size()))
-          first += position[d] * size;
-        size *= type.getDimSize(d);
-      }
-      int64_t count = 1;
-      for (int64_t d = position.size(); d < type.getRank(); ++d)
-        count *= type.getDimSize(d);
+      auto [first, count] = getSlice(type, position);
       return SmallVector<T>(all.begin() + first * group,
                             all.begin() + (first + count) * group);
     }

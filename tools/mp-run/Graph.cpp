@@ -9,11 +9,14 @@
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Codegen/GPU/Passes.h"
 #include "mp/Compiler/CpuCompiler.h"
+#include "mp/Compiler/GpuCompiler.h"
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 
 #include <chrono>
 
@@ -60,9 +63,18 @@ std::string TempDir::file(StringRef name) const {
   return (path + "/" + name).str();
 }
 
+/// Seconds since `start`.
+static double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const std::string &soPath,
                         unsigned optLevel, Backend backend) {
+  if (backend == Backend::cuda)
+    return error("--backend cuda cannot run graphs yet: the runtime has no "
+                 "CUDA backend (add --compile-only)");
   auto start = std::chrono::steady_clock::now();
   LogicalResult compiled = failure();
   if (backend == Backend::cpu) {
@@ -78,12 +90,44 @@ CompiledModule::compile(ModuleOp module, const std::string &soPath,
   if (failed(compiled))
     return reported();
   auto result = std::make_unique<CompiledModule>();
-  result->compileSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  result->compileSeconds = secondsSince(start);
   if (mp_module_load(soPath.c_str(), "cpu", &result->module) != MP_OK)
     return runtimeError();
   return std::move(result);
+}
+
+llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
+                                const CompileOptions &options,
+                                const std::string &soPath) {
+  auto start = std::chrono::steady_clock::now();
+  if (options.backend != Backend::cuda) {
+    llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
+        CompiledModule::compile(module, soPath, options.optLevel,
+                                options.backend);
+    if (!compiled)
+      return compiled.takeError();
+    llvm::outs() << label << ": compiled for the CPU"
+                 << (options.backend == Backend::gpuEmulation
+                         ? " (gpu-emulation)"
+                         : "")
+                 << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
+    if (!options.emitSo.empty())
+      llvm::outs() << ", kept " << options.emitSo;
+    llvm::outs() << "\n";
+    return llvm::Error::success();
+  }
+  FailureOr<mp::GpuCompilation> compiled =
+      mp::compileForGpu(module, mp::GpuPipelineOptions(), options.savePtx);
+  if (failed(compiled))
+    return reported();
+  llvm::outs() << label << ": compiled " << compiled->modules.size()
+               << " GPU modules for " << llvm::join(compiled->chips, ", ")
+               << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
+  if (!options.savePtx.empty())
+    llvm::outs() << ", " << compiled->ptxFiles.size() << " PTX files in "
+                 << options.savePtx;
+  llvm::outs() << "\n";
+  return llvm::Error::success();
 }
 
 CompiledModule::~CompiledModule() {

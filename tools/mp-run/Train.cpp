@@ -507,11 +507,15 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
   llvm::Expected<std::unique_ptr<TempDir>> tmp = TempDir::create();
   if (!tmp)
     return tmp.takeError();
+  const CompileOptions &compile = command.compile;
+  std::string soPath =
+      compile.emitSo.empty() ? (*tmp)->file("step.so") : compile.emitSo;
+  if (compile.compileOnly)
+    return compileOnly(**module, options.label + " training step", compile,
+                       soPath);
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::compile(**module,
-                              command.emitSo.empty() ? (*tmp)->file("step.so")
-                                                     : command.emitSo,
-                              command.optLevel, command.backend);
+      CompiledModule::compile(**module, soPath, compile.optLevel,
+                              compile.backend);
   if (!compiled)
     return compiled.takeError();
   llvm::Expected<mp_entry *> step = (*compiled)->findEntry(gradName + "_step");

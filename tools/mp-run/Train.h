@@ -62,9 +62,7 @@ struct TrainCommand {
   /// The passes' options; `pipeline.classify.policy` is the AMP policy
   /// ("none": fp32).
   mlir::mp::TrainPipelineConfig pipeline;
-  unsigned optLevel = 0;
-  Backend backend = Backend::cpu;
-  std::string emitSo; // keep the shared object here
+  CompileOptions compile;
   TrainOptions run;
 };
 

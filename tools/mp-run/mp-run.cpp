@@ -106,11 +106,24 @@ static cl::opt<Backend> backend(
     cl::values(clEnumValN(Backend::cpu, "cpu", "the CPU (mp-lower-to-cpu)"),
                clEnumValN(Backend::gpuEmulation, "gpu-emulation",
                           "the GPU pipeline's tiled stage, executed on the CPU "
-                          "(mp-lower-to-gpu-emulation)")),
+                          "(mp-lower-to-gpu-emulation)"),
+               clEnumValN(Backend::cuda, "cuda",
+                          "NVIDIA GPUs (mp-lower-to-gpu; --compile-only until "
+                          "the runtime has a CUDA backend)")),
     cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
+static cl::opt<bool> compileOnlyFlag(
+    "compile-only",
+    cl::desc("Compile (graph or training step) and run nothing; no inputs, "
+             "dataset or driver needed"),
+    cl::cat(category));
+static cl::opt<std::string> savePtx(
+    "save-ptx",
+    cl::desc("With --backend cuda: write each GPU module's PTX per chip as "
+             "DIR/<module>.<chip>.ptx"),
+    cl::value_desc("DIR"), cl::cat(category));
 
 static cl::OptionCategory trainCategory("mp-run training options");
 static cl::opt<std::string, true> trainFile(
@@ -370,6 +383,17 @@ struct Version {
 };
 } // namespace
 
+/// The compile flags.
+static CompileOptions getCompileOptions() {
+  CompileOptions options;
+  options.backend = backend;
+  options.optLevel = optLevel;
+  options.emitSo = emitSo;
+  options.compileOnly = compileOnlyFlag;
+  options.savePtx = savePtx;
+  return options;
+}
+
 /// Compiles `module` (consumed) to `soPath` and finds the entry.
 static llvm::Expected<Version> compileVersion(const std::string &label,
                                               ModuleOp module,
@@ -418,6 +442,10 @@ static llvm::Error runGraph(MLIRContext &context) {
     mp::buildAmpPipeline(pm, options);
     if (failed(pm.run(*clone)))
       return reported();
+    if (compileOnlyFlag)
+      return compileOnly(*clone, amp, getCompileOptions(),
+                         emitSo.empty() ? (*tmp)->file("mixed.so")
+                                        : std::string(emitSo));
     llvm::Expected<Version> version = compileVersion(
         amp, *clone,
         emitSo.empty() ? (*tmp)->file("mixed.so") : std::string(emitSo));
@@ -425,6 +453,10 @@ static llvm::Error runGraph(MLIRContext &context) {
       return version.takeError();
     mixed = std::move(*version);
   }
+  if (compileOnlyFlag)
+    return compileOnly(**module, "fp32", getCompileOptions(),
+                       emitSo.empty() ? (*tmp)->file("fp32.so")
+                                      : std::string(emitSo));
   if (amp == "none" || compareFp32) {
     llvm::Expected<Version> version =
         compileVersion("fp32", **module,
@@ -478,6 +510,18 @@ static llvm::Error checkFlags() {
     return error("--policy needs --amp=fp16 or --amp=bf16");
   if (!trainCommand.file.empty() && !inputFile.empty())
     return error("give the graph either as FILE or with --train, not both");
+  if (backend == Backend::cuda && !compileOnlyFlag)
+    return error("--backend cuda cannot run graphs yet: the runtime has no "
+                 "CUDA backend (add --compile-only, and --save-ptx DIR for "
+                 "the PTX)");
+  if (!savePtx.empty() && backend != Backend::cuda)
+    return error("--save-ptx needs --backend cuda");
+  if (compileOnlyFlag &&
+      (!inputs.empty() || randomInputs || compareFp32 || repeat ||
+       !saveInputs.empty() || !saveOutputs.empty()))
+    return error("--compile-only runs nothing: drop --inputs, "
+                 "--random-inputs, --compare-fp32, --repeat, --save-inputs "
+                 "and --save-outputs");
   if (!trainCommand.file.empty()) {
     const TrainOptions &run = trainCommand.run;
     if (run.epochs == 0)
@@ -507,7 +551,7 @@ static llvm::Error checkFlags() {
     return error("--entry NAME is required (the function to run)");
   if (compareFp32 && amp == "none")
     return error("--compare-fp32 needs --amp=fp16 or --amp=bf16");
-  if (inputs.empty() == !randomInputs)
+  if (!compileOnlyFlag && inputs.empty() == !randomInputs)
     return error(randomInputs ? "give either --inputs or --random-inputs"
                               : "give the inputs with --inputs or "
                                 "--random-inputs");
@@ -543,9 +587,7 @@ static llvm::Error runCommand() {
   trainCommand.pipeline.classify.policy = policy;
   trainCommand.run.label = policy == "none" ? "fp32" : policy;
   trainCommand.entry = entryName;
-  trainCommand.optLevel = optLevel;
-  trainCommand.backend = backend;
-  trainCommand.emitSo = emitSo;
+  trainCommand.compile = getCompileOptions();
   return runTraining(context, trainCommand);
 }
 

@@ -1,11 +1,19 @@
 #!/usr/bin/env python3
-"""Extracts the PTX of every gpu.binary in an MLIR file (mp-lower-to-gpu with
-format=isa), writes it as DIR/<module>.<chip>.ptx, assembles each with
-ptxas -v for its chip and reports, per kernel, registers and spills.
+"""Assembles every DIR/<module>.<chip>.ptx (as mp-run --save-ptx writes them)
+with ptxas -v for its chip and reports, per kernel, registers and spills; a
+kernel with mma.sync is a GEMM. Given an MLIR file (mp-lower-to-gpu with
+format=isa), first extracts the PTX of its gpu.binary ops into DIR.
 
-Usage: assemble_ptx.py MLIR_FILE DIR PTXAS
-Exit status 1 if a PTX does not assemble.
+With --mma TYPE (f16 or bf16), every mma instruction must be
+mma.sync.aligned.m16n8k16.row.col.f32.TYPE.TYPE.f32 (f32 accumulation, the
+policy's type); others are reported and fail.
+
+Usage: assemble_ptx.py PTXAS DIR [MLIR_FILE] [--mma TYPE]
+Prints 'N PTX files, F failed, G GEMM kernels, S spilling GEMMs';
+exit status 1 if a PTX does not assemble or an mma is of another type.
 """
+import argparse
+import glob
 import os
 import re
 import subprocess
@@ -23,34 +31,56 @@ def unescape(text):
                   text)
 
 
-def main():
-    source, out, ptxas = sys.argv[1:4]
-    os.makedirs(out, exist_ok=True)
+def extract(source, out):
     text = open(source).read()
-    failures = 0
-    count = 0
     for binary in re.finditer(r'gpu\.binary @(\w+)\s*\[(.*?)\]\n', text, re.S):
         name = binary.group(1)
         for obj in OBJECT.finditer(binary.group(2)):
             chip = re.search(r'chip = "(\w+)"', obj.group(1)).group(1)
-            path = os.path.join(out, f"{name}.{chip}.ptx")
-            with open(path, "w") as f:
+            with open(os.path.join(out, f"{name}.{chip}.ptx"), "w") as f:
                 f.write(unescape(obj.group(2)))
-            run = subprocess.run([ptxas, f"-arch={chip}", "-v", path, "-o",
-                                  os.devnull], capture_output=True, text=True)
-            count += 1
-            if run.returncode != 0:
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("ptxas")
+    parser.add_argument("dir")
+    parser.add_argument("mlir", nargs="?")
+    parser.add_argument("--mma")
+    args = parser.parse_args()
+    ptxas, out = args.ptxas, args.dir
+    os.makedirs(out, exist_ok=True)
+    if args.mlir:
+        extract(args.mlir, out)
+    failures = gemms = spilling_gemms = 0
+    paths = sorted(glob.glob(os.path.join(out, "*.ptx")))
+    for path in paths:
+        name, chip = os.path.basename(path)[:-len(".ptx")].rsplit(".", 1)
+        text = open(path).read()
+        gemm = "mma.sync" in text
+        if args.mma:
+            want = f"mma.sync.aligned.m16n8k16.row.col.f32.{args.mma}.{args.mma}.f32"
+            for mma in set(re.findall(r"\bmma\.[\w.]+", text)) - {want}:
                 failures += 1
-                print(f"{name} {chip}: ptxas failed:\n{run.stderr}")
-                continue
-            spills = re.findall(r'(\d+) bytes spill stores, (\d+) bytes spill loads',
-                                run.stderr)
-            spilled = sum(int(a) + int(b) for a, b in spills)
-            regs = max([int(r) for r in re.findall(r'Used (\d+) registers',
-                                                   run.stderr)] or [0])
-            print(f"{name} {chip}: {regs} registers, {spilled} bytes spilled")
-    print(f"{count} PTX files, {failures} failed")
-    return 1 if failures else 0
+                print(f"{name} {chip}: {mma}, expected {want}")
+        run = subprocess.run([ptxas, f"-arch={chip}", "-v", path, "-o",
+                              os.devnull], capture_output=True, text=True)
+        if run.returncode != 0:
+            failures += 1
+            print(f"{name} {chip}: ptxas failed:\n{run.stderr}")
+            continue
+        spills = re.findall(r'(\d+) bytes spill stores, (\d+) bytes spill loads',
+                            run.stderr)
+        spilled = sum(int(a) + int(b) for a, b in spills)
+        regs = max([int(r) for r in re.findall(r'Used (\d+) registers',
+                                               run.stderr)] or [0])
+        gemms += gemm
+        spilling_gemms += gemm and spilled > 0
+        print(f"{name} {chip}: {'GEMM, ' if gemm else ''}{regs} registers, "
+              f"{spilled} bytes spilled")
+    print(f"{len(paths)} PTX files, {failures} failed, {gemms} GEMM kernels, "
+          f"{spilling_gemms} spilling GEMMs")
+    return 1 if failures or not paths else 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,49 @@
+//===- GpuCompiler.h - Compile graphs for NVIDIA GPUs -----------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// Ahead-of-time compilation for NVIDIA GPUs: a module of functions on tensors
+// is lowered with mp-lower-to-gpu (kernels in gpu.binary ops, one object per
+// chip; host code in the LLVM dialect), and each GPU module's PTX can be
+// written out per chip. Running the result needs the runtime's CUDA backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_COMPILER_GPUCOMPILER_H
+#define MP_COMPILER_GPUCOMPILER_H
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir {
+namespace mp {
+
+/// What compileForGpu made.
+struct GpuCompilation {
+  /// The GPU modules (gpu.binary ops), in order.
+  SmallVector<std::string> modules;
+  /// The chips each was compiled for.
+  SmallVector<std::string> chips;
+  /// The PTX files written, if any.
+  SmallVector<std::string> ptxFiles;
+};
+
+/// Lowers `module` in place with mp-lower-to-gpu and `options`. If `ptxDir`
+/// is not empty, the binaries are PTX (`format` is overridden to isa) and
+/// each GPU module's PTX for each chip is written to
+/// `ptxDir/<module>.<chip>.ptx` (the directory is created). Errors are
+/// emitted on `module`.
+FailureOr<GpuCompilation> compileForGpu(ModuleOp module,
+                                        const GpuPipelineOptions &options,
+                                        StringRef ptxDir);
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_COMPILER_GPUCOMPILER_H

@@ -1,0 +1,91 @@
+//===- GpuCompiler.cpp - Compile graphs for NVIDIA GPUs ---------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Compiler/GpuCompiler.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// Writes `text` to `path`; a failed write (a full disk) is an error.
+static LogicalResult writeFile(ModuleOp module, StringRef path,
+                               StringRef text) {
+  std::error_code ec;
+  llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
+  if (!ec) {
+    file.os() << text;
+    file.os().close();
+    ec = file.os().error();
+    file.os().clear_error();
+  }
+  if (ec)
+    return module.emitError()
+           << "cannot write '" << path << "': " << ec.message();
+  file.keep();
+  return success();
+}
+
+FailureOr<GpuCompilation>
+mlir::mp::compileForGpu(ModuleOp module, const GpuPipelineOptions &options,
+                        StringRef ptxDir) {
+  if (failed(verifyGpuPipelineOptions(options, [&](const Twine &message) {
+        return module.emitError(message);
+      })))
+    return failure();
+  // gpu-module-to-binary translates each gpu.module to LLVM IR.
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  GpuPipelineOptions lowering;
+  lowering.copyOptionValuesFrom(options);
+  if (!ptxDir.empty())
+    lowering.format = GpuBinaryFormat::isa;
+  PassManager pm(module.getContext());
+  buildLowerToGpuPipeline(pm, lowering);
+  if (failed(pm.run(module)))
+    return failure();
+
+  GpuCompilation result;
+  if (!ptxDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir))
+      return module.emitError()
+             << "cannot create '" << ptxDir << "': " << ec.message();
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    result.modules.push_back(binary.getSymName().str());
+    for (Attribute attr : binary.getObjects()) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+      if (!target)
+        continue;
+      std::string chip = target.getChip().str();
+      if (!llvm::is_contained(result.chips, chip))
+        result.chips.push_back(chip);
+      if (ptxDir.empty())
+        continue;
+      std::string path =
+          (ptxDir + "/" + binary.getSymName() + "." + chip + ".ptx").str();
+      if (failed(writeFile(module, path, object.getObject().getValue())))
+        return failure();
+      result.ptxFiles.push_back(path);
+    }
+  }
+  return result;
+}
