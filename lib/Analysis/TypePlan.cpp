@@ -62,6 +62,17 @@ LogicalResult TypePlan::planOp(Operation *op) {
   }
   if (!attr)
     return success();
+  if (auto body = computePrecision.find(op); body != computePrecision.end()) {
+    // Planned with the body of the op around it, whose precision rules.
+    auto own = dyn_cast<PrecisionAttr>(attr);
+    if (own && own.getValue() == body->second)
+      return success();
+    return op->emitError()
+           << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
+           << "' here contradicts the op around it, whose body computes in "
+           << stringifyPrecision(body->second)
+           << "; drop one of the two attributes";
+  }
   MLIRContext *ctx = op->getContext();
   if (const CarriedValues *slots = carried.lookup(op)) {
     auto array = dyn_cast<ArrayAttr>(attr);

@@ -12,6 +12,10 @@
 // that cannot be written are errors, not a hang or an abort.
 // RUN: not mp-opt %s --mp-classify-precision='policy=/dev/zero' 2>&1 | FileCheck %s --check-prefix=ENDLESS
 // RUN: not mp-opt %s --mp-classify-precision='report=/dev/full' -o /dev/null 2>&1 | FileCheck %s --check-prefix=FULL
+// A report on stdout (report=-) leaves stdout open for the IR after it.
+// RUN: mp-opt %s --mp-classify-precision='report=-' | FileCheck %s --check-prefix=STDOUT
+// STDOUT: "ops":
+// STDOUT: func.func @f
 // ENDLESS: error: mp-classify-precision: cannot read policy file '/dev/zero': larger than 1048576 bytes
 // FULL: error: mp-classify-precision: cannot write report file '/dev/full': No space left on device
 

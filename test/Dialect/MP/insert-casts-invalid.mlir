@@ -24,3 +24,20 @@ func.func @precision_on_fixed_f32_types(%scale: tensor<f32>, %tracker: tensor<i3
   %s, %t = mp.update_scale %scale, %tracker, %inf {mp.precision = #mp.precision<f16>}
   return %s, %t : tensor<f32>, tensor<i32>
 }
+
+// -----
+
+// The body of an op with mp.precision computes in that precision; an op in
+// it asking for another one is an error (asking for the same is fine, see
+// insert-casts.mlir). Found by the pipeline fuzzer (it built arith.addf on f16
+// and f32).
+func.func @body_precision_conflict(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) attrs = {mp.precision = #mp.precision<f16>} {
+  ^bb0(%a: f32, %o: f32):
+    // expected-error @below {{'mp.precision' here contradicts the op around it, whose body computes in f16; drop one of the two attributes}}
+    %s = arith.addf %a, %a {mp.precision = #mp.precision<bf16>} : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}

@@ -190,3 +190,24 @@ func.func @affine_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
   } {mp.precision = [#mp.precision<f16>]}
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// An op in the body of an op with mp.precision may repeat the same
+// precision: the body computes in f16, once (found by the pipeline fuzzer:
+// the repeated attribute planned the add as an f32 accumulation).
+// CHECK-LABEL: func.func @body_repeats_precision
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<16xf16>)
+// CHECK: ^bb0(%[[A:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[A]], %[[A]] : f16
+// CHECK-NEXT: arith.addf %[[M]], %[[A]] : f16
+func.func @body_repeats_precision(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) attrs = {mp.precision = #mp.precision<f16>} {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    %s = arith.addf %m, %a {mp.precision = #mp.precision<f16>} : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}

@@ -96,3 +96,21 @@ func.func @no_casts(%a: f32) -> f32 {
   %0 = arith.addf %a, %a : f32
   return %0 : f32
 }
+
+// -----
+
+// A cast of a duplicate cast: the duplicate is erased when its group merges,
+// and the cast of it is merged in a second round, keyed by the cast that was
+// kept (it read the erased cast: a use after free found by the pipeline
+// fuzzer).
+// CHECK-LABEL: func.func @cast_of_duplicate_cast
+// CHECK: %[[E:.*]] = arith.extf %arg0 : tensor<4xf16> to tensor<4xf32>
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[E]] : tensor<4xf32> to tensor<4xbf16>
+// CHECK-NEXT: return %[[E]], %[[E]], %[[T]], %[[T]]
+func.func @cast_of_duplicate_cast(%x: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>, tensor<4xbf16>) {
+  %a = arith.extf %x : tensor<4xf16> to tensor<4xf32>
+  %b = arith.extf %x : tensor<4xf16> to tensor<4xf32>
+  %c = arith.truncf %b : tensor<4xf32> to tensor<4xbf16>
+  %d = arith.truncf %a : tensor<4xf32> to tensor<4xbf16>
+  return %a, %b, %c, %d : tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>, tensor<4xbf16>
+}

@@ -10,11 +10,10 @@
 #include "mp/Analysis/Report.h"
 #include "mp/Analysis/TypePlan.h"
 #include "mp/Dialect/MP/Transforms/Passes.h"
+#include "mp/Utils/OutputFile.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir {
 namespace mp {
@@ -144,35 +143,6 @@ void ClassifyPrecisionPass::annotate(const PrecisionGraph &graph) {
                 ArrayAttr::get(ctx, slots));
 }
 
-/// Opens `path` for writing ('-' is stdout); emits an error on failure.
-static std::unique_ptr<llvm::ToolOutputFile>
-openOutput(ModuleOp module, StringRef option, StringRef path) {
-  std::string message;
-  auto file = openOutputFile(path, &message);
-  if (!file)
-    emitError(module.getLoc())
-        << "mp-classify-precision: cannot write " << option << " file '" << path
-        << "': " << message;
-  return file;
-}
-
-/// Flushes and closes `file`, keeping it; a failed write (a full disk,
-/// /dev/full) is an error here rather than an abort when the stream dies.
-static LogicalResult closeOutput(ModuleOp module, StringRef option,
-                                 StringRef path,
-                                 std::unique_ptr<llvm::ToolOutputFile> file) {
-  llvm::raw_fd_ostream &os = file->os();
-  os.close();
-  if (std::error_code ec = os.error()) {
-    os.clear_error();
-    return emitError(module.getLoc())
-           << "mp-classify-precision: cannot write " << option << " file '"
-           << path << "': " << ec.message();
-  }
-  file->keep();
-  return success();
-}
-
 LogicalResult
 ClassifyPrecisionPass::writeOutputs(const Policy &policy,
                                     ArrayRef<FunctionPainting> paintings) {
@@ -184,19 +154,22 @@ ClassifyPrecisionPass::writeOutputs(const Policy &policy,
     return failure();
   PrecisionSummary figures = summarize(paintings, *plan);
   if (!reportFile.empty()) {
-    auto file = openOutput(module, "report", reportFile);
+    auto file =
+        openOutput(module, "mp-classify-precision", "report", reportFile);
     if (!file)
       return failure();
     writeJsonReport(file->os(), policy, paintings, figures);
-    if (failed(closeOutput(module, "report", reportFile, std::move(file))))
+    if (failed(closeOutput(module, "mp-classify-precision", "report",
+                           reportFile, std::move(file))))
       return failure();
   }
   if (!dotFile.empty()) {
-    auto file = openOutput(module, "dot", dotFile);
+    auto file = openOutput(module, "mp-classify-precision", "dot", dotFile);
     if (!file)
       return failure();
     writeDotGraph(file->os(), paintings);
-    if (failed(closeOutput(module, "dot", dotFile, std::move(file))))
+    if (failed(closeOutput(module, "mp-classify-precision", "dot", dotFile,
+                           std::move(file))))
       return failure();
   }
   if (summary)

@@ -170,33 +170,44 @@ void mlir::mp::populateOptimizeCastsPatterns(RewritePatternSet &patterns) {
 /// after the value's definition. This moves casts of loop-invariant values
 /// out of loops and makes a weight used many times cast once.
 void OptimizeCastsPass::mergeAndHoistCasts() {
-  llvm::MapVector<std::tuple<Value, Type, DictionaryAttr>,
-                  SmallVector<Operation *>>
-      groups;
-  getOperation().walk([&](Operation *op) {
-    if (isFloatCast(op))
-      groups[{op->getOperand(0), op->getResult(0).getType(),
-              op->getAttrDictionary()}]
-          .push_back(op);
-  });
-  for (auto &[key, casts] : groups) {
-    Value source = std::get<0>(key);
-    Operation *keep = casts.front();
-    if (Operation *def = source.getDefiningOp()) {
-      if (keep->getBlock() != def->getBlock() || keep->getPrevNode() != def) {
-        keep->moveAfter(def);
-        ++numMoved;
+  // A cast of a cast may be grouped by a cast that another group erases:
+  // such groups wait for the next round, keyed by the cast that was kept.
+  for (bool again = true; again;) {
+    again = false;
+    llvm::MapVector<std::tuple<Value, Type, DictionaryAttr>,
+                    SmallVector<Operation *>>
+        groups;
+    getOperation().walk([&](Operation *op) {
+      if (isFloatCast(op))
+        groups[{op->getOperand(0), op->getResult(0).getType(),
+                op->getAttrDictionary()}]
+            .push_back(op);
+    });
+    DenseSet<Value> erased;
+    for (auto &[key, casts] : groups) {
+      Value source = std::get<0>(key);
+      if (erased.contains(source)) {
+        again = true;
+        continue;
       }
-    } else {
-      Block *block = cast<BlockArgument>(source).getOwner();
-      if (keep->getBlock() != block) {
-        keep->moveBefore(block, block->begin());
-        ++numMoved;
+      Operation *keep = casts.front();
+      if (Operation *def = source.getDefiningOp()) {
+        if (keep->getBlock() != def->getBlock() || keep->getPrevNode() != def) {
+          keep->moveAfter(def);
+          ++numMoved;
+        }
+      } else {
+        Block *block = cast<BlockArgument>(source).getOwner();
+        if (keep->getBlock() != block) {
+          keep->moveBefore(block, block->begin());
+          ++numMoved;
+        }
       }
-    }
-    for (Operation *dup : llvm::drop_begin(casts)) {
-      dup->replaceAllUsesWith(keep);
-      dup->erase();
+      for (Operation *dup : llvm::drop_begin(casts)) {
+        dup->replaceAllUsesWith(keep);
+        erased.insert(dup->getResult(0));
+        dup->erase();
+      }
     }
   }
 }
