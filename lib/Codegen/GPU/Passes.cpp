@@ -110,6 +110,12 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (!options.kernelReport.empty() || options.kernelSummary) {
+    GPUKernelReportPassOptions report;
+    report.report = options.kernelReport;
+    report.summary = options.kernelSummary;
+    pm.addPass(createGPUKernelReportPass(report));
+  }
 }
 
 /// Kernels outlined into gpu.modules and lowered to NVVM, one target per

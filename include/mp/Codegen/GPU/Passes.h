@@ -65,6 +65,14 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   PassOptions::Option<int64_t> warpN{
       *this, "warp-n", llvm::cl::desc("Columns of C per warp"),
       llvm::cl::init(GPUTileContractionsPassOptions().warpN)};
+  PassOptions::Option<std::string> kernelReport{
+      *this, "kernel-report",
+      llvm::cl::desc("Write mp-gpu-kernel-report's JSON (kernels, bytes "
+                     "moved) to this file")};
+  PassOptions::Option<bool> kernelSummary{
+      *this, "kernel-summary",
+      llvm::cl::desc("Print mp-gpu-kernel-report's line per function"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block of the parallel-loop kernels"),

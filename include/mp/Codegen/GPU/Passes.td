@@ -185,4 +185,32 @@ def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
   ];
 }
 
+def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
+  let summary = "Report the kernels of each function and the bytes they move";
+  let description = [{
+    An analysis of the kernel stage (`gpu.launch` ops, before outlining; the
+    IR is not changed). Per kernel: its kind (`mma.sync GEMM` or `parallel
+    loops`), grid and block sizes, the location of the op it was made from,
+    and the bytes it reads and writes, each buffer it touches counted once
+    at its static size (a view made inside the kernel counts as the buffer
+    it views, one passed in at its own size). Per function: the
+    number of kernels and GEMM kernels, the bytes moved and the bytes of
+    activations (the part moved to and from buffers the function allocates,
+    as opposed to its arguments: parameters, inputs, optimizer state).
+    `report=FILE` writes JSON, `summary` prints one line per function to
+    stderr. `mp-lower-to-gpu{kernel-report=FILE kernel-summary}` runs it
+    after its kernel stage.
+
+    ```
+    mp-gpu-kernel-report: @mlp_grad: 46 kernels (5 GEMMs on mma.sync), 3843584 bytes moved, 1490944 bytes of activations
+    ```
+  }];
+  let options = [
+    Option<"report", "report", "std::string", /*default=*/"",
+           "Write the kernels as JSON to this file ('-': stdout)">,
+    Option<"summary", "summary", "bool", /*default=*/"false",
+           "Print one line per function to stderr">,
+  ];
+}
+
 #endif // MP_CODEGEN_GPU_PASSES_TD

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Benchmark (no GPU needed): kernels and bytes moved per training step on
+the GPU backend, mixed precision against fp32.
+
+For each example training step (examples/torch/{mlp,cnn,transformer}), builds
+the step with mp-train-pipeline (policy none, fp16, bf16), lowers it with
+mp-lower-to-gpu and reads mp-gpu-kernel-report's JSON: kernels, GEMM kernels
+on mma.sync, bytes moved and bytes of activations (buffers the step
+allocates), summed over the step and the gradient function it calls once.
+Prints a Markdown table with the mixed/fp32 ratios measured in this one run.
+Goal (issue 11): activation bytes of the mixed step <= 0.55x fp32.
+
+Usage: bench/gpu_static.py [--mp-opt build/bin/mp-opt]
+"""
+import argparse
+import json
+import os
+import subprocess
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODELS = ["mlp", "cnn", "transformer"]
+POLICIES = ["none", "fp16", "bf16"]
+
+
+def measure(mp_opt, model, policy, tmp):
+    report = os.path.join(tmp, f"{model}-{policy}.json")
+    source = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
+    subprocess.run([mp_opt, source, f"--mp-train-pipeline=policy={policy}",
+                    f"--mp-lower-to-gpu=format=isa kernel-report={report}",
+                    "-o", os.devnull], check=True)
+    with open(report) as f:
+        functions = json.load(f)["functions"]
+    return {key: sum(fn[key] for fn in functions)
+            for key in ("kernels", "gemm_kernels", "bytes_moved",
+                        "activation_bytes")}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mp-opt", default=os.path.join(ROOT, "build", "bin",
+                                                         "mp-opt"))
+    args = parser.parse_args()
+    print("| step | policy | kernels | GEMMs on mma.sync | MB moved | "
+          "MB of activations | activations vs fp32 |")
+    print("|---|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in MODELS:
+            base = None
+            for policy in POLICIES:
+                m = measure(args.mp_opt, model, policy, tmp)
+                base = base or m
+                ratio = m["activation_bytes"] / base["activation_bytes"]
+                print(f"| {model} | {'fp32' if policy == 'none' else policy} "
+                      f"| {m['kernels']} | {m['gemm_kernels']} "
+                      f"| {m['bytes_moved'] / 1e6:.2f} "
+                      f"| {m['activation_bytes'] / 1e6:.2f} | {ratio:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,205 @@
+//===- KernelReport.cpp - What the GPU kernels of a function do -----------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// An analysis of the kernel stage (gpu.launch ops, before outlining): per
+// kernel its kind (a GEMM on mma.sync or parallel loops), grid and block, the
+// op it was made from, and the bytes it reads and writes, counted once per
+// buffer it touches; per function the totals and the bytes of activations
+// (buffers the function allocates, as opposed to its arguments). The IR is
+// not changed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+#include "mp/Utils/OutputFile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/JSON.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUKERNELREPORTPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+/// What one gpu.launch does.
+struct Kernel {
+  gpu::LaunchOp launch;
+  bool gemm = false;
+  int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0;
+};
+
+/// The kernels of one function.
+struct FunctionKernels {
+  func::FuncOp func;
+  SmallVector<Kernel> kernels;
+  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
+
+  void add(Kernel kernel) {
+    bytesMoved += kernel.bytesRead + kernel.bytesWritten;
+    activationBytes += kernel.activationBytes;
+    gemms += kernel.gemm;
+    kernels.push_back(kernel);
+  }
+};
+} // namespace
+
+/// The buffer `value` is a view of (through subviews, casts, reshapes).
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// The bytes of a memref type, or 0 if its shape is not static.
+static int64_t getBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref || !memref.hasStaticShape())
+    return 0;
+  return memref.getNumElements() *
+         llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
+}
+
+static Kernel analyze(gpu::LaunchOp launch) {
+  Kernel kernel{launch};
+  Region &body = launch.getBody();
+  // The buffers from outside the kernel it reads and writes; a view made
+  // inside counts as the buffer it views.
+  llvm::MapVector<Value, std::pair<bool, bool>> touched;
+  body.walk([&](Operation *op) {
+    if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
+      kernel.gemm = true;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects)
+      return;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      Value value = effect.getValue();
+      if (!value || !isa<MemRefType>(value.getType()))
+        continue;
+      Value outer = value;
+      while (body.isAncestor(outer.getParentRegion())) {
+        auto view = outer.getDefiningOp<ViewLikeOpInterface>();
+        if (!view)
+          break;
+        outer = view.getViewSource();
+      }
+      if (body.isAncestor(outer.getParentRegion()))
+        continue; // a buffer of the kernel's own
+      auto &[read, written] = touched[outer];
+      read |= isa<MemoryEffects::Read>(effect.getEffect());
+      written |= isa<MemoryEffects::Write>(effect.getEffect());
+    }
+  });
+  for (auto &[buffer, access] : touched) {
+    int64_t bytes = getBytes(buffer.getType());
+    int64_t moved = (access.first ? bytes : 0) + (access.second ? bytes : 0);
+    kernel.bytesRead += access.first ? bytes : 0;
+    kernel.bytesWritten += access.second ? bytes : 0;
+    if (getRootBuffer(buffer).getDefiningOp<memref::AllocOp>())
+      kernel.activationBytes += moved;
+  }
+  return kernel;
+}
+
+/// The constant sizes of a launch's grid or block.
+static llvm::json::Array getSizes(gpu::KernelDim3 sizes) {
+  llvm::json::Array array;
+  for (Value v : {sizes.x, sizes.y, sizes.z})
+    array.push_back(getConstantIntValue(v).value_or(-1));
+  return array;
+}
+
+/// `file:line:col` of `op` if it has one, else its location as MLIR prints
+/// it.
+static std::string getLocation(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getStartColumn();
+  else
+    op->getLoc().print(os);
+  return text;
+}
+
+static void writeJson(llvm::raw_ostream &os,
+                      MutableArrayRef<FunctionKernels> functions) {
+  llvm::json::Array functionArray;
+  for (FunctionKernels &f : functions) {
+    llvm::json::Array kernels;
+    for (auto [i, k] : llvm::enumerate(f.kernels)) {
+      kernels.push_back(llvm::json::Object{
+          {"index", static_cast<int64_t>(i)},
+          {"kind", k.gemm ? "mma.sync GEMM" : "parallel loops"},
+          {"grid", getSizes(k.launch.getGridSizeOperandValues())},
+          {"block", getSizes(k.launch.getBlockSizeOperandValues())},
+          {"location", getLocation(k.launch)},
+          {"bytes_read", k.bytesRead},
+          {"bytes_written", k.bytesWritten},
+          {"activation_bytes", k.activationBytes}});
+    }
+    functionArray.push_back(llvm::json::Object{
+        {"function", f.func.getName()},
+        {"kernels", static_cast<int64_t>(f.kernels.size())},
+        {"gemm_kernels", f.gemms},
+        {"bytes_moved", f.bytesMoved},
+        {"activation_bytes", f.activationBytes},
+        {"per_kernel", std::move(kernels)}});
+  }
+  os << llvm::formatv("{0:2}",
+                      llvm::json::Value(llvm::json::Object{
+                          {"functions", std::move(functionArray)}}))
+     << "\n";
+}
+
+namespace {
+struct GPUKernelReportPass
+    : public mp::impl::GPUKernelReportPassBase<GPUKernelReportPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    markAllAnalysesPreserved();
+    ModuleOp module = getOperation();
+    SmallVector<FunctionKernels> functions;
+    module.walk([&](func::FuncOp func) {
+      FunctionKernels f{func};
+      func.walk([&](gpu::LaunchOp launch) { f.add(analyze(launch)); });
+      if (!f.kernels.empty())
+        functions.push_back(std::move(f));
+    });
+    if (summary)
+      for (FunctionKernels &f : functions)
+        llvm::errs() << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
+                     << f.kernels.size() << " kernels (" << f.gemms
+                     << " GEMMs on mma.sync), " << f.bytesMoved
+                     << " bytes moved, " << f.activationBytes
+                     << " bytes of activations\n";
+    if (report.empty())
+      return;
+    auto file = openOutput(module, "mp-gpu-kernel-report", "report", report);
+    if (!file)
+      return signalPassFailure();
+    writeJson(file->os(), functions);
+    if (failed(closeOutput(module, "mp-gpu-kernel-report", "report", report,
+                           std::move(file))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,55 @@
+// RUN: mp-opt %s --mp-gpu-kernel-report='summary report=%t.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s --input-file=%t.json
+// RUN: mp-opt %s --mp-gpu-kernel-report='report=-' | FileCheck %s --check-prefix=STDOUT
+// RUN: not mp-opt %s --mp-gpu-kernel-report='report=/dev/full' 2>&1 | FileCheck %s --check-prefix=FULL
+// RUN: not mp-opt %s --mp-gpu-kernel-report='report=%t.missing/r.json' 2>&1 | FileCheck %s --check-prefix=MISSING
+
+// Two kernels: one reads %in (an argument, 256 B) and writes %tmp (allocated:
+// 128 B of activations); one reads %tmp and writes half of %out through a
+// subview made outside it (64 B). Moved: 256 + 128 + 128 + 64; activations:
+// 128 + 128.
+// SUMMARY: mp-gpu-kernel-report: @two_kernels: 2 kernels (0 GEMMs on mma.sync), 576 bytes moved, 256 bytes of activations
+// CHECK: "activation_bytes": 256,
+// CHECK-NEXT: "bytes_moved": 576,
+// CHECK-NEXT: "function": "two_kernels",
+// CHECK-NEXT: "gemm_kernels": 0,
+// CHECK-NEXT: "kernels": 2,
+// CHECK-NEXT: "per_kernel": [
+// CHECK: "activation_bytes": 128,
+// CHECK-NEXT: "block": [
+// CHECK-NEXT: 32,
+// CHECK-NEXT: 1,
+// CHECK-NEXT: 1
+// CHECK-NEXT: ],
+// CHECK-NEXT: "bytes_read": 256,
+// CHECK-NEXT: "bytes_written": 128,
+// CHECK-NEXT: "grid": [
+// CHECK-NEXT: 2,
+// CHECK: "kind": "parallel loops",
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+11]]:3"
+// CHECK: "bytes_read": 128,
+// CHECK-NEXT: "bytes_written": 64,
+// STDOUT: "functions": [
+// FULL: error: mp-gpu-kernel-report: cannot write report file '/dev/full': No space left on device
+// MISSING: error: mp-gpu-kernel-report: cannot write report file '{{.*}}.missing/r.json'
+func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %tmp = memref.alloc() : memref<64xf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %i = affine.apply affine_map<(b, t) -> (b * 32 + t)>(%bx, %tx)
+    %v = memref.load %in[%i] : memref<64xf32>
+    %h = arith.truncf %v : f32 to f16
+    memref.store %h, %tmp[%i] : memref<64xf16>
+    gpu.terminator
+  }
+  %half = memref.subview %out[0] [32] [1] : memref<64xf16> to memref<32xf16, strided<[1]>>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = memref.load %tmp[%tx] : memref<64xf16>
+    memref.store %v, %half[%tx] : memref<32xf16, strided<[1]>>
+    gpu.terminator
+  }
+  memref.dealloc %tmp : memref<64xf16>
+  return
+}
