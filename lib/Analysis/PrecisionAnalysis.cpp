@@ -29,6 +29,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -342,6 +343,15 @@ LogicalResult Painter::addOpNode(Operation *op) {
   PrecisionNode &node = nodes[idx];
   node.cls = c.cls;
   node.key = c.key;
+  if (auto own = op->getAttrOfType<PrecisionAttr>(
+          MPDialect::OverrideAttrHelper::getNameStr());
+      own && own.getValue() != Precision::f32 && isa<CallOpInterface>(op))
+    return op->emitError()
+           << "'" << MPDialect::OverrideAttrHelper::getNameStr()
+           << "' cannot change a call's types: they are its "
+              "callee's (set '"
+           << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
+           << "' on the callee)";
   if (!acceptsElementType(op, getFloatType(op->getContext(), low))) {
     auto own = op->getAttrOfType<PrecisionAttr>(
         MPDialect::OverrideAttrHelper::getNameStr());
@@ -368,6 +378,12 @@ LogicalResult Painter::addOpNode(Operation *op) {
           << "mp: '" << (c.fromBody ? c.key : node.key)
           << "' is in no precision list; the op stays f32 (add "
              "it to a list with the policy options)";
+    return success();
+  }
+  if (isa<CallOpInterface>(op)) {
+    roles[idx] = Role::Fixed;
+    node.reason = "a call keeps its callee's types (mp.signature_precision "
+                  "changes them)";
     return success();
   }
   if (auto cst = dyn_cast<arith::ConstantOp>(op);

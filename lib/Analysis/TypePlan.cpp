@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -98,6 +99,13 @@ LogicalResult TypePlan::planOp(Operation *op) {
   Precision p = precisionAttr.getValue();
   if (p == Precision::f32)
     return success();
+  if (isa<CallOpInterface>(op))
+    return op->emitError()
+           << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
+           << "' cannot change a call's types: they are its "
+              "callee's (set '"
+           << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
+           << "' on the callee)";
   Type lowType = getFloatType(ctx, p);
   if (!acceptsElementType(op, lowType))
     return op->emitError() << "'"

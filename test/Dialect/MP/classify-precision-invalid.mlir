@@ -38,3 +38,12 @@ func.func @override_fixed_f32_types(%scale: tensor<f32>, %tracker: tensor<i32>, 
   %s, %t = mp.update_scale %scale, %tracker, %inf {mp.override = #mp.precision<f16>}
   return %s, %t : tensor<f32>, tensor<i32>
 }
+
+// -----
+
+func.func private @callee(tensor<4xf32>) -> tensor<4xf32>
+func.func @override_call(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'mp.override' cannot change a call's types: they are its callee's (set 'mp.signature_precision' on the callee)}}
+  %r = func.call @callee(%x) {mp.override = #mp.precision<bf16>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -7,7 +7,7 @@
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-boundaries=true policy=bf16' | FileCheck %s --check-prefix=BOUNDARY
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='low-precision-accumulation=true' | FileCheck %s --check-prefix=LOWACC
 // RUN: mp-opt %s --split-input-file --mp-classify-precision='level=unsafe-force-all' | FileCheck %s --check-prefix=UFA
-// RUN: mp-opt %s --split-input-file --mp-classify-precision='allow-add=mp.update_scale level=unsafe-force-all' | FileCheck %s --check-prefix=FIXED
+// RUN: mp-opt %s --split-input-file --mp-classify-precision='allow-add=mp.update_scale,func.call level=unsafe-force-all' | FileCheck %s --check-prefix=FIXED
 
 // Contractions go low, exp stays f32, the add between two matmuls goes low,
 // the add after exp inherits deny.
@@ -383,4 +383,18 @@ func.func @while_and_if(%w: tensor<8x8xf32>, %x: tensor<8x8xf32>, %lim: f32) -> 
 func.func @fixed_f32_types(%scale: tensor<f32>, %tracker: tensor<i32>, %inf: tensor<i1>) -> (tensor<f32>, tensor<i32>) {
   %s, %t = mp.update_scale %scale, %tracker, %inf
   return %s, %t : tensor<f32>, tensor<i32>
+}
+
+// -----
+
+// A call keeps its callee's types whatever the lists say (found by the
+// pipeline fuzzer: insert-casts gave a call bf16 operands of an f32 callee);
+// mp.signature_precision on the callee is what changes them.
+// CHECK-LABEL: func.func @call_keeps_callee_types
+// FIXED-LABEL: func.func @call_keeps_callee_types
+// FIXED: call @callee(%{{.*}}) {mp.class = #mp.class<allow>, mp.precision = #mp.precision<f32>}
+func.func private @callee(tensor<4xf32>) -> tensor<4xf32>
+func.func @call_keeps_callee_types(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }

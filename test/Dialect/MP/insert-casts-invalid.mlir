@@ -41,3 +41,12 @@ func.func @body_precision_conflict(%x: tensor<16xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
+
+// -----
+
+func.func private @callee(tensor<4xf32>) -> tensor<4xf32>
+func.func @precision_on_call(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{'mp.precision' cannot change a call's types: they are its callee's (set 'mp.signature_precision' on the callee)}}
+  %r = func.call @callee(%x) {mp.precision = #mp.precision<bf16>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
