@@ -29,6 +29,8 @@ usage="usage: fuzz.sh TARGET SECONDS [BUILD_DIR]"
 target="${1:?$usage}"
 seconds="${2:?$usage}"
 build="${3:-$root/build-sanitize}"
+# The target runs from inside the build: make the path absolute.
+case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 targets="npy signature policy idx pipeline"
 if [ "$target" = all ]; then
   for t in npy signature policy idx; do "$0" "$t" "$seconds" "$build"; done

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace mp {
@@ -141,6 +142,13 @@ struct GPUMapForallToLaunchPass
       if (failed(normalizeForallOp(rewriter, op)))
         return op.emitError("mp-gpu-map-forall-to-launch: cannot normalize "
                             "this forall");
+    // Dimensions of one iteration go (upstream's distribution builds
+    // invalid IR for them).
+    RewritePatternSet patterns(rewriter.getContext());
+    scf::ForallOp::getCanonicalizationPatterns(patterns, rewriter.getContext());
+    if (failed(applyPatternsGreedily(launch, std::move(patterns))))
+      return launch.emitError("mp-gpu-map-forall-to-launch: cannot simplify "
+                              "the nested foralls");
     DiagnosedSilenceableFailure mapped =
         transform::gpu::mapNestedForallToThreadsImpl(
             rewriter, std::nullopt, launch, *blockDims, kWarpSize,

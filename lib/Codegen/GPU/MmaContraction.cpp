@@ -75,3 +75,30 @@ mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
   rewriter.replaceOp(op, contract);
   return cast<linalg::LinalgOp>(contract.getOperation());
 }
+
+std::optional<std::string> mp::checkTileOptions(int64_t tileM, int64_t tileN,
+                                                int64_t warpM, int64_t warpN) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (tileM <= 0 || tileN <= 0 || warpM <= 0 || warpN <= 0 || warpM % kMmaM ||
+      warpN % kMmaN || tileM % warpM || tileN % warpN)
+    os << "tile-m=" << tileM << " tile-n=" << tileN << " warp-m=" << warpM
+       << " warp-n=" << warpN
+       << " is invalid: warp-m must be a positive multiple of 16 and warp-n "
+          "of 8, dividing tile-m and tile-n";
+  else if ((tileM / warpM) * (tileN / warpN) * 32 > 1024)
+    os << (tileM / warpM) * (tileN / warpN)
+       << " warps per block exceed the 1024 threads a block may have";
+  else
+    return std::nullopt;
+  return text;
+}
+
+LogicalResult mp::verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
+                                    int64_t tileN, int64_t warpM,
+                                    int64_t warpN) {
+  if (std::optional<std::string> problem =
+          checkTileOptions(tileM, tileN, warpM, warpN))
+    return emitError(loc) << pass << ": " << *problem;
+  return success();
+}

@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir {
 namespace linalg {
@@ -37,6 +38,16 @@ struct MmaContraction {
 /// shape whose operands are both f16 or both bf16, whose accumulator is f32
 /// and that has one M, N and K loop and at most one batch loop.
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
+
+/// What is wrong with these tile options, if anything: warp-m must be a
+/// positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n, with
+/// at most 1024 threads per block.
+std::optional<std::string> checkTileOptions(int64_t tileM, int64_t tileN,
+                                            int64_t warpM, int64_t warpN);
+
+/// checkTileOptions as an error at `loc` naming `pass`.
+LogicalResult verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
+                                int64_t tileN, int64_t warpM, int64_t warpN);
 
 /// `op` as a `linalg.contract` with its indexing maps if its body is exactly
 /// `acc + ext(a) * ext(b)` (ext: arith.extf to the accumulator's type, or

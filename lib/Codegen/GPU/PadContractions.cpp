@@ -15,6 +15,8 @@
 
 #include "MmaContraction.h"
 
+#include "mp/Dialect/MP/IR/MPDialect.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,33 +32,50 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// The smallest tile of `size` rows (or columns) for a dimension of `extent`:
+/// `step` (16 rows or 8 columns, one mma.sync) doubled while it is below
+/// `extent` and at most `warp`, or `block` (then warps of `warp`).
+static int64_t chooseTile(int64_t extent, int64_t step, int64_t warp,
+                          int64_t block) {
+  for (int64_t tile = step; tile <= warp && tile < block; tile *= 2)
+    if (tile >= extent)
+      return tile;
+  return block;
+}
+
 namespace {
 struct GPUPadContractionsPass
     : public mp::impl::GPUPadContractionsPassBase<GPUPadContractionsPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (tileM <= 0 || tileN <= 0) {
-      emitError(getOperation()->getLoc())
-          << "mp-gpu-pad-contractions: tile-m=" << static_cast<int64_t>(tileM)
-          << " tile-n=" << static_cast<int64_t>(tileN)
-          << " is invalid: both must be positive";
+    if (failed(verifyTileOptions(getOperation()->getLoc(),
+                                 "mp-gpu-pad-contractions", tileM, tileN, warpM,
+                                 warpN)))
       return signalPassFailure();
-    }
     SmallVector<std::pair<linalg::LinalgOp, MmaContraction>> targets;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op.hasPureTensorSemantics())
         return;
       std::optional<MmaContraction> c = matchMmaContraction(op);
-      if (c && (c->ranges[c->m] % tileM || c->ranges[c->n] % tileN ||
-                c->ranges[c->k] % kMmaK))
+      if (c)
         targets.emplace_back(op, *c);
     });
     IRRewriter rewriter(&getContext());
     for (auto &[op, c] : targets) {
+      // Small GEMMs get small tiles rather than padding to a whole block.
+      int64_t m = chooseTile(c.ranges[c.m], kMmaM, warpM, tileM);
+      int64_t n = chooseTile(c.ranges[c.n], kMmaN, warpN, tileN);
+      op->setAttr(
+          MPDialect::GpuTileAttrHelper::getNameStr(),
+          rewriter.getDenseI64ArrayAttr({m, n, std::min<int64_t>(warpM, m),
+                                         std::min<int64_t>(warpN, n)}));
+      if (c.ranges[c.m] % m == 0 && c.ranges[c.n] % n == 0 &&
+          c.ranges[c.k] % kMmaK == 0)
+        continue;
       SmallVector<int64_t> multiples(c.ranges.size(), 1);
-      multiples[c.m] = tileM;
-      multiples[c.n] = tileN;
+      multiples[c.m] = m;
+      multiples[c.n] = n;
       multiples[c.k] = kMmaK;
       SmallVector<Attribute> zeros = llvm::map_to_vector(
           op->getOperands(), [&](Value operand) -> Attribute {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "MmaContraction.h"
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Conversion/Passes.h"
 #include "mp/Utils/Bufferization.h"
@@ -62,6 +63,9 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
       return errorHandler("mp-lower-to-gpu: chips=" + c +
                           " is invalid: expected an NVIDIA architecture such "
                           "as sm_80 or sm_90a");
+  if (std::optional<std::string> problem = checkTileOptions(
+          options.tileM, options.tileN, options.warpM, options.warpN))
+    return errorHandler("mp-lower-to-gpu: " + *problem);
   if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
@@ -79,6 +83,8 @@ static void addTensorStage(OpPassManager &pm,
   GPUPadContractionsPassOptions pad;
   pad.tileM = options.tileM;
   pad.tileN = options.tileN;
+  pad.warpM = options.warpM;
+  pad.warpN = options.warpN;
   pm.addNestedPass<func::FuncOp>(createGPUPadContractionsPass(pad));
   pm.addPass(createProtectArgumentsPass());
   addBufferizationPasses(pm);

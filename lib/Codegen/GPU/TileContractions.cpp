@@ -13,6 +13,7 @@
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "MmaContraction.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -100,8 +101,9 @@ struct GPUTileContractionsPass
     return tiled->tiledOps.front();
   }
 
+  /// Tiles `op` with `tiles` (tile-m, tile-n, warp-m, warp-n).
   LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
-                        const MmaContraction &c) {
+                        const MmaContraction &c, ArrayRef<int64_t> tiles) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
     SmallVector<int64_t> blockSizes(numLoops, 0), warpSizes(numLoops, 0),
@@ -118,13 +120,13 @@ struct GPUTileContractionsPass
         blockSizes[d] = 1;
         block(gpu::MappingId::DimZ);
       } else if (d == c.m) {
-        blockSizes[d] = tileM;
-        warpSizes[d] = warpM;
+        blockSizes[d] = tiles[0];
+        warpSizes[d] = tiles[2];
         block(gpu::MappingId::DimY);
         warp(gpu::MappingId::DimY);
       } else if (d == c.n) {
-        blockSizes[d] = tileN;
-        warpSizes[d] = warpN;
+        blockSizes[d] = tiles[1];
+        warpSizes[d] = tiles[3];
         block(gpu::MappingId::DimX);
         warp(gpu::MappingId::DimX);
       } else if (d == c.k) {
@@ -157,36 +159,35 @@ struct GPUTileContractionsPass
   }
 
   void runOnOperation() override {
-    if (tileM <= 0 || tileN <= 0 || warpM <= 0 || warpN <= 0 || warpM % kMmaM ||
-        warpN % kMmaN || tileM % warpM || tileN % warpN) {
-      emitError(getOperation()->getLoc())
-          << "mp-gpu-tile-contractions: tile-m=" << static_cast<int64_t>(tileM)
-          << " tile-n=" << static_cast<int64_t>(tileN)
-          << " warp-m=" << static_cast<int64_t>(warpM)
-          << " warp-n=" << static_cast<int64_t>(warpN)
-          << " is invalid: warp-m must be a positive multiple of 16 and "
-             "warp-n of 8, dividing tile-m and tile-n";
+    if (failed(verifyTileOptions(getOperation()->getLoc(),
+                                 "mp-gpu-tile-contractions", tileM, tileN,
+                                 warpM, warpN)))
       return signalPassFailure();
-    }
-    if ((tileM / warpM) * (tileN / warpN) * 32 > 1024) {
-      emitError(getOperation()->getLoc())
-          << "mp-gpu-tile-contractions: " << (tileM / warpM) * (tileN / warpN)
-          << " warps per block exceed the 1024 threads a block may have";
-      return signalPassFailure();
-    }
-    SmallVector<std::pair<linalg::LinalgOp, MmaContraction>> targets;
+    struct Target {
+      linalg::LinalgOp op;
+      MmaContraction c;
+      SmallVector<int64_t> tiles;
+    };
+    SmallVector<Target> targets;
     getOperation()->walk([&](linalg::LinalgOp op) {
       std::optional<MmaContraction> c;
       if (op.hasPureBufferSemantics())
         c = matchMmaContraction(op);
-      if (c && c->ranges[c->m] % tileM == 0 && c->ranges[c->n] % tileN == 0 &&
+      if (!c)
+        return;
+      // mp-gpu-pad-contractions' choice for this op, else the options.
+      SmallVector<int64_t> tiles = {tileM, tileN, warpM, warpN};
+      if (auto chosen = op->getAttrOfType<DenseI64ArrayAttr>(
+              MPDialect::GpuTileAttrHelper::getNameStr()))
+        tiles = llvm::to_vector(chosen.asArrayRef());
+      if (c->ranges[c->m] % tiles[0] == 0 && c->ranges[c->n] % tiles[1] == 0 &&
           c->ranges[c->k] % kMmaK == 0)
-        targets.emplace_back(op, *c);
+        targets.push_back({op, *c, tiles});
     });
     if (targets.empty())
       return;
     IRRewriter rewriter(&getContext());
-    for (auto &[op, c] : targets) {
+    for (auto &[op, c, tiles] : targets) {
       // A generic vectorizes to a multi-reduction; as linalg.contract it
       // becomes a vector.contract.
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
@@ -196,7 +197,7 @@ struct GPUTileContractionsPass
           continue;
         op = *named;
       }
-      if (failed(tileOne(rewriter, op, c))) {
+      if (failed(tileOne(rewriter, op, c, tiles))) {
         op->emitError("mp-gpu-tile-contractions: cannot tile this "
                       "contraction for Tensor Cores");
         return signalPassFailure();

@@ -14,7 +14,7 @@
 // TILED-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
 // CHECK: llvm.func @odd
 // CHECK: llvm.func @_mlir_ciface_odd
-// BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid
+// BAD: error: mp-lower-to-gpu: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid
 func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf32>) -> tensor<37x61xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
   return %r : tensor<37x61xf32>

@@ -1,4 +1,4 @@
-// RUN: mp-opt %s --mp-gpu-map-forall-to-launch --canonicalize | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-map-forall-to-launch --canonicalize | FileCheck %s
 
 // Blocks of the tiled stage on the grid (x: 2 column tiles, y: 3 row tiles),
 // 2x2 warps as 64x2 threads; warp ids from the thread ids.
@@ -17,6 +17,27 @@ func.func @tiles(%out: memref<96x128xf32>) {
       %r = arith.addi %i, %wi : index
       %c = arith.addi %j, %wj : index
       memref.store %one, %out[%r, %c] : memref<96x128xf32>
+    } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+// One warp row (a 16-row tile): the single-iteration dimension is folded
+// before distribution (upstream's distribution built an affine.apply before
+// the value it uses for it); 2 warps along x are 64 threads.
+// CHECK-LABEL: func.func @one_warp_row
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: memref.store
+// CHECK-NOT: scf.forall
+func.func @one_warp_row(%out: memref<16x128xf32>) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i, %j) = (0, 0) to (16, 128) step (16, 64) {
+    scf.forall (%wi, %wj) = (0, 0) to (16, 64) step (16, 32) {
+      %r = arith.addi %i, %wi : index
+      %c = arith.addi %j, %wj : index
+      memref.store %one, %out[%r, %c] : memref<16x128xf32>
     } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   return

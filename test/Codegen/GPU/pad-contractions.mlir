@@ -1,10 +1,12 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-pad-contractions | FileCheck %s
-// RUN: mp-opt %s --split-input-file --mp-gpu-pad-contractions='tile-m=32 tile-n=16' | FileCheck %s --check-prefix=SMALL
+// RUN: mp-opt %s --split-input-file --mp-gpu-pad-contractions='tile-m=32 tile-n=16 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
 // RUN: not mp-opt %s --mp-gpu-pad-contractions='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: error: mp-gpu-pad-contractions: tile-m=64 tile-n=0 is invalid: both must be positive
+// BAD: error: mp-gpu-pad-contractions: tile-m=64 tile-n=0 warp-m=32 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
 
-// 37x61x29: M to 64, N to 64, K to 32 with zeros; the result is sliced back.
+// 37x61x29: whole 64x64 blocks of 32x32 warps (recorded as mp.gpu_tile for
+// mp-gpu-tile-contractions), M to 64, N to 64, K to 32 with zeros; the
+// result is sliced back.
 // CHECK-LABEL: func.func @odd
 // CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK: %[[A:.*]] = tensor.pad %arg0 low[0, 0] high[27, 3]
@@ -14,13 +16,13 @@
 // CHECK: tensor<29x61xf16> to tensor<32x64xf16>
 // CHECK: %[[C:.*]] = tensor.pad %arg2 low[0, 0] high[27, 3]
 // CHECK: tensor<37x61xf32> to tensor<64x64xf32>
-// CHECK: %[[R:.*]] = linalg.matmul ins(%[[A]], %[[B]] : tensor<64x32xf16>, tensor<32x64xf16>) outs(%[[C]] : tensor<64x64xf32>)
+// CHECK: %[[R:.*]] = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} ins(%[[A]], %[[B]] : tensor<64x32xf16>, tensor<32x64xf16>) outs(%[[C]] : tensor<64x64xf32>)
 // CHECK: %[[S:.*]] = tensor.extract_slice %[[R]][0, 0] [37, 61] [1, 1] : tensor<64x64xf32> to tensor<37x61xf32>
 // CHECK: return %[[S]]
 // SMALL-LABEL: func.func @odd
 // SMALL: tensor<37x29xf16> to tensor<64x32xf16>
 // SMALL: tensor<29x61xf16> to tensor<32x64xf16>
-// SMALL: linalg.matmul {{.*}} outs({{.*}} : tensor<64x64xf32>)
+// SMALL: linalg.matmul {mp.gpu_tile = array<i64: 32, 16, 16, 16>} {{.*}} outs({{.*}} : tensor<64x64xf32>)
 func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf32>) -> tensor<37x61xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
   return %r : tensor<37x61xf32>
@@ -28,12 +30,13 @@ func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf3
 
 // -----
 
-// bf16, batch 3 of 1x1x1: the batch stays, M/N/K are padded.
+// bf16, batch 3 of 1x1x1: the batch stays; the smallest tiles (one
+// m16n8k16) cover M and N, so the padding is to 16x8x16, not a whole block.
 // CHECK-LABEL: func.func @batch_of_ones
-// CHECK: tensor<3x1x1xbf16> to tensor<3x64x16xbf16>
-// CHECK: tensor<3x1x1xbf16> to tensor<3x16x64xbf16>
-// CHECK: linalg.batch_matmul {{.*}} -> tensor<3x64x64xf32>
-// CHECK: tensor.extract_slice {{.*}}[0, 0, 0] [3, 1, 1] [1, 1, 1] : tensor<3x64x64xf32> to tensor<3x1x1xf32>
+// CHECK: tensor<3x1x1xbf16> to tensor<3x16x16xbf16>
+// CHECK: tensor<3x1x1xbf16> to tensor<3x16x8xbf16>
+// CHECK: linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 8, 16, 8>} {{.*}} -> tensor<3x16x8xf32>
+// CHECK: tensor.extract_slice {{.*}}[0, 0, 0] [3, 1, 1] [1, 1, 1] : tensor<3x16x8xf32> to tensor<3x1x1xf32>
 func.func @batch_of_ones(%a: tensor<3x1x1xbf16>, %b: tensor<3x1x1xbf16>, %c: tensor<3x1x1xf32>) -> tensor<3x1x1xf32> {
   %r = linalg.batch_matmul ins(%a, %b : tensor<3x1x1xbf16>, tensor<3x1x1xbf16>) outs(%c : tensor<3x1x1xf32>) -> tensor<3x1x1xf32>
   return %r : tensor<3x1x1xf32>
@@ -41,9 +44,12 @@ func.func @batch_of_ones(%a: tensor<3x1x1xbf16>, %b: tensor<3x1x1xbf16>, %c: ten
 
 // -----
 
-// Left alone: sizes the tiles divide, f32 and mixed operands, an f16
-// accumulator, dynamic sizes, buffers.
+// Not padded: sizes the tiles divide (the tiles are recorded); left alone:
+// f32 and mixed operands, an f16 accumulator, dynamic sizes, buffers.
 // CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: tensor.pad
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} ins(%arg0, %arg1
+// CHECK-NOT: mp.gpu_tile
 // CHECK-NOT: tensor.pad
 // CHECK: return
 func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,

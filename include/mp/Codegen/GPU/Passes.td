@@ -22,10 +22,13 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
   let summary = "Pad Tensor Core contractions with zeros to sizes the tiles "
                 "divide";
   let description = [{
-    For each contraction on tensors that `mp-gpu-tile-contractions` would
-    take but for its sizes (f16 or bf16 operands, an f32 accumulator, static
-    shapes): pads M to a multiple of `tile-m`, N to a multiple of `tile-n`
-    and K to a multiple of 16 with zeros (`tensor.pad`), computes the
+    For each contraction on tensors that `mp-gpu-tile-contractions` takes
+    (f16 or bf16 operands, an f32 accumulator, static shapes): chooses its
+    tiles and records them as `mp.gpu_tile = array<i64: tile-m, tile-n,
+    warp-m, warp-n>` (a small GEMM gets the smallest tile of 16, 32, ...
+    rows up to `warp-m` that covers M, else `tile-m`; columns likewise from
+    8 up to `warp-n`), and if the tiles do not divide its sizes pads M, N
+    and K (to a multiple of 16) with zeros (`tensor.pad`), computes the
     contraction at the padded size and takes the original sizes of the
     result (`tensor.extract_slice`). Zero rows of A and columns of B add
     nothing, so 1x1, 37x61x29 or a 10-class output run on the Tensor Core
@@ -37,7 +40,8 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
     // becomes
     %pa = tensor.pad %a low[0, 0] high[27, 3] { ... } : tensor<37x29xf16> to tensor<64x32xf16>
     ...
-    %pc = linalg.matmul ins(%pa, %pb : tensor<64x32xf16>, tensor<32x64xf16>)
+    %pc = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>}
+                        ins(%pa, %pb : tensor<64x32xf16>, tensor<32x64xf16>)
                         outs(%pacc : tensor<64x64xf32>) -> tensor<64x64xf32>
     %c = tensor.extract_slice %pc[0, 0] [37, 61] [1, 1] : tensor<64x64xf32> to tensor<37x61xf32>
     ```
@@ -46,9 +50,14 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
                            "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"64",
-           "Pad M to a multiple of this (mp-gpu-tile-contractions' tile-m)">,
+           "Rows of C per thread block (mp-gpu-tile-contractions' tile-m)">,
     Option<"tileN", "tile-n", "int64_t", /*default=*/"64",
-           "Pad N to a multiple of this (mp-gpu-tile-contractions' tile-n)">,
+           "Columns of C per thread block (mp-gpu-tile-contractions' "
+           "tile-n)">,
+    Option<"warpM", "warp-m", "int64_t", /*default=*/"32",
+           "Rows of C per warp (mp-gpu-tile-contractions' warp-m)">,
+    Option<"warpN", "warp-n", "int64_t", /*default=*/"32",
+           "Columns of C per warp (mp-gpu-tile-contractions' warp-n)">,
   ];
   let statistics = [
     Statistic<"numPadded", "padded", "Contractions padded to the tiles">,
@@ -62,7 +71,8 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     For each contraction on buffers (`linalg.matmul`, `linalg.batch_matmul`,
     their transposed forms, contraction `linalg.generic`s) whose operands are
     both f16 or both bf16, whose accumulator is f32 and whose static sizes
-    the tiles divide (M by `tile-m`, N by `tile-n`, K by 16): tiles it to an
+    the tiles divide (M by `tile-m`, N by `tile-n`, K by 16; the tiles are
+    the op's `mp.gpu_tile` if it has one, else the options): tiles it to an
     `scf.forall` over thread blocks (`#gpu.block`, batch on z), an
     `scf.forall` over the warps of a block (`#gpu.warp`, each warp a
     `warp-m` x `warp-n` tile), and an `scf.for` over K in steps of 16;

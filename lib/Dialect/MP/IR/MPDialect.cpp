@@ -88,12 +88,22 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
   if (name == PrecisionAttrHelper::getNameStr())
     return check(isPrecisionOrArray(value),
                  "a precision or an array of precisions");
+  if (name == GpuTileAttrHelper::getNameStr()) {
+    auto tile = dyn_cast<DenseI64ArrayAttr>(value);
+    ArrayRef<int64_t> t = tile ? tile.asArrayRef() : ArrayRef<int64_t>();
+    return check(t.size() == 4 && t[2] > 0 && t[3] > 0 && t[2] % 16 == 0 &&
+                     t[3] % 8 == 0 && t[0] > 0 && t[1] > 0 &&
+                     t[0] % t[2] == 0 && t[1] % t[3] == 0,
+                 "array<i64: tile-m, tile-n, warp-m, warp-n> with warp-m a "
+                 "multiple of 16 and warp-n of 8 dividing tile-m and tile-n");
+  }
   return op->emitError() << "unknown mp attribute '" << name
                          << "' (known: " << OverrideAttrHelper::getNameStr()
                          << ", " << ClassAttrHelper::getNameStr() << ", "
                          << PrecisionAttrHelper::getNameStr() << ", "
                          << AccumulatorAttrHelper::getNameStr() << ", "
-                         << SignaturePrecisionAttrHelper::getNameStr() << ")";
+                         << SignaturePrecisionAttrHelper::getNameStr() << ", "
+                         << GpuTileAttrHelper::getNameStr() << ")";
 }
 
 std::string MPDialect::getRoleAttrName(Role role) {

@@ -72,7 +72,10 @@ def MP_Dialect : Dialect {
     // A precision, or an array of them on ops that carry values.
     "::mlir::Attribute":$precision,
     "::mlir::mp::PrecisionAttr":$accumulator,
-    "::mlir::mp::PrecisionAttr":$signature_precision
+    "::mlir::mp::PrecisionAttr":$signature_precision,
+    // The GPU backend's tiles for one contraction: rows and columns of C per
+    // thread block and per warp (set by mp-gpu-pad-contractions).
+    "::mlir::DenseI64ArrayAttr":$gpu_tile
   );
   let extraClassDeclaration = [{
     /// The name of the attribute that gives `role` to a function argument
