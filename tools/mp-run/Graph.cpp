@@ -116,8 +116,11 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
     llvm::outs() << "\n";
     return llvm::Error::success();
   }
+  // One line per function on stderr: kernels, GEMMs, bytes moved.
+  mp::GpuPipelineOptions gpu;
+  gpu.kernelSummary = true;
   FailureOr<mp::GpuCompilation> compiled =
-      mp::compileForGpu(module, mp::GpuPipelineOptions(), options.savePtx);
+      mp::compileForGpu(module, gpu, options.savePtx);
   if (failed(compiled))
     return reported();
   llvm::outs() << label << ": compiled " << compiled->modules.size()
