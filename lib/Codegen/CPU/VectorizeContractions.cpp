@@ -52,13 +52,17 @@ struct ContractionLoops {
 static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
   // Every operand static: a loop range read off one operand says nothing
   // of another whose size along it is dynamic. One element type for both
-  // operands, as vector.contract requires.
+  // operands, as vector.contract requires, no wider than the accumulator's
+  // (upstream's contract lowering extends operands; it cannot narrow).
+  Type operand = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
   if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
       !llvm::all_of(
           op->getOperandTypes(),
           [](Type type) { return cast<ShapedType>(type).hasStaticShape(); }) ||
-      getElementTypeOrSelf(op.getDpsInputOperand(0)->get()) !=
-          getElementTypeOrSelf(op.getDpsInputOperand(1)->get()))
+      operand != getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) ||
+      !operand.isIntOrFloat() || !acc.isIntOrFloat() ||
+      operand.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);

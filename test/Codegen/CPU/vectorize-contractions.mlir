@@ -69,3 +69,16 @@ func.func @mixed_operand_types(%a: tensor<4x8xbf16>, %b: tensor<8x16xf32>, %c: t
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xbf16>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %0 : tensor<4x16xf32>
 }
+
+// -----
+
+// f64 operands into an f32 accumulator (from the pipeline fuzzer): upstream's
+// contract lowering only extends operands and built arith.extf f64 -> f32, so
+// the narrowing contraction is left to the scalar lowering.
+// CHECK-LABEL: func.func @narrowing_accumulator
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf64>, tensor<8x16xf64>)
+// CHECK-NOT: vector.
+func.func @narrowing_accumulator(%a: tensor<4x8xf64>, %b: tensor<8x16xf64>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf64>, tensor<8x16xf64>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
