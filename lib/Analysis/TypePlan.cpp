@@ -57,8 +57,14 @@ LogicalResult TypePlan::planOp(Operation *op) {
              << "' gives the precision its signature may take";
     auto boundary = op->getAttrOfType<PrecisionAttr>(
         MPDialect::SignaturePrecisionAttrHelper::getNameStr());
-    if (boundary && boundary.getValue() != Precision::f32)
+    if (boundary && boundary.getValue() != Precision::f32) {
+      if (cast<FunctionOpInterface>(op).isExternal())
+        return op->emitError()
+               << "'" << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
+               << "' on a declaration: mp changes the signature of functions "
+                  "whose body it rewrites, and this one has none";
       boundaryFunctions.emplace_back(op, boundary.getValue());
+    }
     return success();
   }
   if (!attr)

@@ -50,3 +50,14 @@ func.func @precision_on_call(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = func.call @callee(%x) {mp.precision = #mp.precision<bf16>} : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Found by the pipeline fuzzer: the declaration was given a signature
+// without arguments, and the call no longer matched it.
+// expected-error @below {{'mp.signature_precision' on a declaration: mp changes the signature of functions whose body it rewrites, and this one has none}}
+func.func private @declared(tensor<4xf32>) -> tensor<4xf32> attributes {mp.signature_precision = #mp.precision<bf16>}
+func.func @calls_declared(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = func.call @declared(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
