@@ -52,8 +52,9 @@ struct ContractionLoops {
 static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
   // Every operand static: a loop range read off one operand says nothing
   // of another whose size along it is dynamic. One element type for both
-  // operands, as vector.contract requires, no wider than the accumulator's
-  // (upstream's contract lowering extends operands; it cannot narrow).
+  // operands, as vector.contract requires, of the accumulator's kind (float
+  // or integer) and no wider (upstream's contract lowering extends
+  // operands; it neither narrows nor converts).
   Type operand = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
   if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
@@ -62,6 +63,7 @@ static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
           [](Type type) { return cast<ShapedType>(type).hasStaticShape(); }) ||
       operand != getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) ||
       !operand.isIntOrFloat() || !acc.isIntOrFloat() ||
+      isa<FloatType>(operand) != isa<FloatType>(acc) ||
       operand.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())
     return failure();
   FailureOr<linalg::ContractionDimensions> dims =

@@ -72,13 +72,16 @@ func.func @mixed_operand_types(%a: tensor<4x8xbf16>, %b: tensor<8x16xf32>, %c: t
 
 // -----
 
-// f64 operands into an f32 accumulator (from the pipeline fuzzer): upstream's
-// contract lowering only extends operands and built arith.extf f64 -> f32, so
-// the narrowing contraction is left to the scalar lowering.
+// f64 operands into an f32 accumulator, f16 into i32 (from the pipeline
+// fuzzer): upstream's contract lowering only extends operands (it built
+// arith.extf f64 -> f32 and arith.extsi on floats), so these contractions
+// are left to the scalar lowering.
 // CHECK-LABEL: func.func @narrowing_accumulator
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf64>, tensor<8x16xf64>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x32xf16>, tensor<32x64xf16>) outs(%{{.*}} : tensor<8x64xi32>)
 // CHECK-NOT: vector.
-func.func @narrowing_accumulator(%a: tensor<4x8xf64>, %b: tensor<8x16xf64>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+func.func @narrowing_accumulator(%a: tensor<4x8xf64>, %b: tensor<8x16xf64>, %c: tensor<4x16xf32>, %h: tensor<8x32xf16>, %g: tensor<32x64xf16>, %i: tensor<8x64xi32>) -> (tensor<4x16xf32>, tensor<8x64xi32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf64>, tensor<8x16xf64>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
-  return %0 : tensor<4x16xf32>
+  %1 = linalg.matmul ins(%h, %g : tensor<8x32xf16>, tensor<32x64xf16>) outs(%i : tensor<8x64xi32>) -> tensor<8x64xi32>
+  return %0, %1 : tensor<4x16xf32>, tensor<8x64xi32>
 }
