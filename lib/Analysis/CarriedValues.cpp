@@ -83,7 +83,7 @@ std::optional<unsigned> CarriedValues::getSlotFedBy(OpOperand &operand) const {
 /// (whose terminator inserts into the shared outputs through ops of its own)
 /// or scf.parallel with scf.reduce (whose reductions have regions whose
 /// arguments would change type too): those ops stay outside the model.
-static bool isCarrying(Operation *op) {
+bool mp::carriesValues(Operation *op) {
   if (!isa<RegionBranchOpInterface>(op))
     return false;
   for (Region &region : op->getRegions())
@@ -99,7 +99,7 @@ static bool isCarrying(Operation *op) {
 }
 
 const CarriedValues *CarriedValueCache::lookup(Operation *op) const {
-  if (!op || !isCarrying(op))
+  if (!op || !carriesValues(op))
     return nullptr;
   std::unique_ptr<CarriedValues> &entry = cache[op];
   if (!entry)

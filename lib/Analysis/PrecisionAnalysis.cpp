@@ -115,8 +115,13 @@ static LogicalResult verifyRetyped(Operation *op, Type elem) {
 }
 
 bool mlir::mp::acceptsElementType(Operation *op, Type low) {
-  // Constants are converted value by value (constantOverflows).
-  if (op->getNumRegions() != 0 || isa<linalg::LinalgOp, arith::ConstantOp>(op))
+  // Constants are converted value by value (constantOverflows); region ops
+  // are retyped with their bodies or carried values, when mp models them
+  // (not scf.forall: its shared outputs would keep f32).
+  if (op->getNumRegions() != 0)
+    return isa<linalg::LinalgOp, tensor::PadOp, tensor::GenerateOp>(op) ||
+           carriesValues(op);
+  if (isa<arith::ConstantOp>(op))
     return true;
   // Constraints a detached copy cannot meet (a parent op) say nothing of
   // types: only a copy that verifies in f32 and fails in `low` rejects it.

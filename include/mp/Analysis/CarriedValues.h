@@ -71,12 +71,16 @@ private:
   DenseMap<OpOperand *, unsigned> slotOfFeeder;
 };
 
+/// Whether `op` is in the model: it implements RegionBranchOpInterface and
+/// its region terminators say where every value goes
+/// (RegionBranchTerminatorOpInterface without regions). Not so for
+/// scf.forall or scf.parallel with scf.reduce.
+bool carriesValues(Operation *op);
+
 /// CarriedValues of the ops an analysis meets, computed once each.
 class CarriedValueCache {
 public:
-  /// Null for ops outside the model: those that do not implement
-  /// RegionBranchOpInterface, or whose region terminators do not say where
-  /// every value goes (RegionBranchTerminatorOpInterface without regions).
+  /// Null for ops outside the model (see carriesValues).
   const CarriedValues *lookup(Operation *op) const;
   /// The slot of `value` if it is carried (a result or region argument of
   /// an op with slots).

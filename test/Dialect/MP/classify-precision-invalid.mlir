@@ -47,3 +47,18 @@ func.func @override_call(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = func.call @callee(%x) {mp.override = #mp.precision<bf16>} : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// scf.forall is outside mp's model of carried values (its shared outputs
+// would keep f32 while its results change: found by the pipeline fuzzer).
+func.func @override_forall(%t: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @below {{'mp.override' asks for f16, but this op's operand and result types must stay f32}}
+  %r = scf.forall (%i) in (8) shared_outs(%o = %t) -> (tensor<8x8xf32>) {
+    %s = tensor.extract_slice %t[%i, 0] [1, 8] [1, 1] : tensor<8x8xf32> to tensor<1x8xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%i, 0] [1, 8] [1, 1] : tensor<1x8xf32> into tensor<8x8xf32>
+    }
+  } {mp.override = #mp.precision<f16>}
+  return %r : tensor<8x8xf32>
+}
