@@ -367,6 +367,10 @@ LogicalResult Painter::addOpNode(Operation *op) {
              << ", but this op's operand and result types must stay f32";
     roles[idx] = Role::Fixed;
     node.reason = "its types must stay f32";
+    if (opts.remarks)
+      emitRemark(op->getLoc())
+          << "mp: '" << node.key
+          << "' stays f32: its operand and result types cannot change";
     return success();
   }
   FailureOr<bool> overridden = applyOverride(op, idx);

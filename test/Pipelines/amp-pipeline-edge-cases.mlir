@@ -6,7 +6,7 @@
 // RUN: FileCheck %s --input-file=%t.remarks --check-prefix=REMARK
 
 // REMARK: remark: mp: left in its precision: it has floating-point values that are not f32
-// REMARK: remark: mp: 'scf.forall' is in no precision list; the op stays f32
+// REMARK: remark: mp: 'scf.forall' stays f32: its operand and result types cannot change
 
 // CHECK-LABEL: func.func @edge_cases
 // CHECK-DAG: %[[X16:.*]] = arith.truncf %{{.*}} : tensor<?x8xf32> to tensor<?x8xf16>
