@@ -113,6 +113,17 @@ LogicalResult TypePlan::planOp(Operation *op) {
            << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
            << "' on the callee)";
   Type lowType = getFloatType(ctx, p);
+  // Only f32 values are retyped: other floats (f64) would meet the low ones
+  // in one op.
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes())) {
+    auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+    if (element && !element.isF32() && element != lowType)
+      return op->emitError()
+             << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
+             << "' asks for " << stringifyPrecision(p) << " on an op with "
+             << element << " values; mp changes f32 values only";
+  }
   if (!acceptsElementType(op, lowType))
     return op->emitError() << "'"
                            << MPDialect::PrecisionAttrHelper::getNameStr()

@@ -61,3 +61,13 @@ func.func @calls_declared(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = func.call @declared(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Found by the pipeline fuzzer: f64 operands met bf16 ones in the matmul's
+// regenerated body.
+func.func @precision_on_f64(%a: tensor<4x8xf64>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-error @below {{'mp.precision' asks for bf16 on an op with 'f64' values; mp changes f32 values only}}
+  %r = linalg.matmul {mp.precision = #mp.precision<bf16>} ins(%a, %b : tensor<4x8xf64>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
