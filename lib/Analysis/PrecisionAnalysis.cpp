@@ -88,29 +88,30 @@ static TypeFit getTypeFit(Operation *op) {
 bool mlir::mp::isF32Op(Operation *op) { return getTypeFit(op) == TypeFit::F32; }
 
 /// Verifies a copy of `op` whose f32 operands and results take `elem`,
-/// in a scratch block (diagnostics dropped).
+/// placed right before `op` (verifiers may look at the parent op) and erased
+/// again (diagnostics dropped).
 static LogicalResult verifyRetyped(Operation *op, Type elem) {
   ScopedDiagnosticHandler quiet(op->getContext(),
                                 [](Diagnostic &) { return success(); });
-  Block scratch;
-  OpBuilder b(op->getContext());
-  b.setInsertionPointToEnd(&scratch);
+  OpBuilder b(op);
   auto retype = [&](Type type) {
     return isF32Like(type) ? withElementType(type, elem) : type;
   };
   IRMapping mapping;
-  for (Value operand : op->getOperands())
-    mapping.map(operand,
-                UnrealizedConversionCastOp::create(
-                    b, op->getLoc(), retype(operand.getType()), ValueRange{})
-                    .getResult(0));
+  SmallVector<Operation *> scratch;
+  for (Value operand : op->getOperands()) {
+    auto cast = UnrealizedConversionCastOp::create(
+        b, op->getLoc(), retype(operand.getType()), ValueRange{});
+    scratch.push_back(cast);
+    mapping.map(operand, cast.getResult(0));
+  }
   Operation *copy = b.clone(*op, mapping);
+  scratch.push_back(copy);
   for (OpResult result : copy->getResults())
     result.setType(retype(result.getType()));
   LogicalResult verified = verify(copy, /*verifyRecursively=*/false);
-  for (Operation &scratchOp :
-       llvm::make_early_inc_range(llvm::reverse(scratch.getOperations())))
-    scratchOp.erase();
+  for (Operation *scratchOp : llvm::reverse(scratch))
+    scratchOp->erase();
   return verified;
 }
 
@@ -123,7 +124,7 @@ bool mlir::mp::acceptsElementType(Operation *op, Type low) {
            carriesValues(op);
   if (isa<arith::ConstantOp>(op))
     return true;
-  // Constraints a detached copy cannot meet (a parent op) say nothing of
+  // Constraints a copy cannot meet (a terminator's place) say nothing of
   // types: only a copy that verifies in f32 and fails in `low` rejects it.
   return succeeded(verifyRetyped(op, low)) ||
          failed(verifyRetyped(op, Float32Type::get(op->getContext())));

@@ -211,3 +211,19 @@ func.func @body_repeats_precision(%x: tensor<16xf32>) -> tensor<16xf32> {
   } -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
+
+// -----
+
+// mp.precision on a terminator: checking whether its types can change used
+// to verify a detached copy, and affine.yield's verifier dereferenced the
+// missing parent (found by the pipeline fuzzer). The yield follows its loop,
+// which stays f32.
+// CHECK-LABEL: func.func @yield_with_precision
+// CHECK: affine.yield %{{.*}} : tensor<4xf32>
+func.func @yield_with_precision(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = affine.for %i = 0 to 3 iter_args(%a = %x) -> (tensor<4xf32>) {
+    %e = math.exp %a : tensor<4xf32>
+    affine.yield {mp.precision = #mp.precision<f16>} %e : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
