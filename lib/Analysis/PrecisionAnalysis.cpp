@@ -130,6 +130,15 @@ bool mlir::mp::acceptsElementType(Operation *op, Type low) {
          failed(verifyRetyped(op, Float32Type::get(op->getContext())));
 }
 
+LogicalResult mlir::mp::emitCallRetypeError(Operation *call,
+                                            StringRef attrName) {
+  return call->emitError()
+         << "'" << attrName
+         << "' cannot change a call's types: they are its callee's (set '"
+         << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
+         << "' on the callee)";
+}
+
 bool mlir::mp::isElementTypeAgnostic(Operation *op) {
   return isa<tensor::DimOp, tensor::RankOp>(op);
 }
@@ -352,12 +361,7 @@ LogicalResult Painter::addOpNode(Operation *op) {
   if (auto own = op->getAttrOfType<PrecisionAttr>(
           MPDialect::OverrideAttrHelper::getNameStr());
       own && own.getValue() != Precision::f32 && isa<CallOpInterface>(op))
-    return op->emitError()
-           << "'" << MPDialect::OverrideAttrHelper::getNameStr()
-           << "' cannot change a call's types: they are its "
-              "callee's (set '"
-           << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
-           << "' on the callee)";
+    return emitCallRetypeError(op, MPDialect::OverrideAttrHelper::getNameStr());
   if (!acceptsElementType(op, getFloatType(op->getContext(), low))) {
     auto own = op->getAttrOfType<PrecisionAttr>(
         MPDialect::OverrideAttrHelper::getNameStr());

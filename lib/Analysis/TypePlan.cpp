@@ -106,12 +106,8 @@ LogicalResult TypePlan::planOp(Operation *op) {
   if (p == Precision::f32)
     return success();
   if (isa<CallOpInterface>(op))
-    return op->emitError()
-           << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
-           << "' cannot change a call's types: they are its "
-              "callee's (set '"
-           << MPDialect::SignaturePrecisionAttrHelper::getNameStr()
-           << "' on the callee)";
+    return emitCallRetypeError(op,
+                               MPDialect::PrecisionAttrHelper::getNameStr());
   Type lowType = getFloatType(ctx, p);
   // Only f32 values are retyped: other floats (f64) would meet the low ones
   // in one op.

@@ -82,6 +82,10 @@ bool isF32Op(Operation *op);
 /// mp.update_scale): those keep f32 whatever the policy says.
 bool acceptsElementType(Operation *op, Type low);
 
+/// The error at `call` for an attribute (`attrName`: mp.override or
+/// mp.precision) that asks to change its types, which are its callee's.
+LogicalResult emitCallRetypeError(Operation *call, StringRef attrName);
+
 /// True for structured ops that accumulate with arithmetic (contractions,
 /// convolutions, sums): their accumulator stays f32 when they go low.
 bool isArithmeticAccumulation(Operation *op);
