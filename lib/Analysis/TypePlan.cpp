@@ -111,8 +111,8 @@ LogicalResult TypePlan::planOp(Operation *op) {
   Type lowType = getFloatType(ctx, p);
   // Only f32 values are retyped: other floats (f64) would meet the low ones
   // in one op.
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes())) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
     auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
     if (element && !element.isF32() && element != lowType)
       return op->emitError()

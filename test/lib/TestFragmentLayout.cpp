@@ -1,4 +1,5 @@
-//===- TestFragmentLayout.cpp - Which lane holds which element ---*- C++ -*-===//
+//===- TestFragmentLayout.cpp - Which lane holds which element ---*- C++
+//-*-===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
@@ -103,9 +104,8 @@ static std::pair<int64_t, int64_t> getSlice(VectorType type,
 /// from_elements, to_elements, extract, bitcast (a 32-bit register stands
 /// for the two 16-bit elements it packs). Unknown origins are nullopt.
 template <typename T>
-static SmallVector<T> trace(Value value,
-                            function_ref<std::optional<SmallVector<T>>(Value)>
-                                leaf) {
+static SmallVector<T>
+trace(Value value, function_ref<std::optional<SmallVector<T>>(Value)> leaf) {
   if (std::optional<SmallVector<T>> elements = leaf(value))
     return *elements;
   Operation *op = value.getDefiningOp();
@@ -144,8 +144,7 @@ static SmallVector<T> trace(Value value,
   if (auto extract = dyn_cast_or_null<vector::ExtractOp>(op)) {
     auto type = cast<VectorType>(extract.getSource().getType());
     SmallVector<T> all = trace<T>(extract.getSource(), leaf);
-    int64_t group =
-        static_cast<int64_t>(all.size()) / type.getNumElements();
+    int64_t group = static_cast<int64_t>(all.size()) / type.getNumElements();
     ArrayRef<int64_t> position = extract.getStaticPosition();
     if (group * type.getNumElements() == static_cast<int64_t>(all.size()) &&
         !llvm::is_contained(position, ShapedType::kDynamic)) {
@@ -167,8 +166,7 @@ static SmallVector<Coord> sources(Value value, int64_t lane) {
       return SmallVector<Coord>{element(load.getIndices(), 0, lane)};
     if (auto load = v.getDefiningOp<vector::LoadOp>()) {
       SmallVector<Coord> coords;
-      for (int64_t k = 0, e = load.getVectorType().getNumElements(); k < e;
-           ++k)
+      for (int64_t k = 0, e = load.getVectorType().getNumElements(); k < e; ++k)
         coords.push_back(element(load.getIndices(), k, lane));
       return coords;
     }

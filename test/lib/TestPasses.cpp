@@ -1,4 +1,5 @@
-//===- TestPasses.cpp - Register mp's test-only passes -----------*- C++ -*-===//
+//===- TestPasses.cpp - Register mp's test-only passes -----------*- C++
+//-*-===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //

@@ -155,17 +155,16 @@ static void writeJson(llvm::raw_ostream &os,
           {"bytes_written", k.bytesWritten},
           {"activation_bytes", k.activationBytes}});
     }
-    functionArray.push_back(llvm::json::Object{
-        {"function", f.func.getName()},
-        {"kernels", static_cast<int64_t>(f.kernels.size())},
-        {"gemm_kernels", f.gemms},
-        {"bytes_moved", f.bytesMoved},
-        {"activation_bytes", f.activationBytes},
-        {"per_kernel", std::move(kernels)}});
+    functionArray.push_back(
+        llvm::json::Object{{"function", f.func.getName()},
+                           {"kernels", static_cast<int64_t>(f.kernels.size())},
+                           {"gemm_kernels", f.gemms},
+                           {"bytes_moved", f.bytesMoved},
+                           {"activation_bytes", f.activationBytes},
+                           {"per_kernel", std::move(kernels)}});
   }
-  os << llvm::formatv("{0:2}",
-                      llvm::json::Value(llvm::json::Object{
-                          {"functions", std::move(functionArray)}}))
+  os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"functions", std::move(functionArray)}}))
      << "\n";
 }
 

@@ -12,8 +12,7 @@
 
 using namespace mlir;
 
-std::optional<mp::MmaContraction>
-mp::matchMmaContraction(linalg::LinalgOp op) {
+std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 ||
       !llvm::all_of(op->getOperandTypes(), [](Type type) {

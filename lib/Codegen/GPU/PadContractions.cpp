@@ -82,8 +82,9 @@ struct GPUPadContractionsPass
             return rewriter.getZeroAttr(getElementTypeOrSelf(operand));
           });
       linalg::LinalgPaddingOptions options;
-      options.setPaddingDimensions(llvm::to_vector(
-                                       llvm::seq<int64_t>(0, c.ranges.size())))
+      options
+          .setPaddingDimensions(
+              llvm::to_vector(llvm::seq<int64_t>(0, c.ranges.size())))
           .setPadToMultipleOf(multiples)
           .setPaddingValues(zeros);
       options.copyBackOp = linalg::LinalgPaddingOptions::CopyBackOp::None;
