@@ -402,8 +402,10 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  OwningOpRef<ModuleOp> module =
-      parse(llvm::StringRef(reinterpret_cast<const char *>(data), size));
+  // MLIR's lexer reads up to a terminating null, as files read through
+  // MemoryBuffer have; libFuzzer's data has none.
+  std::string text(reinterpret_cast<const char *>(data), size);
+  OwningOpRef<ModuleOp> module = parse(text);
   if (!module)
     return 0;
   for (const char *pipeline : kPipelines)
