@@ -2,9 +2,8 @@
 #===- scripts/fuzz.sh - Build and run one libFuzzer target ----------------===#
 #
 # Usage: scripts/fuzz.sh TARGET SECONDS [BUILD_DIR]
-#   TARGET: npy | signature | policy | idx | pipeline | all (each for SECONDS)
-#   `all` is the parser targets, which CI runs; `pipeline` still finds open
-#   defects (docs/Reliability.md) and runs on demand until they are fixed.
+#   TARGET: npy | signature | policy | idx | pipeline | all (each for SECONDS;
+#   CI runs `all`)
 #   BUILD_DIR: the sanitizer build (default: build-sanitize)
 #
 # Builds the sanitizer build (scripts/sanitize.sh --build-only: clang-22,
@@ -33,7 +32,9 @@ build="${3:-$root/build-sanitize}"
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
 targets="npy signature policy idx pipeline"
 if [ "$target" = all ]; then
-  for t in npy signature policy idx; do "$0" "$t" "$seconds" "$build"; done
+  for t in npy signature policy idx pipeline; do
+    "$0" "$t" "$seconds" "$build"
+  done
   exit 0
 fi
 case " $targets " in
