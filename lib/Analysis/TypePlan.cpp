@@ -113,6 +113,11 @@ LogicalResult TypePlan::planOp(Operation *op) {
   // in one op.
   for (Type type :
        llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+    if (isa<BaseMemRefType>(type))
+      return op->emitError()
+             << "'" << MPDialect::PrecisionAttrHelper::getNameStr()
+             << "' asks for " << stringifyPrecision(p)
+             << " on an op on buffers; mp changes tensors and scalars only";
     auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
     if (element && !element.isF32() && element != lowType)
       return op->emitError()

@@ -71,3 +71,12 @@ func.func @precision_on_f64(%a: tensor<4x8xf64>, %b: tensor<8x16xf32>, %c: tenso
   %r = linalg.matmul {mp.precision = #mp.precision<bf16>} ins(%a, %b : tensor<4x8xf64>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
   return %r : tensor<4x16xf32>
 }
+
+// -----
+
+// Found by the pipeline fuzzer (in CI): buffers cannot take casts.
+func.func @precision_on_buffers(%a: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-error @below {{'mp.precision' asks for f16 on an op on buffers; mp changes tensors and scalars only}}
+  linalg.matmul {mp.precision = #mp.precision<f16>} ins(%a, %a : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
