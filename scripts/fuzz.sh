@@ -5,6 +5,9 @@
 #   TARGET: npy | signature | policy | idx | pipeline | all (each for SECONDS;
 #   CI runs `all`)
 #   BUILD_DIR: the sanitizer build (default: build-sanitize)
+#   MP_FUZZ_SEED: libFuzzer's -seed (default: a random one). With a fixed
+#   seed and an empty corpus a run is the same sequence of inputs each time,
+#   cut where SECONDS end: CI uses one so that it runs what was checked here.
 #
 # Builds the sanitizer build (scripts/sanitize.sh --build-only: clang-22,
 # ASan, UBSan, libFuzzer; fuzz/CMakeLists.txt), starts TARGET from its seed
@@ -68,8 +71,10 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 asan_runtime="$(clang++-22 -print-file-name=libclang_rt.asan-x86_64.so)"
 cd "$out"
 log="$out/$target.log"
+seed=()
+if [ -n "${MP_FUZZ_SEED:-}" ]; then seed=(-seed="$MP_FUZZ_SEED"); fi
 if ! LD_PRELOAD="$asan_runtime" "./${target}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" \
-     -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 "${seeds[@]}" \
+     -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 "${seed[@]}" "${seeds[@]}" \
      >"$log" 2>&1; then
   tail -40 "$log" >&2
   echo "fuzz.sh: $target failed; the input is in $out (crash-*)" >&2

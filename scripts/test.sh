@@ -11,4 +11,5 @@ build="${1:-$root/build}"
 "$root/scripts/build.sh" "$build"
 ctest --test-dir "$build" --output-on-failure
 "$root/scripts/sanitize.sh" "$build-sanitize"
-"$root/scripts/fuzz.sh" all "${MP_FUZZ_SECONDS:-15}" "$build-sanitize"
+MP_FUZZ_SEED="${MP_FUZZ_SEED:-1}" \
+  "$root/scripts/fuzz.sh" all "${MP_FUZZ_SECONDS:-15}" "$build-sanitize"
