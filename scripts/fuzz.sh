@@ -13,7 +13,7 @@
 # ASan, UBSan, libFuzzer; fuzz/CMakeLists.txt), starts TARGET from its seed
 # corpus, runs it for SECONDS and prints the executions. Seeds: fuzz/corpus/
 # TARGET, and for `pipeline` every '// -----' chunk of the .mlir files under
-# test/ and examples/. New inputs go to BUILD_DIR/fuzz/corpus-TARGET, not to
+# test/ (but the GPU backend's) and examples/. New inputs go to BUILD_DIR/fuzz/corpus-TARGET, not to
 # the repository. A crash leaves crash-* in BUILD_DIR/fuzz and fails: turn
 # it into a regression test.
 #
@@ -54,7 +54,9 @@ if [ "$target" = pipeline ]; then
   max_len=65536
   seeds+=("$out/seeds-pipeline")
   rm -rf "${seeds[1]}" && mkdir -p "${seeds[1]}"
-  find "$root/test" "$root/examples" -name '*.mlir' -print0 |
+  # Not the GPU backend's inputs: its passes are not in the target, and
+  # upstream's gpu.launch verifier crashes on mutated launches.
+  find "$root/test" "$root/examples" -name '*.mlir' -not -path '*/GPU/*' -print0 |
     xargs -0 awk -v dir="${seeds[1]}" -v root="$root/" '
       function open_chunk() { close(path); path = dir "/" name "-" chunk }
       FNR == 1 { name = substr(FILENAME, length(root) + 1)
