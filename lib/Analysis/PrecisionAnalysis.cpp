@@ -30,6 +30,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ParallelCombiningOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
@@ -124,6 +125,10 @@ bool mlir::mp::acceptsElementType(Operation *op, Type low) {
            carriesValues(op);
   if (isa<arith::ConstantOp>(op))
     return true;
+  // What scf.forall.in_parallel combines goes into the shared outputs, which
+  // keep their types.
+  if (isa_and_nonnull<InParallelOpInterface>(op->getParentOp()))
+    return false;
   // Constraints a copy cannot meet (a terminator's place) say nothing of
   // types: only a copy that verifies in f32 and fails in `low` rejects it.
   return succeeded(verifyRetyped(op, low)) ||

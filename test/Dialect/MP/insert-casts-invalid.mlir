@@ -80,3 +80,18 @@ func.func @precision_on_buffers(%a: memref<64x64xf32>, %c: memref<64x64xf32>) {
   linalg.matmul {mp.precision = #mp.precision<f16>} ins(%a, %a : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// Found by the pipeline fuzzer (in CI): what scf.forall.in_parallel inserts
+// goes into shared outputs, which keep their types.
+func.func @precision_in_parallel(%t: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %r = scf.forall (%i) in (8) shared_outs(%o = %t) -> (tensor<8x8xf32>) {
+    %s = tensor.extract_slice %t[%i, 0] [1, 8] [1, 1] : tensor<8x8xf32> to tensor<1x8xf32>
+    scf.forall.in_parallel {
+      // expected-error @below {{'mp.precision' asks for f16, but this op's operand and result types must stay f32}}
+      tensor.parallel_insert_slice %s into %o[%i, 0] [1, 8] [1, 1] {mp.precision = #mp.precision<f16>} : tensor<1x8xf32> into tensor<8x8xf32>
+    }
+  }
+  return %r : tensor<8x8xf32>
+}
