@@ -397,8 +397,12 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
     std::memcpy(data, mutant.data(), mutant.size());
     return mutant.size();
   }
-  // Not a module, or no mutation kept it valid: libFuzzer's byte mutations.
-  return LLVMFuzzerMutate(data, size, maxSize);
+  // No mutation kept it valid: the input unchanged. (libFuzzer's byte
+  // mutations make text that MLIR's own parser crashes on, e.g. a
+  // linalg.transpose permutation of '{{{'; that is upstream's to fix, and it
+  // hides mp's defects. fuzz.sh turns libFuzzer's byte-level cross-over off
+  // for the same reason.)
+  return size;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
