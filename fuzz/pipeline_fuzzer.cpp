@@ -44,8 +44,6 @@
 #include <regex>
 #include <string>
 
-extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
-
 using namespace mlir;
 
 namespace {
