@@ -137,6 +137,12 @@ LogicalResult TypePlan::planOp(Operation *op) {
     auto acc = op->getAttrOfType<PrecisionAttr>(
         MPDialect::AccumulatorAttrHelper::getNameStr());
     Precision accPrecision = acc ? acc.getValue() : Precision::f32;
+    if (accPrecision != Precision::f32 && accPrecision != p)
+      return op->emitError()
+             << "'" << MPDialect::AccumulatorAttrHelper::getNameStr()
+             << "' asks for " << stringifyPrecision(accPrecision)
+             << " accumulation in an op computing in " << stringifyPrecision(p)
+             << "; an accumulator is f32 or the op's own precision";
     accumulators[op] = accPrecision;
     accType = getFloatType(ctx, accPrecision);
   }

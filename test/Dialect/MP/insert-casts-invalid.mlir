@@ -95,3 +95,13 @@ func.func @precision_in_parallel(%t: tensor<8x8xf32>) -> tensor<8x8xf32> {
   }
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+// Found by the pipeline fuzzer: a hand-written accumulator of the other low
+// type made insert-casts add bf16 to f16.
+func.func @accumulator_of_other_type(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  // expected-error @below {{'mp.accumulator' asks for bf16 accumulation in an op computing in f16; an accumulator is f32 or the op's own precision}}
+  %r = linalg.matmul {mp.accumulator = #mp.precision<bf16>, mp.precision = #mp.precision<f16>} ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
