@@ -44,6 +44,7 @@ if config.mp_sanitize:
 tool_dirs = [config.mp_tools_dir, config.llvm_tools_dir]
 tools = [
     "mp-opt",
+    "mp-exec",
     ToolSubst("mlir-opt", mlir_opt),
     ToolSubst("%python", config.python_executable or "python3"),
 ]
@@ -53,6 +54,15 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if config.ptxas_path and os.path.exists(config.ptxas_path):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_path))
+
+
+# `cuda-stub`: the toolkit's stub libcuda, a driver that loads but has no GPU.
+cuda_stub = os.path.join(os.path.dirname(os.path.dirname(
+    config.ptxas_path or "/usr/local/cuda/bin/ptxas")), "lib64", "stubs",
+    "libcuda.so")
+if os.path.exists(cuda_stub):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", cuda_stub))
 
 
 # `cuda-device`: a driver and a GPU are present, so GPU code can run.

@@ -185,22 +185,11 @@ static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
     return module.emitError()
            << "no C compiler driver ('cc') to link " << output
            << "; install gcc (scripts/install-deps.sh does)";
-  // Strided memref copies call MLIR's C runner utilities; LLVM may turn bf16
-  // rounding into a call to __truncsfbf2, which libgcc 12 lacks and MLIR's
-  // float16 utilities provide.
-  std::string libDir = "-L" MP_MLIR_LIBRARY_DIR;
-  std::string rpath = "-Wl,-rpath," MP_MLIR_LIBRARY_DIR;
+  // What the code calls beyond libc and libm (memrefCopy, the CUDA
+  // backend's functions) comes from the runtime that loads the module, so a
+  // module runs where only the runtime is installed.
   std::string message;
-  SmallVector<StringRef> args = {*cc,
-                                 "-shared",
-                                 "-o",
-                                 output,
-                                 object,
-                                 libDir,
-                                 rpath,
-                                 "-lmlir_c_runner_utils",
-                                 "-lmlir_float16_utils",
-                                 "-lm"};
+  SmallVector<StringRef> args = {*cc, "-shared", "-o", output, object, "-lm"};
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message))
     return module.emitError() << "linking " << output << " failed"
                               << (message.empty() ? "" : ": ") << message;
@@ -216,12 +205,12 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
     return failure();
   return compileToSharedObject(
       module, outputPath, opts.optLevel,
-      [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); });
+      [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); }, "cpu");
 }
 
 LogicalResult mlir::mp::compileToSharedObject(
     ModuleOp module, StringRef outputPath, unsigned optLevel,
-    function_ref<void(OpPassManager &)> buildPipeline) {
+    function_ref<void(OpPassManager &)> buildPipeline, StringRef backend) {
   if (optLevel > 3)
     return module.emitError() << "optimization level " << optLevel
                               << " is invalid: expected 0, 1, 2 or 3";
@@ -275,10 +264,17 @@ LogicalResult mlir::mp::compileToSharedObject(
     if (!fn.isDeclaration())
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (llvm::GlobalVariable &global : llvmModule->globals())
-    if (!global.isDeclaration())
+    if (!global.isDeclaration() && !global.getName().starts_with("llvm."))
       global.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (auto &[name, signature] : entries)
     addPackedEntry(*llvmModule, name, signature);
+  // The runtime backend that can run the module.
+  auto *backendName =
+      llvm::ConstantDataArray::getString(llvmModule->getContext(), backend);
+  new llvm::GlobalVariable(*llvmModule, backendName->getType(),
+                           /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, backendName,
+                           "_mp_backend");
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

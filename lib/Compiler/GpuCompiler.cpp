@@ -5,9 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Compiler/GpuCompiler.h"
+#include "mp/Compiler/CpuCompiler.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -38,31 +41,28 @@ static LogicalResult writeFile(ModuleOp module, StringRef path,
   return success();
 }
 
-FailureOr<GpuCompilation>
-mlir::mp::compileForGpu(ModuleOp module, const GpuPipelineOptions &options,
-                        StringRef ptxDir) {
+/// Checks `options` and registers what gpu-module-to-binary and the
+/// translation of gpu.binary ops need.
+static LogicalResult prepare(ModuleOp module,
+                             const GpuPipelineOptions &options) {
   if (failed(verifyGpuPipelineOptions(options, [&](const Twine &message) {
         return module.emitError(message);
       })))
     return failure();
-  // gpu-module-to-binary translates each gpu.module to LLVM IR.
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   module.getContext()->appendDialectRegistry(registry);
+  return success();
+}
 
-  GpuPipelineOptions lowering;
-  lowering.copyOptionValuesFrom(options);
-  if (!ptxDir.empty())
-    lowering.format = GpuBinaryFormat::isa;
-  PassManager pm(module.getContext());
-  buildLowerToGpuPipeline(pm, lowering);
-  if (failed(pm.run(module)))
-    return failure();
-
+/// What the lowered `module` holds; writes each GPU module's PTX per chip
+/// to `ptxDir` if it is not empty.
+static FailureOr<GpuCompilation> collect(ModuleOp module, StringRef ptxDir) {
   GpuCompilation result;
   if (!ptxDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir))
@@ -88,4 +88,40 @@ mlir::mp::compileForGpu(ModuleOp module, const GpuPipelineOptions &options,
     }
   }
   return result;
+}
+
+FailureOr<GpuCompilation>
+mlir::mp::compileGpuToSharedObject(ModuleOp module, StringRef outputPath,
+                                   const GpuPipelineOptions &options,
+                                   unsigned optLevel) {
+  if (failed(prepare(module, options)))
+    return failure();
+  if (failed(compileToSharedObject(
+          module, outputPath, optLevel,
+          [&](OpPassManager &pm) {
+            pm.addNestedPass<func::FuncOp>(
+                LLVM::createLLVMRequestCWrappersPass());
+            buildLowerToGpuPipeline(pm, options);
+          },
+          "cuda")))
+    return failure();
+  return collect(module, "");
+}
+
+FailureOr<GpuCompilation>
+mlir::mp::compileForGpu(ModuleOp module, const GpuPipelineOptions &options,
+                        StringRef ptxDir) {
+  if (failed(prepare(module, options)))
+    return failure();
+
+  GpuPipelineOptions lowering;
+  lowering.copyOptionValuesFrom(options);
+  if (!ptxDir.empty())
+    lowering.format = GpuBinaryFormat::isa;
+  PassManager pm(module.getContext());
+  buildLowerToGpuPipeline(pm, lowering);
+  if (failed(pm.run(module)))
+    return failure();
+
+  return collect(module, ptxDir);
 }

@@ -6,6 +6,7 @@
 
 #include "Internal.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 
 using namespace mp_runtime;
@@ -30,9 +31,17 @@ public:
     return dlsym(handle, symbol.c_str());
   }
 
-  void invoke(void *fn, void **args) override {
+  mp_status invoke(void *fn, void **args) override {
     reinterpret_cast<void (*)(void **)>(fn)(args);
+    return MP_OK;
   }
+
+  mp_status stage(const mp_tensor &tensor, size_t, void **data) override {
+    *data = tensor.data;
+    return MP_OK;
+  }
+
+  void release(void *allocated) override { std::free(allocated); }
 
 private:
   void *handle = nullptr;

@@ -39,10 +39,12 @@ constexpr uint64_t kMaxTensorBytes = uint64_t(1) << 40;
 mp_status checkShape(mp_dtype dtype, int32_t rank, const int64_t *shape,
                      size_t &bytes, const std::string &where = "");
 
-/// Checks `tensor` against `info` (dtype, rank, static sizes); the message
-/// names the entry and the argument.
+/// Checks `tensor` against `info` (dtype, rank, static sizes) and sets
+/// `bytes` (if given) to its size; the message names the entry and the
+/// argument.
 mp_status checkArgument(const std::string &entryName, int32_t index,
-                        const mp_tensor &tensor, const mp_value_info &info);
+                        const mp_tensor &tensor, const mp_value_info &info,
+                        size_t *bytes = nullptr);
 
 /// Reads a .npy file from `file` (mp_npy_read opens it); errors start with
 /// `where`.
@@ -54,20 +56,30 @@ mp_status parseSignature(const std::string &text,
                          std::vector<mp_value_info> &args,
                          std::vector<mp_value_info> &results);
 
-/// What a backend provides: loading a compiled module and calling its packed
-/// entry points. The CPU backend loads shared objects; a GPU backend loads its
-/// host object the same way and launches kernels from it.
+/// What a backend provides: loading a compiled module, calling its packed
+/// entry points and the memory they work on. The CPU backend loads shared
+/// objects; the CUDA backend loads the host object the same way, and the
+/// kernels it launches work on CUDA managed memory.
 class Backend {
 public:
   virtual ~Backend() = default;
   virtual mp_status load(const std::string &path) = 0;
   /// The address of `symbol`, or null.
   virtual void *lookup(const std::string &symbol) = 0;
-  /// Calls a packed entry point `void fn(void **args)`.
-  virtual void invoke(void *fn, void **args) = 0;
+  /// Calls a packed entry point `void fn(void **args)`; fails if the code
+  /// reported an error (a failed kernel launch) while it ran.
+  virtual mp_status invoke(void *fn, void **args) = 0;
+  /// Sets `data` to the `bytes` of `tensor` where the compiled code can read
+  /// them: the tensor's own data, or a copy to release() after the call.
+  virtual mp_status stage(const mp_tensor &tensor, size_t bytes,
+                          void **data) = 0;
+  /// Frees a buffer that the compiled code allocated (a result) or that
+  /// stage() copied.
+  virtual void release(void *allocated) = 0;
 };
 
 std::unique_ptr<Backend> createCpuBackend();
+std::unique_ptr<Backend> createCudaBackend();
 
 } // namespace mp_runtime
 

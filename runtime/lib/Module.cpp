@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <map>
 #include <set>
 
@@ -25,16 +26,42 @@ struct mp_module {
   std::map<std::string, std::unique_ptr<mp_entry>> entries;
 };
 
+/// Compiled modules call functions of this library (memrefCopy, the CUDA
+/// backend's mgpu* functions) without linking it: make its symbols global
+/// even when the process loaded it with RTLD_LOCAL (Python's ctypes does).
+static void exportRuntimeSymbols() {
+  static bool done = [] {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&mp_module_load), &info) &&
+        info.dli_fname)
+      dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+    return true;
+  }();
+  (void)done;
+}
+
 extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                     mp_module **out) {
   *out = nullptr;
-  if (std::strcmp(backend, "cpu") != 0)
-    return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") + backend +
-                                        "' (available: cpu)");
   auto module = std::make_unique<mp_module>();
-  module->backend = createCpuBackend();
+  if (std::strcmp(backend, "cpu") == 0)
+    module->backend = createCpuBackend();
+  else if (std::strcmp(backend, "cuda") == 0)
+    module->backend = createCudaBackend();
+  else
+    return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") + backend +
+                                        "' (available: cpu, cuda)");
+  exportRuntimeSymbols();
   if (mp_status status = module->backend->load(path))
     return status;
+  // Modules name the backend they were compiled for.
+  if (auto *target =
+          static_cast<const char *>(module->backend->lookup("_mp_backend")))
+    if (std::strcmp(target, backend) != 0)
+      return fail(MP_ERROR_MISMATCH, std::string("module '") + path +
+                                         "' was compiled for the " + target +
+                                         " backend, not " + backend +
+                                         " (--backend " + target + ")");
   *out = module.release();
   return MP_OK;
 }
@@ -85,7 +112,7 @@ extern "C" const mp_value_info *mp_entry_result(const mp_entry *entry,
 
 mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
                                     const mp_tensor &tensor,
-                                    const mp_value_info &info) {
+                                    const mp_value_info &info, size_t *bytes) {
   bool ok = tensor.dtype == info.dtype &&
             (info.is_scalar ? tensor.rank == 0 : tensor.rank == info.rank);
   for (int32_t i = 0; ok && !info.is_scalar && i < info.rank; ++i)
@@ -93,10 +120,13 @@ mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
   if (ok) {
     // Sizes the signature leaves dynamic come from the caller: the compiled
     // code indexes that many elements.
-    size_t bytes = 0;
-    return checkShape(tensor.dtype, tensor.rank, tensor.shape, bytes,
-                      "entry '" + entryName + "' argument #" +
-                          std::to_string(index) + ": ");
+    size_t size = 0;
+    mp_status status = checkShape(tensor.dtype, tensor.rank, tensor.shape, size,
+                                  "entry '" + entryName + "' argument #" +
+                                      std::to_string(index) + ": ");
+    if (bytes)
+      *bytes = size;
+    return status;
   }
   return fail(MP_ERROR_MISMATCH,
               "entry '" + entryName + "' argument #" + std::to_string(index) +
@@ -113,9 +143,10 @@ struct Descriptor {
 
   static size_t numWords(int32_t rank) { return 3 + 2 * rank; }
 
-  static void fill(int64_t *words, const mp_tensor &tensor) {
-    words[0] = reinterpret_cast<intptr_t>(tensor.data);
-    words[1] = reinterpret_cast<intptr_t>(tensor.data);
+  /// The descriptor of `tensor` whose data the compiled code sees at `data`.
+  static void fill(int64_t *words, const mp_tensor &tensor, void *data) {
+    words[0] = reinterpret_cast<intptr_t>(data);
+    words[1] = reinterpret_cast<intptr_t>(data);
     words[2] = 0;
     int64_t stride = 1;
     for (int32_t i = tensor.rank - 1; i >= 0; --i) {
@@ -182,24 +213,38 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
   std::vector<int64_t> resultStorage(resultWords + 1, 0);
   if (num_results)
     packed.push_back(resultStorage.data());
-  std::set<intptr_t> inputs;
+  Backend &backend = *entry->backend;
+  // The arguments where the compiled code reads them, and the copies made.
+  std::set<intptr_t> inputs, staged;
+  auto releaseStaged = [&] {
+    for (intptr_t copy : staged)
+      backend.release(reinterpret_cast<void *>(copy));
+  };
   for (int32_t i = 0; i < num_args; ++i) {
     const mp_value_info &info = entry->args[i];
-    if (mp_status status = checkArgument(entry->name, i, args[i], info))
+    size_t bytes = 0;
+    void *data = nullptr;
+    mp_status status = checkArgument(entry->name, i, args[i], info, &bytes);
+    if (status == MP_OK)
+      status = backend.stage(args[i], bytes, &data);
+    if (status != MP_OK) {
+      releaseStaged();
       return status;
-    inputs.insert(reinterpret_cast<intptr_t>(args[i].data));
+    }
+    inputs.insert(reinterpret_cast<intptr_t>(data));
+    if (data != args[i].data)
+      staged.insert(reinterpret_cast<intptr_t>(data));
     if (info.is_scalar) {
-      packed.push_back(args[i].data);
+      packed.push_back(data);
       continue;
     }
     argWords[i].resize(Descriptor::numWords(info.rank));
-    Descriptor::fill(argWords[i].data(), args[i]);
+    Descriptor::fill(argWords[i].data(), args[i], data);
     packed.push_back(argWords[i].data());
   }
-  entry->backend->invoke(entry->fn, packed.data());
+  mp_status status = backend.invoke(entry->fn, packed.data());
 
   // Copy every result before freeing any buffer: results may share one.
-  mp_status status = MP_OK;
   std::set<intptr_t> owned;
   const int64_t *words = resultStorage.data();
   for (int32_t i = 0; i < num_results; ++i) {
@@ -216,6 +261,7 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
     words += Descriptor::numWords(info.rank);
   }
   for (intptr_t allocated : owned)
-    std::free(reinterpret_cast<void *>(allocated));
+    backend.release(reinterpret_cast<void *>(allocated));
+  releaseStaged();
   return status;
 }

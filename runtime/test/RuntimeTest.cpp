@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -16,6 +17,14 @@
 #ifndef MP_FAKE_MODULE
 #error "MP_FAKE_MODULE must name the test module"
 #endif
+
+// What compiled code calls for strided copies (runtime/lib/MemRefCopy.cpp).
+struct UnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+};
+extern "C" void memrefCopy(int64_t elementSize, UnrankedMemRef *source,
+                           UnrankedMemRef *target);
 
 namespace {
 
@@ -137,7 +146,7 @@ TEST_F(ModuleTest, ClearErrors) {
             std::string::npos);
   EXPECT_EQ(mp_module_load(MP_FAKE_MODULE, "tpu", &missing),
             MP_ERROR_NOT_FOUND);
-  EXPECT_STREQ(mp_last_error(), "unknown backend 'tpu' (available: cpu)");
+  EXPECT_STREQ(mp_last_error(), "unknown backend 'tpu' (available: cpu, cuda)");
 }
 
 // Two results that share one buffer are both copied before it is freed
@@ -432,6 +441,56 @@ TEST(DtypeTest, NamesAndSizes) {
   EXPECT_STREQ(mp_dtype_name(MP_I64), "i64");
   EXPECT_EQ(mp_dtype_parse("f128", &d), MP_ERROR_FORMAT);
   EXPECT_STREQ(mp_last_error(), "unknown dtype 'f128'");
+}
+
+// A strided 2-D copy (a transposed view into a dense buffer with an offset),
+// a contiguous one, a rank-0 one and an empty one.
+TEST(MemRefCopyTest, StridedAndContiguous) {
+  std::vector<float> src(12), dst(13, -1.f);
+  for (int i = 0; i < 12; ++i)
+    src[i] = float(i);
+  // src viewed as its 4x3 transpose of a 3x4 row-major matrix.
+  int64_t from[] = {0, reinterpret_cast<intptr_t>(src.data()), 0, 4, 3, 1, 4};
+  // dst as a dense 4x3 matrix at offset 1.
+  int64_t to[] = {0, reinterpret_cast<intptr_t>(dst.data()), 1, 4, 3, 3, 1};
+  UnrankedMemRef a{2, from}, b{2, to};
+  memrefCopy(sizeof(float), &a, &b);
+  EXPECT_EQ(dst[0], -1.f);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 3; ++j)
+      EXPECT_EQ(dst[1 + i * 3 + j], src[j * 4 + i]) << i << "," << j;
+
+  std::vector<float> dense(12, 0.f);
+  int64_t row[] = {0, reinterpret_cast<intptr_t>(src.data()), 0, 3, 4, 4, 1};
+  int64_t out[] = {0, reinterpret_cast<intptr_t>(dense.data()), 0, 3, 4, 4, 1};
+  UnrankedMemRef c{2, row}, d{2, out};
+  memrefCopy(sizeof(float), &c, &d);
+  EXPECT_EQ(dense, src);
+
+  int64_t scalarFrom[] = {0, reinterpret_cast<intptr_t>(&src[5]), 0};
+  int64_t scalarTo[] = {0, reinterpret_cast<intptr_t>(&dense[0]), 0};
+  UnrankedMemRef e{0, scalarFrom}, f{0, scalarTo};
+  memrefCopy(sizeof(float), &e, &f);
+  EXPECT_EQ(dense[0], 5.f);
+
+  int64_t empty[] = {0, 0, 0, 0, 3, 3, 1};
+  UnrankedMemRef g{2, empty}, h{2, empty};
+  memrefCopy(sizeof(float), &g, &h); // nothing to read or write
+}
+
+// Without a driver the CUDA backend fails to load a module with one line
+// saying why (MP_CUDA_DRIVER points at a file that does not exist, so the
+// test behaves the same on machines with a GPU).
+TEST(CudaBackendTest, MissingDriver) {
+  setenv("MP_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+  mp_module *module = nullptr;
+  EXPECT_EQ(mp_module_load(MP_FAKE_MODULE, "cuda", &module),
+            MP_ERROR_NOT_FOUND);
+  EXPECT_EQ(module, nullptr);
+  EXPECT_NE(std::strstr(mp_last_error(), "CUDA backend: cannot load the CUDA "
+                                         "driver '/nonexistent/libcuda.so.1'"),
+            nullptr)
+      << mp_last_error();
 }
 
 } // namespace

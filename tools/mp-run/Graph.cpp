@@ -72,26 +72,29 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const std::string &soPath,
                         unsigned optLevel, Backend backend) {
-  if (backend == Backend::cuda)
-    return error("--backend cuda cannot run graphs yet: the runtime has no "
-                 "CUDA backend (add --compile-only)");
   auto start = std::chrono::steady_clock::now();
   LogicalResult compiled = failure();
   if (backend == Backend::cpu) {
     mp::CpuPipelineOptions options;
     options.optLevel = optLevel;
     compiled = mp::compileToSharedObject(module, soPath, options);
+  } else if (backend == Backend::cuda) {
+    compiled = mp::compileGpuToSharedObject(module, soPath,
+                                            mp::GpuPipelineOptions(), optLevel);
   } else {
     compiled = mp::compileToSharedObject(
-        module, soPath, optLevel, [](OpPassManager &pm) {
+        module, soPath, optLevel,
+        [](OpPassManager &pm) {
           mp::buildLowerToGpuEmulationPipeline(pm, mp::GpuPipelineOptions());
-        });
+        },
+        "cpu");
   }
   if (failed(compiled))
     return reported();
   auto result = std::make_unique<CompiledModule>();
   result->compileSeconds = secondsSince(start);
-  if (mp_module_load(soPath.c_str(), "cpu", &result->module) != MP_OK)
+  if (mp_module_load(soPath.c_str(), backend == Backend::cuda ? "cuda" : "cpu",
+                     &result->module) != MP_OK)
     return runtimeError();
   return std::move(result);
 }
@@ -116,11 +119,14 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
     llvm::outs() << "\n";
     return llvm::Error::success();
   }
-  // One line per function on stderr: kernels, GEMMs, bytes moved.
+  // One line per function on stderr: kernels, GEMMs, bytes moved. The PTX
+  // is written instead of a shared object.
   mp::GpuPipelineOptions gpu;
   gpu.kernelSummary = true;
   FailureOr<mp::GpuCompilation> compiled =
-      mp::compileForGpu(module, gpu, options.savePtx);
+      options.savePtx.empty()
+          ? mp::compileGpuToSharedObject(module, soPath, gpu, options.optLevel)
+          : mp::compileForGpu(module, gpu, options.savePtx);
   if (failed(compiled))
     return reported();
   llvm::outs() << label << ": compiled " << compiled->modules.size()
@@ -129,6 +135,8 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
   if (!options.savePtx.empty())
     llvm::outs() << ", " << compiled->ptxFiles.size() << " PTX files in "
                  << options.savePtx;
+  else if (!options.emitSo.empty())
+    llvm::outs() << ", kept " << options.emitSo;
   llvm::outs() << "\n";
   return llvm::Error::success();
 }

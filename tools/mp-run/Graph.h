@@ -45,21 +45,21 @@ private:
 enum class Backend {
   cpu,          ///< mp-lower-to-cpu
   gpuEmulation, ///< mp-lower-to-gpu-emulation: the GPU tiled stage on the CPU
-  cuda,         ///< mp-lower-to-gpu (compile only: no CUDA runtime backend yet)
+  cuda,         ///< mp-lower-to-gpu, run by the runtime's CUDA backend
 };
 
 /// How mp-run compiles a graph.
 struct CompileOptions {
   Backend backend = Backend::cpu;
   unsigned optLevel = 0;
-  std::string emitSo; ///< keep the shared object here (CPU backends)
+  std::string emitSo; ///< keep the shared object here
   bool compileOnly = false;
   std::string savePtx; ///< write each GPU module's PTX per chip here
 };
 
 /// mp-run --compile-only: compiles `module` (lowered in place) as `options`
-/// say, into `soPath` for the CPU backends, and prints one line, headed
-/// `label`, saying what was made. Runs nothing.
+/// say, into `soPath` (for cuda without --save-ptx too), and prints one
+/// line, headed `label`, saying what was made. Runs nothing.
 llvm::Error compileOnly(mlir::ModuleOp module, llvm::StringRef label,
                         const CompileOptions &options,
                         const std::string &soPath);
@@ -67,8 +67,8 @@ llvm::Error compileOnly(mlir::ModuleOp module, llvm::StringRef label,
 /// A module compiled to a shared object and loaded by the runtime.
 class CompiledModule {
 public:
-  /// Compiles `module` (lowered in place) for `backend` (cpu or
-  /// gpu-emulation) to `soPath` at `optLevel` and loads it.
+  /// Compiles `module` (lowered in place) for `backend` to `soPath` at
+  /// `optLevel` and loads it.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   compile(mlir::ModuleOp module, const std::string &soPath, unsigned optLevel,
           Backend backend);

@@ -108,8 +108,8 @@ static cl::opt<Backend> backend(
                           "the GPU pipeline's tiled stage, executed on the CPU "
                           "(mp-lower-to-gpu-emulation)"),
                clEnumValN(Backend::cuda, "cuda",
-                          "NVIDIA GPUs (mp-lower-to-gpu; --compile-only until "
-                          "the runtime has a CUDA backend)")),
+                          "NVIDIA GPUs (mp-lower-to-gpu and the runtime's "
+                          "CUDA backend)")),
     cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
@@ -510,10 +510,6 @@ static llvm::Error checkFlags() {
     return error("--policy needs --amp=fp16 or --amp=bf16");
   if (!trainCommand.file.empty() && !inputFile.empty())
     return error("give the graph either as FILE or with --train, not both");
-  if (backend == Backend::cuda && !compileOnlyFlag)
-    return error("--backend cuda cannot run graphs yet: the runtime has no "
-                 "CUDA backend (add --compile-only, and --save-ptx DIR for "
-                 "the PTX)");
   if (!savePtx.empty() && backend != Backend::cuda)
     return error("--save-ptx needs --backend cuda");
   if (compileOnlyFlag &&

@@ -44,9 +44,12 @@ compileToSharedObject(ModuleOp module, StringRef outputPath,
 /// The same with the pipeline that `buildPipeline` adds (it must lower the
 /// module to the LLVM dialect with C interface wrappers, as mp-lower-to-cpu
 /// and mp-lower-to-gpu-emulation do); LLVM optimizes at `optLevel` (0-3).
+/// The object names `backend`, the runtime backend that runs it ("cpu",
+/// "cuda"), in its `_mp_backend` string.
 LogicalResult
 compileToSharedObject(ModuleOp module, StringRef outputPath, unsigned optLevel,
-                      function_ref<void(OpPassManager &)> buildPipeline);
+                      function_ref<void(OpPassManager &)> buildPipeline,
+                      StringRef backend);
 
 } // namespace mp
 } // namespace mlir

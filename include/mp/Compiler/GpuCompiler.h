@@ -7,7 +7,8 @@
 // Ahead-of-time compilation for NVIDIA GPUs: a module of functions on tensors
 // is lowered with mp-lower-to-gpu (kernels in gpu.binary ops, one object per
 // chip; host code in the LLVM dialect), and each GPU module's PTX can be
-// written out per chip. Running the result needs the runtime's CUDA backend.
+// written out per chip, or the whole compiled into a shared object that the
+// runtime's CUDA backend loads (the GPU binaries embedded in it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,15 @@ struct GpuCompilation {
 FailureOr<GpuCompilation> compileForGpu(ModuleOp module,
                                         const GpuPipelineOptions &options,
                                         StringRef ptxDir);
+
+/// Compiles every public function of `module` (lowered in place with
+/// mp-lower-to-gpu and `options`) into the shared object `outputPath` for
+/// the runtime's CUDA backend: packed entries and signatures as for the CPU
+/// backend, host code optimized by LLVM at `optLevel`, the GPU modules'
+/// binaries embedded and loaded when the runtime loads the object.
+FailureOr<GpuCompilation>
+compileGpuToSharedObject(ModuleOp module, StringRef outputPath,
+                         const GpuPipelineOptions &options, unsigned optLevel);
 
 } // namespace mp
 } // namespace mlir

@@ -18,6 +18,7 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -155,6 +156,11 @@ static void addTargetStage(OpPassManager &pm,
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
 
+  // Host buffers go through the runtime's allocation functions, which the
+  // CUDA backend serves from managed memory that kernels can address.
+  FinalizeMemRefToLLVMConversionPassOptions memrefs;
+  memrefs.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaToolkit;

@@ -1,0 +1,386 @@
+//===- CudaBackend.cpp - Running compiled modules on NVIDIA GPUs -*- C++
+//-*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA backend loads the driver with dlopen (nothing here links libcuda
+// or cudart, so every binary starts on a machine without a driver) and
+// provides what the host code of mp-lower-to-gpu calls:
+//
+//  - the `mgpu*` functions of MLIR's GPU-to-LLVM lowering (module load from
+//    the embedded binary, kernel lookup, streams, launches);
+//  - `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}`, which the host
+//    code's buffers go through (mp-lower-to-gpu lowers memref.alloc with
+//    generic allocation functions): CUDA managed memory, which kernels and
+//    the host code between them both address.
+//
+// Those entry points cannot return errors: the first failing driver call is
+// recorded (`cuLaunchKernel(mlp_grad_kernel_3): CUDA_ERROR_...`), every later
+// launch is skipped, and the backend turns the record into the call's error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <map>
+
+using namespace mp_runtime;
+
+namespace {
+// The driver API's types, as cuda.h declares them (the ABI is stable).
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void *;
+using CUmodule = void *;
+using CUfunction = void *;
+using CUstream = void *;
+constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+constexpr unsigned kMemAttachGlobal = 1;
+
+/// The driver entry points the backend uses, resolved from libcuda.
+struct Driver {
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetName)(char *, int, CUdevice);
+  CUresult (*cuDeviceGetAttribute)(int *, int, CUdevice);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*cuCtxSetCurrent)(CUcontext);
+  CUresult (*cuModuleLoadData)(CUmodule *, const void *);
+  CUresult (*cuModuleUnload)(CUmodule);
+  CUresult (*cuModuleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CUstream, void **,
+                             void **);
+  CUresult (*cuStreamCreate)(CUstream *, unsigned);
+  CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuStreamDestroy)(CUstream);
+  CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
+  CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuGetErrorName)(CUresult, const char **);
+};
+
+/// The process's one connection to the driver: loaded on first use.
+struct Cuda {
+  Driver api{};
+  bool loaded = false;
+  /// Why the driver or the device cannot be used (empty: usable).
+  std::string unusable;
+  CUcontext context = nullptr;
+  std::string deviceName;
+  int major = 0, minor = 0;
+  /// The first failure since the last takeError(), as one line.
+  std::string pending;
+  /// Kernel names, for messages.
+  std::map<CUfunction, std::string> kernels;
+
+  static Cuda &get() {
+    static Cuda cuda;
+    return cuda;
+  }
+
+  /// "cuLaunchKernel(k): CUDA_ERROR_LAUNCH_FAILED"
+  std::string describe(const std::string &call, CUresult result) {
+    const char *name = nullptr;
+    if (api.cuGetErrorName && api.cuGetErrorName(result, &name) == 0 && name)
+      return call + ": " + name;
+    // A stub or broken driver may not name its own errors.
+    switch (result) {
+    case 34:
+      return call + ": CUDA_ERROR_STUB_LIBRARY (the toolkit's stub, not a "
+                    "driver)";
+    case 35:
+      return call + ": CUDA_ERROR_INSUFFICIENT_DRIVER";
+    case 100:
+      return call + ": CUDA_ERROR_NO_DEVICE";
+    default:
+      return call + ": CUDA error " + std::to_string(result);
+    }
+  }
+
+  /// Records a failure of `call` (the first one wins) and returns false.
+  bool check(CUresult result, const std::string &call) {
+    if (result == 0)
+      return true;
+    if (pending.empty())
+      pending = describe(call, result);
+    return false;
+  }
+
+  /// Loads the driver and makes the device's primary context current on
+  /// the calling thread; false (with `unusable` set) if it cannot.
+  bool ensure();
+  mp_status takeError() {
+    if (pending.empty())
+      return MP_OK;
+    std::string message = "CUDA backend: " + pending;
+    pending.clear();
+    return fail(MP_ERROR_IO, message);
+  }
+};
+} // namespace
+
+/// Resolves `name` from `lib` into `slot`; false if it is missing.
+template <typename Fn>
+static bool resolve(void *lib, const char *name, Fn &slot) {
+  slot = reinterpret_cast<Fn>(dlsym(lib, name));
+  return slot != nullptr;
+}
+
+bool Cuda::ensure() {
+  static thread_local bool current = false;
+  if (loaded && unusable.empty() && current)
+    return true;
+  if (!loaded) {
+    loaded = true;
+    const char *override = std::getenv("MP_CUDA_DRIVER");
+    const char *path = override && *override ? override : "libcuda.so.1";
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char *why = dlerror();
+      unusable = std::string("cannot load the CUDA driver '") + path + "' (" +
+                 (why ? why : "not found") +
+                 "); install the NVIDIA driver or set MP_CUDA_DRIVER";
+      return false;
+    }
+    Driver d{};
+    const char *missing = nullptr;
+#define MP_RESOLVE(field, symbol)                                              \
+  if (!missing && !resolve(lib, symbol, d.field))                              \
+    missing = symbol;
+    MP_RESOLVE(cuInit, "cuInit")
+    MP_RESOLVE(cuDeviceGetCount, "cuDeviceGetCount")
+    MP_RESOLVE(cuDeviceGet, "cuDeviceGet")
+    MP_RESOLVE(cuDeviceGetName, "cuDeviceGetName")
+    MP_RESOLVE(cuDeviceGetAttribute, "cuDeviceGetAttribute")
+    MP_RESOLVE(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
+    MP_RESOLVE(cuCtxSetCurrent, "cuCtxSetCurrent")
+    MP_RESOLVE(cuModuleLoadData, "cuModuleLoadData")
+    MP_RESOLVE(cuModuleUnload, "cuModuleUnload")
+    MP_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction")
+    MP_RESOLVE(cuLaunchKernel, "cuLaunchKernel")
+    MP_RESOLVE(cuStreamCreate, "cuStreamCreate")
+    MP_RESOLVE(cuStreamSynchronize, "cuStreamSynchronize")
+    MP_RESOLVE(cuStreamDestroy, "cuStreamDestroy_v2")
+    MP_RESOLVE(cuMemAllocManaged, "cuMemAllocManaged")
+    MP_RESOLVE(cuMemFree, "cuMemFree_v2")
+    MP_RESOLVE(cuGetErrorName, "cuGetErrorName")
+#undef MP_RESOLVE
+    if (missing) {
+      unusable = std::string("the CUDA driver '") + path + "' has no " +
+                 missing + " (a driver for CUDA 12 or newer is needed)";
+      dlclose(lib);
+      return false;
+    }
+    api = d;
+    int count = 0, ordinal = 0;
+    if (const char *device = std::getenv("MP_CUDA_DEVICE"))
+      ordinal = std::atoi(device);
+    CUdevice dev = 0;
+    CUresult result = api.cuInit(0);
+    if (result == 0)
+      result = api.cuDeviceGetCount(&count);
+    if (result != 0) {
+      unusable = describe("cuInit", result);
+      return false;
+    }
+    if (ordinal < 0 || ordinal >= count) {
+      unusable = count ? "no CUDA device " + std::to_string(ordinal) + " (" +
+                             std::to_string(count) + " present)"
+                       : "no CUDA device";
+      return false;
+    }
+    char name[256] = {0};
+    if ((result = api.cuDeviceGet(&dev, ordinal)) != 0 ||
+        (result = api.cuDeviceGetName(name, sizeof(name) - 1, dev)) != 0 ||
+        (result = api.cuDeviceGetAttribute(&major, kComputeCapabilityMajor,
+                                           dev)) != 0 ||
+        (result = api.cuDeviceGetAttribute(&minor, kComputeCapabilityMinor,
+                                           dev)) != 0 ||
+        (result = api.cuDevicePrimaryCtxRetain(&context, dev)) != 0) {
+      unusable =
+          describe("opening CUDA device " + std::to_string(ordinal), result);
+      return false;
+    }
+    deviceName = name;
+  }
+  if (!unusable.empty())
+    return false;
+  if (!check(api.cuCtxSetCurrent(context), "cuCtxSetCurrent"))
+    return false;
+  current = true;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// What the compiled host code calls.
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+void *mgpuModuleLoad(void *data, size_t /*size*/) {
+  Cuda &cuda = Cuda::get();
+  if (!cuda.ensure())
+    return nullptr;
+  CUmodule module = nullptr;
+  cuda.check(cuda.api.cuModuleLoadData(&module, data), "cuModuleLoadData");
+  return module;
+}
+
+void *mgpuModuleLoadJIT(void *data, int /*optLevel*/) {
+  return mgpuModuleLoad(data, 0);
+}
+
+void mgpuModuleUnload(void *module) {
+  Cuda &cuda = Cuda::get();
+  if (module && cuda.ensure())
+    cuda.api.cuModuleUnload(module);
+}
+
+void *mgpuModuleGetFunction(void *module, const char *name) {
+  Cuda &cuda = Cuda::get();
+  if (!module || !cuda.ensure())
+    return nullptr;
+  CUfunction function = nullptr;
+  if (cuda.check(cuda.api.cuModuleGetFunction(&function, module, name),
+                 std::string("cuModuleGetFunction(") + name + ")"))
+    cuda.kernels.emplace(function, name);
+  return function;
+}
+
+void *mgpuStreamCreate() {
+  Cuda &cuda = Cuda::get();
+  CUstream stream = nullptr;
+  if (cuda.ensure())
+    cuda.check(cuda.api.cuStreamCreate(&stream, 0), "cuStreamCreate");
+  return stream;
+}
+
+void mgpuStreamDestroy(void *stream) {
+  Cuda &cuda = Cuda::get();
+  if (stream && cuda.ensure())
+    cuda.api.cuStreamDestroy(stream);
+}
+
+void mgpuStreamSynchronize(void *stream) {
+  Cuda &cuda = Cuda::get();
+  if (stream && cuda.ensure())
+    cuda.check(cuda.api.cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t sharedMemory, void *stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  Cuda &cuda = Cuda::get();
+  // After a failure nothing more runs: the call reports the first error.
+  if (!function || !cuda.pending.empty() || !cuda.ensure())
+    return;
+  if (gridX == 0 || gridY == 0 || gridZ == 0)
+    return; // an empty grid: nothing to do (the driver rejects it)
+  CUresult result =
+      cuda.api.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                              blockZ, sharedMemory, stream, params, extra);
+  cuda.check(result, "cuLaunchKernel(" + cuda.kernels[function] + ")");
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  return _mlir_memref_to_llvm_aligned_alloc(0, size);
+}
+
+/// Managed memory is aligned to at least 256 bytes, more than any memref
+/// asks for. Without a usable driver (the call fails anyway) the host code
+/// gets host memory so that it does not crash before the error is seen.
+void *_mlir_memref_to_llvm_aligned_alloc(size_t /*alignment*/, size_t size) {
+  Cuda &cuda = Cuda::get();
+  if (!cuda.ensure())
+    return std::calloc(1, size ? size : 1);
+  CUdeviceptr pointer = 0;
+  if (!cuda.check(cuda.api.cuMemAllocManaged(&pointer, size ? size : 1,
+                                             kMemAttachGlobal),
+                  "cuMemAllocManaged(" + std::to_string(size) + " bytes)"))
+    return std::calloc(1, size ? size : 1);
+  return reinterpret_cast<void *>(pointer);
+}
+
+void _mlir_memref_to_llvm_free(void *pointer) {
+  Cuda &cuda = Cuda::get();
+  if (!pointer)
+    return;
+  if (!cuda.ensure()) {
+    std::free(pointer);
+    return;
+  }
+  cuda.api.cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
+}
+} // extern "C"
+
+//===----------------------------------------------------------------------===//
+// The backend.
+//===----------------------------------------------------------------------===//
+
+namespace {
+class CudaBackend : public Backend {
+public:
+  ~CudaBackend() override {
+    // Unloading runs the module's destructors, which unload its kernels.
+    if (handle)
+      dlclose(handle);
+  }
+
+  mp_status load(const std::string &path) override {
+    Cuda &cuda = Cuda::get();
+    if (!cuda.ensure())
+      return fail(MP_ERROR_NOT_FOUND, "CUDA backend: " + cuda.unusable);
+    // The module's constructors load its GPU binaries.
+    cuda.pending.clear();
+    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle)
+      return fail(MP_ERROR_NOT_FOUND,
+                  "cannot load module '" + path + "': " + dlerror());
+    if (!cuda.pending.empty()) {
+      std::string gpu = cuda.deviceName + " (sm_" +
+                        std::to_string(cuda.major * 10 + cuda.minor) + ")";
+      cuda.pending += " loading the GPU code of '" + path + "' on " + gpu;
+      return cuda.takeError();
+    }
+    return MP_OK;
+  }
+
+  void *lookup(const std::string &symbol) override {
+    return dlsym(handle, symbol.c_str());
+  }
+
+  mp_status invoke(void *fn, void **args) override {
+    reinterpret_cast<void (*)(void **)>(fn)(args);
+    return Cuda::get().takeError();
+  }
+
+  mp_status stage(const mp_tensor &tensor, size_t bytes, void **data) override {
+    *data = _mlir_memref_to_llvm_alloc(bytes);
+    if (mp_status status = Cuda::get().takeError())
+      return status;
+    if (bytes)
+      std::memcpy(*data, tensor.data, bytes);
+    return MP_OK;
+  }
+
+  void release(void *allocated) override {
+    _mlir_memref_to_llvm_free(allocated);
+  }
+
+private:
+  void *handle = nullptr;
+};
+} // namespace
+
+std::unique_ptr<Backend> mp_runtime::createCudaBackend() {
+  return std::make_unique<CudaBackend>();
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Builds, on a machine with mp's compiler, a bundle that check.py runs on a
+machine with an NVIDIA GPU and nothing of mp's installed (no MLIR).
+
+For each case (a graph's entry under a policy) the bundle holds the module
+compiled for the CUDA backend (mp-run --backend cuda --compile-only
+--emit-so), the same graph compiled for the CPU backend, random inputs and
+the CPU backend's outputs for them (the reference); and mp-exec with the
+runtime library.
+
+Usage: bundle.py OUT [--mp-run PATH]   (OUT is created; run from anywhere)
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+ODD = "test/Integration/GPU/Inputs/odd_sizes.mlir"
+CASES = [(ODD, e, amp) for e in ("odd", "one", "batch", "linear",
+                                 "transposed_relu") for amp in ("fp16", "bf16")]
+CASES += [(f"examples/{g}.mlir", g, amp)
+          for g in ("mlp_grad", "attention", "conv_block")
+          for amp in ("none", "fp16", "bf16")]
+
+
+def run(cmd):
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bundle.py: {' '.join(cmd)}: exit {done.returncode}: "
+                 f"{done.stderr.strip()[-600:]}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    args = parser.parse_args()
+    mp_run = os.path.join(args.build, "bin", "mp-run")
+    os.makedirs(os.path.join(args.out, "bin"), exist_ok=True)
+    os.makedirs(os.path.join(args.out, "lib"), exist_ok=True)
+    shutil.copy(os.path.join(args.build, "bin", "mp-exec"),
+                os.path.join(args.out, "bin"))
+    shutil.copy(os.path.join(args.build, "lib", "libMPRuntime.so"),
+                os.path.join(args.out, "lib"))
+    manifest = []
+    for path, entry, amp in CASES:
+        name = f"{entry}-{amp}"
+        case = os.path.join(args.out, "cases", name)
+        os.makedirs(case, exist_ok=True)
+        graph = os.path.join(ROOT, path)
+        common = [mp_run, graph, "--entry", entry, "--amp", amp]
+        run(common + ["--random-inputs", "--seed", "7", "--save-inputs",
+                      f"{case}/in", "--save-outputs", f"{case}/ref",
+                      "--emit-so", f"{case}/cpu.so"])
+        run(common + ["--backend", "cuda", "--compile-only", "--emit-so",
+                      f"{case}/cuda.so"])
+        inputs = sorted(os.listdir(f"{case}/in"),
+                        key=lambda f: int(f[3:-4]))
+        manifest.append(f"{name} {entry} {amp} {len(inputs)}")
+    with open(os.path.join(args.out, "cases.txt"), "w") as f:
+        f.write("\n".join(manifest) + "\n")
+    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             "check.py"), args.out)
+    print(f"{len(CASES)} cases in {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Runs a bundle made by bundle.py: each case's CUDA module with mp-exec
+--backend cuda (and its CPU module with --backend cpu), compared with the CPU
+backend's outputs that the bundle holds. Needs numpy and a GPU; no MLIR.
+
+The GPU multiplies the same f16/bf16 (or f32) values as the CPU backend but
+accumulates in a different order (mma.sync tiles, no FMA contraction
+guarantees), so outputs differ by rounding; a difference beyond --rtol of the
+output's largest magnitude is a failure. Prints one line per case and
+'N passed, N failed'; --repeat N also times both backends.
+
+Usage: check.py BUNDLE [--rtol R] [--repeat N]
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+TOLERANCE = {"none": 1e-4, "fp16": 2e-3, "bf16": 1.6e-2}
+
+
+def exec_case(bundle, case, entry, backend, nargs, out, repeat):
+    d = os.path.join(bundle, "cases", case)
+    inputs = ",".join(f"{d}/in/arg{i}.npy" for i in range(nargs))
+    cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
+           "--entry", entry, "--backend", backend, "--inputs", inputs,
+           "--save-outputs", out]
+    if repeat:
+        cmd += ["--repeat", str(repeat)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip()[-400:])
+    times = [l for l in done.stdout.splitlines() if l.startswith("time")]
+    return times[0] if times else ""
+
+
+def compare(ref_dir, out_dir):
+    """Largest difference over all outputs, relative to each output's
+    largest magnitude, and the number of outputs."""
+    worst, count = 0.0, 0
+    for name in sorted(os.listdir(ref_dir)):
+        ref = np.atleast_1d(np.load(os.path.join(ref_dir, name))).astype(
+            np.float64)
+        got = np.atleast_1d(np.load(os.path.join(out_dir, name))).astype(
+            np.float64)
+        if ref.shape != got.shape:
+            return float("inf"), count
+        scale = max(float(np.max(np.abs(ref))) if ref.size else 0.0, 1e-30)
+        diff = np.abs(got - ref)
+        if not np.all(np.isfinite(got) == np.isfinite(ref)):
+            return float("inf"), count
+        diff[~np.isfinite(ref)] = 0
+        worst = max(worst, float(np.max(diff)) / scale if ref.size else 0.0)
+        count += 1
+    return worst, count
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundle")
+    parser.add_argument("--repeat", type=int, default=0)
+    args = parser.parse_args()
+    passed = failed = 0
+    with open(os.path.join(args.bundle, "cases.txt")) as f:
+        cases = [line.split() for line in f if line.strip()]
+    for case, entry, amp, nargs in cases:
+        ref = os.path.join(args.bundle, "cases", case, "ref")
+        line = f"{case}:"
+        ok = True
+        for backend in ("cpu", "cuda"):
+            out = os.path.join(args.bundle, "cases", case, "out-" + backend)
+            try:
+                timing = exec_case(args.bundle, case, entry, backend,
+                                   int(nargs), out, args.repeat)
+            except RuntimeError as err:
+                line += f" {backend} FAILED: {err}"
+                ok = False
+                continue
+            worst, count = compare(ref, out)
+            limit = 0.0 if backend == "cpu" else TOLERANCE[amp]
+            good = worst <= limit
+            ok = ok and good
+            line += (f" {backend} {'ok' if good else 'MISMATCH'}"
+                     f" ({count} outputs, max diff {worst:.3g} of max|ref|)")
+            if timing:
+                line += f" [{timing.split('): ')[1].split(' over')[0]}]"
+        print(("ok   " if ok else "FAIL ") + line)
+        passed += ok
+        failed += not ok
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,202 @@
+//===- mp-exec.cpp - Run compiled modules without the compiler --*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+//   mp-exec MODULE.so --entry NAME [--backend cpu|cuda]
+//           --inputs a.npy,b.npy [--save-outputs DIR] [--repeat N]
+//
+// Loads a module that `mp-run --compile-only --emit-so` (or the C++ API)
+// compiled, runs one entry on .npy inputs through the runtime and writes its
+// outputs as DIR/outN.npy. It links the runtime alone: compile where MLIR is,
+// run where the GPU is. See docs/Running.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Runtime/Tensor.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+struct Flags {
+  std::string module, entry, backend = "cpu", saveOutputs;
+  std::vector<std::string> inputs;
+  long repeat = 0;
+};
+
+int usage(const char *message) {
+  std::fprintf(stderr,
+               "mp-exec: error: %s\nusage: mp-exec MODULE.so --entry NAME "
+               "[--backend cpu|cuda] --inputs a.npy,b.npy [--save-outputs "
+               "DIR] [--repeat N]\n",
+               message);
+  return 1;
+}
+
+int runtimeError() {
+  std::fprintf(stderr, "mp-exec: error: %s\n", mp_last_error());
+  return 1;
+}
+
+std::vector<std::string> splitCommas(const std::string &text) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    parts.push_back(text.substr(start, comma - start));
+    if (comma == std::string::npos)
+      return parts;
+    start = comma + 1;
+  }
+}
+
+/// Parses argv into `flags`; returns an error message or "".
+std::string parse(int argc, char **argv, Flags &flags) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    size_t eq = arg.find('=');
+    bool isFlag = arg.rfind("--", 0) == 0;
+    if (isFlag && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else if (isFlag) {
+      if (i + 1 >= argc)
+        return arg + " needs a value";
+      value = argv[++i];
+    }
+    if (!isFlag) {
+      if (!flags.module.empty())
+        return "more than one module: '" + flags.module + "' and '" + arg + "'";
+      flags.module = arg;
+    } else if (arg == "--entry") {
+      flags.entry = value;
+    } else if (arg == "--backend") {
+      flags.backend = value;
+    } else if (arg == "--inputs") {
+      flags.inputs = splitCommas(value);
+    } else if (arg == "--save-outputs") {
+      flags.saveOutputs = value;
+    } else if (arg == "--repeat") {
+      char *end = nullptr;
+      flags.repeat = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end || flags.repeat < 0 || flags.repeat > 1000000)
+        return "--repeat " + value + ": expected a number of calls";
+    } else {
+      return "unknown flag " + arg;
+    }
+  }
+  if (flags.module.empty())
+    return "no module (the .so that mp-run --emit-so wrote)";
+  if (flags.entry.empty())
+    return "--entry NAME is required (the function to run)";
+  for (size_t i = 0; i < flags.inputs.size(); ++i)
+    if (flags.inputs[i].empty())
+      return "--inputs: file name #" + std::to_string(i + 1) + " is empty";
+  return "";
+}
+
+/// Writes `text` to stdout and fails if stdout cannot take it.
+bool print(const std::string &text) {
+  return std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  Flags flags;
+  if (std::string problem = parse(argc, argv, flags); !problem.empty())
+    return usage(problem.c_str());
+  mp_module *module = nullptr;
+  if (mp_module_load(flags.module.c_str(), flags.backend.c_str(), &module))
+    return runtimeError();
+  int status = 1;
+  mp_entry *entry = nullptr;
+  mp_runtime::TensorList args, results;
+  do {
+    if (mp_module_find_entry(module, flags.entry.c_str(), &entry)) {
+      runtimeError();
+      break;
+    }
+    int32_t numArgs = mp_entry_num_args(entry);
+    if (static_cast<int32_t>(flags.inputs.size()) != numArgs) {
+      std::string message = "--inputs gives " +
+                            std::to_string(flags.inputs.size()) +
+                            " files but '" + flags.entry + "' takes " +
+                            std::to_string(numArgs) + " arguments";
+      usage(message.c_str());
+      break;
+    }
+    bool ok = true;
+    for (int32_t i = 0; ok && i < numArgs; ++i) {
+      mp_tensor t;
+      ok = mp_npy_read(flags.inputs[i].c_str(),
+                       mp_entry_arg(entry, i)->dtype == MP_BF16, &t) == MP_OK;
+      if (ok)
+        args.push_back(t);
+    }
+    if (!ok) {
+      runtimeError();
+      break;
+    }
+    std::vector<double> times;
+    for (long n = 0; ok && n <= flags.repeat; ++n) {
+      results = mp_runtime::TensorList(mp_entry_num_results(entry));
+      auto start = std::chrono::steady_clock::now();
+      ok = mp_entry_call(entry, args.data(), args.size(), results.data(),
+                         results.size()) == MP_OK;
+      if (n > 0) // the first call loads code and warms caches
+        times.push_back(std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - start)
+                            .count());
+    }
+    if (!ok) {
+      runtimeError();
+      break;
+    }
+    if (!flags.saveOutputs.empty() &&
+        mkdir(flags.saveOutputs.c_str(), 0777) != 0 && errno != EEXIST) {
+      std::fprintf(stderr, "mp-exec: error: cannot create '%s': %s\n",
+                   flags.saveOutputs.c_str(), std::strerror(errno));
+      break;
+    }
+    for (int32_t i = 0; ok && i < static_cast<int32_t>(results.size()); ++i) {
+      std::string line =
+          "out" + std::to_string(i) + " " + mp_runtime::formatType(results[i]);
+      if (!flags.saveOutputs.empty()) {
+        std::string path =
+            flags.saveOutputs + "/out" + std::to_string(i) + ".npy";
+        ok = mp_npy_write(path.c_str(), &results[i]) == MP_OK;
+        line += " -> " + path;
+      }
+      ok = ok && print(line + "\n");
+    }
+    if (!ok) {
+      runtimeError();
+      break;
+    }
+    if (!times.empty()) {
+      std::sort(times.begin(), times.end());
+      char line[256];
+      std::snprintf(line, sizeof(line),
+                    "time per call (%s): median %.4g ms over %zu calls, min "
+                    "%.4g ms, max %.4g ms\n",
+                    flags.backend.c_str(), times[times.size() / 2] * 1e3,
+                    times.size(), times.front() * 1e3, times.back() * 1e3);
+      print(line);
+    }
+    status = std::fflush(stdout) == 0 ? 0 : 1;
+  } while (false);
+  args = mp_runtime::TensorList();
+  results = mp_runtime::TensorList();
+  mp_module_unload(module);
+  return status;
+}
