@@ -1,4 +1,4 @@
-//===- idx_fuzzer.cpp - libFuzzer target: mp-run's IDX data set reader ----===//
+//===- idx_fuzzer.cpp - libFuzzer target: the IDX data set reader ---------===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
@@ -11,8 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../tools/mp-run/Dataset.h"
+#include "runner/Dataset.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -20,17 +21,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   size_t imageBytes =
       data[0] | data[1] << 8 | data[2] << 16 | size_t(data[3]) << 24;
-  llvm::ArrayRef<uint8_t> rest(data + 4, size - 4);
-  imageBytes = std::min(imageBytes, rest.size());
-  mp_run::Split split;
-  llvm::Error err = mp_run::parseSplit(rest.take_front(imageBytes),
-                                       rest.drop_front(imageBytes), "fuzz",
-                                       "train", 10, split);
-  if (err) {
-    if (llvm::toString(std::move(err)).empty())
-      std::abort(); // an error without a message
+  const uint8_t *rest = data + 4;
+  size_t restSize = size - 4;
+  imageBytes = std::min(imageBytes, restSize);
+  mp_runner::Split split;
+  // An error is a message (an empty one would be success).
+  std::string err = mp_runner::parseSplit(
+      mp_runner::Bytes{rest, imageBytes},
+      mp_runner::Bytes{rest + imageBytes, restSize - imageBytes}, "fuzz",
+      "train", 10, split);
+  if (!err.empty())
     return 0;
-  }
   if (split.count <= 0 || split.rows <= 0 || split.cols <= 0 ||
       split.labels.size() != size_t(split.count) ||
       split.images.size() != size_t(split.count * split.rows * split.cols))

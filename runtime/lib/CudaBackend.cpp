@@ -14,7 +14,14 @@
 //  - `_mlir_memref_to_llvm_{alloc,aligned_alloc,free}`, which the host
 //    code's buffers go through (mp-lower-to-gpu lowers memref.alloc with
 //    generic allocation functions): CUDA managed memory, which kernels and
-//    the host code between them both address.
+//    the host code between them both address, from a caching pool (a freed
+//    block is kept for the next allocation of its size class, so a training
+//    step allocates from the driver only in its first call and its pages
+//    stay where the kernels left them).
+//
+// Kernels run on one stream of the backend: the host code's stream
+// create/destroy calls reuse it, and it is synchronized after each launch
+// (the host code may read what a kernel wrote).
 //
 // Those entry points cannot return errors: the first failing driver call is
 // recorded (`cuLaunchKernel(mlp_grad_kernel_3): CUDA_ERROR_...`), every later
@@ -24,10 +31,14 @@
 
 #include "Internal.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <map>
+#include <vector>
 
 using namespace mp_runtime;
 
@@ -60,7 +71,6 @@ struct Driver {
                              void **);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamSynchronize)(CUstream);
-  CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuGetErrorName)(CUresult, const char **);
@@ -77,8 +87,24 @@ struct Cuda {
   int major = 0, minor = 0;
   /// The first failure since the last takeError(), as one line.
   std::string pending;
-  /// Kernel names, for messages.
+  /// Kernel names, for messages: "NAME in module #N" (N counts the GPU
+  /// modules in the order they were loaded, the order of the IR's
+  /// gpu.binary ops).
   std::map<CUfunction, std::string> kernels;
+  std::map<CUmodule, int> moduleNumbers;
+  /// The stream every launch uses.
+  CUstream stream = nullptr;
+  /// With MP_CUDA_PROFILE set: seconds and launches per kernel (from the
+  /// launch to the synchronization that follows it), printed at exit.
+  bool profile = false;
+  std::map<std::string, std::pair<double, int64_t>> kernelTimes;
+  std::string lastKernel;
+  std::chrono::steady_clock::time_point launchedAt;
+  ~Cuda() { printProfile(); }
+  void printProfile();
+  /// The caching pool: block sizes by address, free blocks by size class.
+  std::map<void *, size_t> blockSizes;
+  std::multimap<size_t, void *> freeBlocks;
 
   static Cuda &get() {
     static Cuda cuda;
@@ -167,7 +193,6 @@ bool Cuda::ensure() {
     MP_RESOLVE(cuLaunchKernel, "cuLaunchKernel")
     MP_RESOLVE(cuStreamCreate, "cuStreamCreate")
     MP_RESOLVE(cuStreamSynchronize, "cuStreamSynchronize")
-    MP_RESOLVE(cuStreamDestroy, "cuStreamDestroy_v2")
     MP_RESOLVE(cuMemAllocManaged, "cuMemAllocManaged")
     MP_RESOLVE(cuMemFree, "cuMemFree_v2")
     MP_RESOLVE(cuGetErrorName, "cuGetErrorName")
@@ -209,6 +234,8 @@ bool Cuda::ensure() {
       return false;
     }
     deviceName = name;
+    const char *profileVar = std::getenv("MP_CUDA_PROFILE");
+    profile = profileVar && *profileVar && std::strcmp(profileVar, "0") != 0;
   }
   if (!unusable.empty())
     return false;
@@ -216,6 +243,25 @@ bool Cuda::ensure() {
     return false;
   current = true;
   return true;
+}
+
+void Cuda::printProfile() {
+  if (kernelTimes.empty())
+    return;
+  std::vector<std::pair<double, std::string>> rows;
+  double total = 0;
+  for (auto &[name, time] : kernelTimes) {
+    rows.emplace_back(time.first, name);
+    total += time.first;
+  }
+  std::sort(rows.rbegin(), rows.rend());
+  std::fprintf(stderr, "mp CUDA profile (%s): %.3f s in %zu kernels\n",
+               deviceName.c_str(), total, rows.size());
+  for (size_t i = 0; i < rows.size() && i < 15; ++i)
+    std::fprintf(stderr, "  %8.3f ms %5.1f%% %8lld launches  %s\n",
+                 rows[i].first * 1e3, 100 * rows[i].first / total,
+                 static_cast<long long>(kernelTimes[rows[i].second].second),
+                 rows[i].second.c_str());
 }
 
 //===----------------------------------------------------------------------===//
@@ -228,7 +274,8 @@ void *mgpuModuleLoad(void *data, size_t /*size*/) {
   if (!cuda.ensure())
     return nullptr;
   CUmodule module = nullptr;
-  cuda.check(cuda.api.cuModuleLoadData(&module, data), "cuModuleLoadData");
+  if (cuda.check(cuda.api.cuModuleLoadData(&module, data), "cuModuleLoadData"))
+    cuda.moduleNumbers.emplace(module, cuda.moduleNumbers.size());
   return module;
 }
 
@@ -249,28 +296,34 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
   CUfunction function = nullptr;
   if (cuda.check(cuda.api.cuModuleGetFunction(&function, module, name),
                  std::string("cuModuleGetFunction(") + name + ")"))
-    cuda.kernels.emplace(function, name);
+    cuda.kernels.emplace(function,
+                         std::string(name) + " in module #" +
+                             std::to_string(cuda.moduleNumbers[module]));
   return function;
 }
 
 void *mgpuStreamCreate() {
   Cuda &cuda = Cuda::get();
-  CUstream stream = nullptr;
-  if (cuda.ensure())
-    cuda.check(cuda.api.cuStreamCreate(&stream, 0), "cuStreamCreate");
-  return stream;
+  if (!cuda.stream && cuda.ensure())
+    cuda.check(cuda.api.cuStreamCreate(&cuda.stream, 0), "cuStreamCreate");
+  return cuda.stream;
 }
 
-void mgpuStreamDestroy(void *stream) {
-  Cuda &cuda = Cuda::get();
-  if (stream && cuda.ensure())
-    cuda.api.cuStreamDestroy(stream);
-}
+void mgpuStreamDestroy(void *) {} // the backend's stream lives on
 
 void mgpuStreamSynchronize(void *stream) {
   Cuda &cuda = Cuda::get();
-  if (stream && cuda.ensure())
-    cuda.check(cuda.api.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  if (!stream || !cuda.ensure())
+    return;
+  cuda.check(cuda.api.cuStreamSynchronize(stream), "cuStreamSynchronize");
+  if (cuda.profile && !cuda.lastKernel.empty()) {
+    auto &entry = cuda.kernelTimes[cuda.lastKernel];
+    entry.first += std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - cuda.launchedAt)
+                       .count();
+    entry.second += 1;
+    cuda.lastKernel.clear();
+  }
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -283,6 +336,10 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; // an empty grid: nothing to do (the driver rejects it)
+  if (cuda.profile) {
+    cuda.lastKernel = cuda.kernels[function];
+    cuda.launchedAt = std::chrono::steady_clock::now();
+  }
   CUresult result =
       cuda.api.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, sharedMemory, stream, params, extra);
@@ -295,6 +352,18 @@ void *_mlir_memref_to_llvm_alloc(size_t size) {
   return _mlir_memref_to_llvm_aligned_alloc(0, size);
 }
 
+/// The pool's size class of a request: a power of two up to 1 MiB, then
+/// whole MiB (at most 1/2 of a small block and 1 MiB of a large one unused).
+static size_t sizeClass(size_t size) {
+  constexpr size_t kMiB = size_t(1) << 20;
+  if (size > kMiB)
+    return (size + kMiB - 1) / kMiB * kMiB;
+  size_t c = 256;
+  while (c < size)
+    c <<= 1;
+  return c;
+}
+
 /// Managed memory is aligned to at least 256 bytes, more than any memref
 /// asks for. Without a usable driver (the call fails anyway) the host code
 /// gets host memory so that it does not crash before the error is seen.
@@ -302,11 +371,29 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t /*alignment*/, size_t size) {
   Cuda &cuda = Cuda::get();
   if (!cuda.ensure())
     return std::calloc(1, size ? size : 1);
+  size_t bytes = sizeClass(size);
+  auto cached = cuda.freeBlocks.find(bytes);
+  if (cached != cuda.freeBlocks.end()) {
+    void *block = cached->second;
+    cuda.freeBlocks.erase(cached);
+    return block;
+  }
   CUdeviceptr pointer = 0;
-  if (!cuda.check(cuda.api.cuMemAllocManaged(&pointer, size ? size : 1,
-                                             kMemAttachGlobal),
-                  "cuMemAllocManaged(" + std::to_string(size) + " bytes)"))
+  CUresult result =
+      cuda.api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
+  if (result != 0 && !cuda.freeBlocks.empty()) {
+    // Out of memory, perhaps: give the cached blocks back and try again.
+    for (auto [blockBytes, block] : cuda.freeBlocks) {
+      cuda.api.cuMemFree(reinterpret_cast<CUdeviceptr>(block));
+      cuda.blockSizes.erase(block);
+    }
+    cuda.freeBlocks.clear();
+    result = cuda.api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
+  }
+  if (!cuda.check(result,
+                  "cuMemAllocManaged(" + std::to_string(bytes) + " bytes)"))
     return std::calloc(1, size ? size : 1);
+  cuda.blockSizes[reinterpret_cast<void *>(pointer)] = bytes;
   return reinterpret_cast<void *>(pointer);
 }
 
@@ -314,11 +401,12 @@ void _mlir_memref_to_llvm_free(void *pointer) {
   Cuda &cuda = Cuda::get();
   if (!pointer)
     return;
-  if (!cuda.ensure()) {
-    std::free(pointer);
+  auto block = cuda.blockSizes.find(pointer);
+  if (block == cuda.blockSizes.end()) {
+    std::free(pointer); // host memory given when the driver failed
     return;
   }
-  cuda.api.cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
+  cuda.freeBlocks.emplace(block->second, pointer);
 }
 } // extern "C"
 

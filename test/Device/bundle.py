@@ -5,8 +5,10 @@ machine with an NVIDIA GPU and nothing of mp's installed (no MLIR).
 For each case (a graph's entry under a policy) the bundle holds the module
 compiled for the CUDA backend (mp-run --backend cuda --compile-only
 --emit-so), the same graph compiled for the CPU backend, random inputs and
-the CPU backend's outputs for them (the reference); and mp-exec with the
-runtime library.
+the CPU backend's outputs for them (the reference). For each training case
+(an example model under a policy, Adam) it holds the training step compiled
+for both backends. And mp-exec with the runtime library, Fashion-MNIST, the
+PyTorch models and bench/gpu_train.py.
 
 Usage: bundle.py OUT [--mp-run PATH]   (OUT is created; run from anywhere)
 """
@@ -21,9 +23,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 ODD = "test/Integration/GPU/Inputs/odd_sizes.mlir"
 CASES = [(ODD, e, amp) for e in ("odd", "one", "batch", "linear",
                                  "transposed_relu") for amp in ("fp16", "bf16")]
+CASES += [("test/Integration/GPU/Inputs/constants.mlir", "bias_table", amp)
+          for amp in ("none", "fp16")]
 CASES += [(f"examples/{g}.mlir", g, amp)
           for g in ("mlp_grad", "attention", "conv_block")
           for amp in ("none", "fp16", "bf16")]
+TRAIN = [(m, amp) for m in ("mlp", "cnn", "transformer")
+         for amp in ("none", "fp16", "bf16")]
+DATASET = os.environ.get("MP_DATASET_DIR", "/usr/share/datasets/fashion-mnist")
 
 
 def run(cmd):
@@ -62,9 +69,27 @@ def main():
         manifest.append(f"{name} {entry} {amp} {len(inputs)}")
     with open(os.path.join(args.out, "cases.txt"), "w") as f:
         f.write("\n".join(manifest) + "\n")
+    for model, amp in TRAIN:
+        case = os.path.join(args.out, "train", f"{model}-{amp}")
+        os.makedirs(case, exist_ok=True)
+        graph = os.path.join(ROOT, "examples", "torch", model,
+                             f"{model}_grad.mlir")
+        for backend in ("cpu", "cuda"):
+            run([mp_run, "--train", graph, "--amp", amp, "--optimizer",
+                 "adam", "--backend", backend, "--compile-only", "--emit-so",
+                 f"{case}/{backend}.so"])
+    with open(os.path.join(args.out, "train.txt"), "w") as f:
+        f.write("\n".join(f"{m}-{amp} {m}_grad {amp}" for m, amp in TRAIN)
+                + "\n")
+    shutil.copytree(DATASET, os.path.join(args.out, "data"),
+                    dirs_exist_ok=True)
+    shutil.copy(os.path.join(ROOT, "examples", "torch", "models.py"),
+                args.out)
+    shutil.copy(os.path.join(ROOT, "bench", "gpu_train.py"), args.out)
     shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "check.py"), args.out)
-    print(f"{len(CASES)} cases in {args.out}")
+    print(f"{len(CASES)} cases and {len(TRAIN)} training steps in "
+          f"{args.out}")
 
 
 if __name__ == "__main__":

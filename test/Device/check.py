@@ -6,8 +6,12 @@ backend's outputs that the bundle holds. Needs numpy and a GPU; no MLIR.
 The GPU multiplies the same f16/bf16 (or f32) values as the CPU backend but
 accumulates in a different order (mma.sync tiles, no FMA contraction
 guarantees), so outputs differ by rounding; a difference beyond --rtol of the
-output's largest magnitude is a failure. Prints one line per case and
-'N passed, N failed'; --repeat N also times both backends.
+output's largest magnitude is a failure. Then each training step trains
+--steps steps on both backends from the same initial parameters and batches
+(with fp16, an overflow injected at step 3): the skipped steps must be the same, the
+losses agree within the policy's tolerance, and the test accuracies within
+2 points. Prints one line per case and 'N passed, N failed'; --repeat N
+also times both backends.
 
 Usage: check.py BUNDLE [--rtol R] [--repeat N]
 """
@@ -19,6 +23,8 @@ import sys
 import numpy as np
 
 TOLERANCE = {"none": 1e-4, "fp16": 2e-3, "bf16": 1.6e-2}
+# Losses drift apart over the steps as rounding differences feed back.
+LOSS_TOLERANCE = {"none": 1e-3, "fp16": 3e-2, "bf16": 6e-2}
 
 
 def exec_case(bundle, case, entry, backend, nargs, out, repeat):
@@ -57,10 +63,59 @@ def compare(ref_dir, out_dir):
     return worst, count
 
 
+def train_case(bundle, case, entry, backend, steps):
+    """The CSV log rows and the summary line of a training run."""
+    d = os.path.join(bundle, "train", case)
+    log = os.path.join(d, f"log-{backend}.csv")
+    cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
+           "--train", "--entry", entry, "--backend", backend, "--max-steps",
+           str(steps), "--test-limit", "2000", "--seed", "1", "--log", log]
+    if case.endswith("-fp16"):  # dynamic loss scaling: the step is skipped
+        cmd += ["--inject-overflow", "3"]
+    env = dict(os.environ, MP_DATASET_DIR=os.path.join(bundle, "data"))
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip()[-400:])
+    with open(log) as f:
+        rows = [line.strip().split(",") for line in f][1:]
+    return rows, done.stdout.strip()
+
+
+def check_training(bundle, steps):
+    passed = failed = 0
+    with open(os.path.join(bundle, "train.txt")) as f:
+        cases = [line.split() for line in f if line.strip()]
+    for case, entry, amp in cases:
+        try:
+            cpu, cpu_line = train_case(bundle, case, entry, "cpu", steps)
+            gpu, gpu_line = train_case(bundle, case, entry, "cuda", steps)
+        except RuntimeError as err:
+            print(f"FAIL train {case}: {err}")
+            failed += 1
+            continue
+        losses = [(float(c[2]), float(g[2])) for c, g in zip(cpu, gpu)]
+        worst = max(abs(c - g) / max(abs(c), 1e-6) for c, g in losses)
+        skipped_same = [c[4] for c in cpu] == [g[4] for g in gpu]
+        acc = (float(cpu[-1][5]) * 100, float(gpu[-1][5]) * 100)
+        ok = (len(cpu) == len(gpu) == steps and skipped_same and
+              worst <= LOSS_TOLERANCE[amp] and abs(acc[0] - acc[1]) <= 2)
+        rate = [line.split("steps/s")[0].split(", ")[-1] for line in
+                (cpu_line, gpu_line)]
+        print(f"{'ok  ' if ok else 'FAIL'} train {case}: {steps} steps, "
+              f"skipped {'same' if skipped_same else 'DIFFERENT'} "
+              f"({sum(int(c[4]) for c in cpu)}), max loss diff {worst:.3g}, "
+              f"accuracy cpu {acc[0]:.2f}% cuda {acc[1]:.2f}%, steps/s cpu "
+              f"{rate[0]} cuda {rate[1]}")
+        passed += ok
+        failed += not ok
+    return passed, failed
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bundle")
     parser.add_argument("--repeat", type=int, default=0)
+    parser.add_argument("--steps", type=int, default=40)
     args = parser.parse_args()
     passed = failed = 0
     with open(os.path.join(args.bundle, "cases.txt")) as f:
@@ -89,6 +144,9 @@ def main():
         print(("ok   " if ok else "FAIL ") + line)
         passed += ok
         failed += not ok
+    p, f = check_training(args.bundle, args.steps)
+    passed += p
+    failed += f
     print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

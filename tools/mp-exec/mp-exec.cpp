@@ -6,19 +6,25 @@
 //
 //   mp-exec MODULE.so --entry NAME [--backend cpu|cuda]
 //           --inputs a.npy,b.npy [--save-outputs DIR] [--repeat N]
+//   mp-exec MODULE.so --train --entry GRAD [--backend cpu|cuda] [training
+//           flags of mp-run: --epochs, --max-steps, --seed, --log, ...]
 //
 // Loads a module that `mp-run --compile-only --emit-so` (or the C++ API)
 // compiled, runs one entry on .npy inputs through the runtime and writes its
-// outputs as DIR/outN.npy. It links the runtime alone: compile where MLIR is,
-// run where the GPU is. See docs/Running.md.
+// outputs as DIR/outN.npy, or trains a compiled training step (GRAD_step)
+// as `mp-run --train` does. It links the runtime alone: compile where MLIR
+// is, run where the GPU is. See docs/Running.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mp/Runtime/Tensor.h"
+#include "runner/Trainer.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,15 +37,45 @@ struct Flags {
   std::string module, entry, backend = "cpu", saveOutputs;
   std::vector<std::string> inputs;
   long repeat = 0;
+  bool train = false;
+  std::string dataset = "fashion-mnist";
+  mp_runner::TrainOptions run;
 };
 
 int usage(const char *message) {
   std::fprintf(stderr,
                "mp-exec: error: %s\nusage: mp-exec MODULE.so --entry NAME "
                "[--backend cpu|cuda] --inputs a.npy,b.npy [--save-outputs "
-               "DIR] [--repeat N]\n",
+               "DIR] [--repeat N]\n       mp-exec MODULE.so --train --entry "
+               "GRAD [--backend cpu|cuda] [--epochs N] [--max-steps N] "
+               "[--batch N] [--test-limit N] [--seed N] [--init DIR] [--log "
+               "FILE] [--save-params DIR] [--no-shuffle] [--loss-weight W] "
+               "[--inject-overflow S,...] [--dataset NAME]\n",
                message);
   return 1;
+}
+
+/// Parses `text` as an integer in [lo, hi] into `out`.
+bool parseInt(const std::string &text, int64_t lo, int64_t hi, int64_t &out) {
+  char *end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || errno || value < lo || value > hi)
+    return false;
+  out = value;
+  return true;
+}
+
+/// mp-run's flags that choose how the step is compiled: they are in the
+/// module already.
+bool isCompileFlag(const std::string &flag) {
+  for (const char *f : {"--amp", "--policy", "--loss-scale", "--static-scale",
+                        "--init-scale", "--growth-interval", "--hysteresis",
+                        "--optimizer", "--lr", "--momentum", "--weight-decay",
+                        "--clip-norm", "--accumulate", "--O", "-O"})
+    if (flag == f)
+      return true;
+  return false;
 }
 
 int runtimeError() {
@@ -66,6 +102,13 @@ std::string parse(int argc, char **argv, Flags &flags) {
     std::string value;
     size_t eq = arg.find('=');
     bool isFlag = arg.rfind("--", 0) == 0;
+    if (arg == "--train" || arg == "--no-shuffle") {
+      (arg == "--train" ? flags.train : flags.run.inFileOrder) = true;
+      continue;
+    }
+    if (isFlag && isCompileFlag(arg.substr(0, eq)))
+      return arg.substr(0, eq) +
+             " is compiled into the module: give it to mp-run --compile-only";
     if (isFlag && eq != std::string::npos) {
       value = arg.substr(eq + 1);
       arg = arg.substr(0, eq);
@@ -87,12 +130,46 @@ std::string parse(int argc, char **argv, Flags &flags) {
     } else if (arg == "--save-outputs") {
       flags.saveOutputs = value;
     } else if (arg == "--repeat") {
-      char *end = nullptr;
-      flags.repeat = std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end || flags.repeat < 0 || flags.repeat > 1000000)
+      int64_t n = 0;
+      if (!parseInt(value, 0, 1000000, n))
         return "--repeat " + value + ": expected a number of calls";
+      flags.repeat = n;
+    } else if (arg == "--dataset") {
+      flags.dataset = value;
+    } else if (arg == "--init") {
+      flags.run.initDir = value;
+    } else if (arg == "--log") {
+      flags.run.logFile = value;
+    } else if (arg == "--save-params") {
+      flags.run.saveParams = value;
+    } else if (arg == "--loss-weight") {
+      char *end = nullptr;
+      flags.run.lossWeight = std::strtof(value.c_str(), &end);
+      if (value.empty() || *end)
+        return "--loss-weight " + value + ": expected a number";
+    } else if (arg == "--inject-overflow") {
+      for (const std::string &step : splitCommas(value)) {
+        int64_t n = 0;
+        if (!parseInt(step, INT64_MIN, INT64_MAX, n))
+          return "--inject-overflow " + value + ": expected step numbers";
+        flags.run.injectOverflow.push_back(n);
+      }
     } else {
-      return "unknown flag " + arg;
+      int64_t n = 0;
+      int64_t *field = arg == "--max-steps"    ? &flags.run.maxSteps
+                       : arg == "--batch"      ? &flags.run.batch
+                       : arg == "--test-limit" ? &flags.run.testLimit
+                                               : nullptr;
+      bool isUnsigned = arg == "--epochs" || arg == "--seed";
+      if (!field && !isUnsigned)
+        return "unknown flag " + arg;
+      if (!parseInt(value, isUnsigned ? 0 : INT64_MIN,
+                    isUnsigned ? UINT32_MAX : INT64_MAX, n))
+        return arg + " " + value + ": expected a number";
+      if (field)
+        *field = n;
+      else
+        (arg == "--epochs" ? flags.run.epochs : flags.run.seed) = n;
     }
   }
   if (flags.module.empty())
@@ -102,6 +179,13 @@ std::string parse(int argc, char **argv, Flags &flags) {
   for (size_t i = 0; i < flags.inputs.size(); ++i)
     if (flags.inputs[i].empty())
       return "--inputs: file name #" + std::to_string(i + 1) + " is empty";
+  if (flags.train) {
+    if (!flags.inputs.empty() || flags.repeat || !flags.saveOutputs.empty())
+      return "--train takes its inputs from the data set: drop --inputs, "
+             "--repeat and --save-outputs";
+    flags.run.label = flags.entry;
+    return mp_runner::checkTrainOptions(flags.run);
+  }
   return "";
 }
 
@@ -111,6 +195,35 @@ bool print(const std::string &text) {
 }
 } // namespace
 
+/// mp-exec --train: trains GRAD_step of `module`, as mp-run --train does.
+int train(mp_module *module, const Flags &flags) {
+  mp_entry *step = nullptr, *grad = nullptr;
+  std::string stepName = flags.entry + "_step";
+  if (mp_module_find_entry(module, stepName.c_str(), &step) ||
+      mp_module_find_entry(module, flags.entry.c_str(), &grad))
+    return runtimeError();
+  mp_runner::Dataset data;
+  std::string err = mp_runner::loadDataset(flags.dataset, data);
+  mp_runner::TrainSummary summary;
+  if (err.empty()) {
+    mp_runner::installInterruptHandler();
+    err = mp_runner::train(step, grad, data, flags.run, summary);
+  }
+  if (!err.empty()) {
+    std::fprintf(stderr, "mp-exec: error: %s\n", err.c_str());
+    return 1;
+  }
+  print(mp_runner::formatSummary(flags.run, summary) + "\n");
+  if (std::fflush(stdout) != 0)
+    return 1;
+  if (summary.interrupted) {
+    std::fprintf(stderr, "mp-exec: interrupted after step %lld\n",
+                 static_cast<long long>(summary.steps));
+    return 130;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   Flags flags;
   if (std::string problem = parse(argc, argv, flags); !problem.empty())
@@ -118,6 +231,11 @@ int main(int argc, char **argv) {
   mp_module *module = nullptr;
   if (mp_module_load(flags.module.c_str(), flags.backend.c_str(), &module))
     return runtimeError();
+  if (flags.train) {
+    int status = train(module, flags);
+    mp_module_unload(module);
+    return status;
+  }
   int status = 1;
   mp_entry *entry = nullptr;
   mp_runtime::TensorList args, results;

@@ -54,7 +54,7 @@ char InterruptedError::ID;
 static TrainCommand trainCommand;
 static mp::LossScalingPassOptions &scaling = trainCommand.pipeline.scaling;
 static mp::MakeTrainStepPassOptions &step = trainCommand.pipeline.step;
-static TrainOptions &runOptions = trainCommand.run;
+static mp_runner::TrainOptions &runOptions = trainCommand.run;
 
 static cl::OptionCategory category("mp-run options");
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.mlir>"),
@@ -519,21 +519,8 @@ static llvm::Error checkFlags() {
                  "--random-inputs, --compare-fp32, --repeat, --save-inputs "
                  "and --save-outputs");
   if (!trainCommand.file.empty()) {
-    const TrainOptions &run = trainCommand.run;
-    if (run.epochs == 0)
-      return error("--epochs must be at least 1");
-    if (run.testLimit < 0)
-      return error("--test-limit must be 0 (all) or a number of images");
-    if (run.maxSteps < 0)
-      return error("--max-steps must be 0 (whole epochs) or a number of "
-                   "steps");
-    if (run.batch < 0)
-      return error("--batch must be positive");
-    for (int64_t step : run.injectOverflow)
-      if (step < 1)
-        return error("--inject-overflow " + llvm::Twine(step) +
-                     ": steps count from 1");
-    return llvm::Error::success();
+    std::string problem = mp_runner::checkTrainOptions(trainCommand.run);
+    return problem.empty() ? llvm::Error::success() : error(problem);
   }
   for (auto [i, file] : llvm::enumerate(inputs))
     if (file.empty())

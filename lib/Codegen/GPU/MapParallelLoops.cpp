@@ -12,8 +12,11 @@
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <numeric>
 
 namespace mlir {
 namespace mp {
@@ -65,7 +68,24 @@ struct GPUMapParallelLoopsPass
     });
     if (roots.empty())
       return;
+    IRRewriter rewriter(&getContext());
     for (scf::ParallelOp loop : roots) {
+      // Grids have three dimensions: a deeper nest becomes one dimension
+      // (its iterations in the same order, the innermost dimension still
+      // contiguous across threads) rather than launches in a host loop.
+      if (loop.getNumLoops() > 3) {
+        std::vector<unsigned> all(loop.getNumLoops());
+        std::iota(all.begin(), all.end(), 0);
+        // The collapsed loop replaces `loop` at its place in the block.
+        Block *block = loop->getBlock();
+        Operation *before = loop->getPrevNode();
+        rewriter.setInsertionPoint(loop);
+        collapseParallelLoops(rewriter, loop, {all});
+        auto it = before ? std::next(before->getIterator()) : block->begin();
+        while (!isa<scf::ParallelOp>(*it))
+          ++it;
+        loop = cast<scf::ParallelOp>(*it);
+      }
       SmallVector<int64_t> sizes(loop.getNumLoops(), 1);
       sizes.back() = blockSize;
       auto [blocks, threads] =

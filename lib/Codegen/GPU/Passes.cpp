@@ -87,6 +87,7 @@ static void addTensorStage(OpPassManager &pm,
   pad.warpM = options.warpM;
   pad.warpN = options.warpN;
   pm.addNestedPass<func::FuncOp>(createGPUPadContractionsPass(pad));
+  pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
   addBufferizationPasses(pm);
 }
@@ -111,6 +112,8 @@ static void addKernelStage(OpPassManager &pm,
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
+  pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   GPUMapParallelLoopsPassOptions parallel;
   parallel.blockSize = options.blockSize;
@@ -187,6 +190,8 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addTensorStage(pm, options);
   addTiledStage(pm, options);
+  // The kernel stage's loop order for reductions (same summation order).
+  pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
   addLowerBuffersToLLVMPasses(pm);
 }

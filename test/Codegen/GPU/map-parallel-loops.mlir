@@ -49,3 +49,32 @@ func.func @rows(%x: memref<5x37x9xf32>, %out: memref<5x37xf32>) {
   }
   return
 }
+
+// -----
+
+// Four parallel dimensions (attention's batch, head, query, key) become one
+// grid dimension, not launches in a host loop: 64*2*28*28 = 100352 points in
+// 392 blocks of 256 threads, each point's indices recovered from its
+// position.
+// CHECK-LABEL: func.func @scores
+// CHECK-NOT: scf.for
+// CHECK-NOT: scf.parallel
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c392, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK: arith.remsi
+// CHECK: arith.divsi
+// CHECK: memref.store
+// CHECK-NOT: gpu.launch
+func.func @scores(%x: memref<64x2x28x28xf32>, %y: memref<64x2x28x28xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c28 = arith.constant 28 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%b, %h, %i, %j) = (%c0, %c0, %c0, %c0) to (%c64, %c2, %c28, %c28) step (%c1, %c1, %c1, %c1) {
+    %v = memref.load %x[%b, %h, %i, %j] : memref<64x2x28x28xf32>
+    %w = arith.mulf %v, %v : f32
+    memref.store %w, %y[%b, %h, %i, %j] : memref<64x2x28x28xf32>
+    scf.reduce
+  }
+  return
+}

@@ -64,6 +64,35 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
   ];
 }
 
+def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
+  let summary = "Make tensor constants where kernels can read them";
+  let description = [{
+    Bufferization places tensor constants in host globals, which kernels
+    cannot read. Every splat `arith.constant` of a ranked tensor type
+    becomes `linalg.fill` of its scalar into a `tensor.empty` (a kernel
+    writes it into a device-visible buffer); any other tensor constant is
+    copied into a new tensor (`bufferization.alloc_tensor() copy(...)`: the
+    host copies the global into a buffer that kernels can read). Part of
+    `mp-lower-to-gpu`, before bufferization.
+
+    ```mlir
+    %c = arith.constant dense<0.0> : tensor<4x8xf16>
+    // becomes
+    %zero = arith.constant 0.0 : f16
+    %e = tensor.empty() : tensor<4x8xf16>
+    %c = linalg.fill ins(%zero : f16) outs(%e : tensor<4x8xf16>) -> tensor<4x8xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numFilled", "filled", "Splat constants turned into fills">,
+    Statistic<"numCopied", "copied", "Other constants copied">,
+  ];
+}
+
 def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   let summary = "Tile Tensor Core contractions to blocks, warps and 16x8x16 "
                 "vector.contract";
@@ -159,6 +188,41 @@ def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {
                            "::mlir::gpu::GPUDialect"];
   let statistics = [
     Statistic<"numLaunches", "launches", "Kernels created from scf.forall">,
+  ];
+}
+
+def GPUCopiesToLinalgPass : Pass<"mp-gpu-copies-to-linalg"> {
+  let summary = "Turn host memref.copy into linalg.copy";
+  let description = [{
+    Bufferization copies buffers with `memref.copy`, which the host would
+    execute (pulling managed pages back from the GPU and pushing them again
+    for the next kernel). Every `memref.copy` outside kernels becomes
+    `linalg.copy`, which the kernel stage turns into parallel loops and a
+    kernel like any elementwise op; copies out of host globals (constants,
+    see `mp-gpu-materialize-constants`) stay on the host. Part of
+    `mp-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numCopies", "copies", "memref.copy ops turned into linalg.copy">,
+  ];
+}
+
+def GPUParallelDimsOutermostPass : Pass<"mp-gpu-parallel-dims-outermost"> {
+  let summary = "Put the parallel dimensions of linalg ops outermost";
+  let description = [{
+    A linalg op whose iteration space has a reduction dimension before a
+    parallel one (a bias gradient summed over batch and tokens) becomes, in
+    loops, host `scf.for`s around a kernel: one launch per reduction point.
+    Every such op outside kernels is generalized and its dimensions
+    interchanged, parallel ones first (in their order), so that it becomes
+    one kernel whose threads each run the reduction loop. Contractions that
+    the tiled stage handles are left alone. Part of `mp-lower-to-gpu`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numInterchanged", "interchanged",
+              "Linalg ops whose parallel dimensions were moved outermost">,
   ];
 }
 

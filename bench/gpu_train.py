@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Training steps per second on an NVIDIA GPU: mp (a training step compiled
+by mp-run --backend cuda, run by mp-exec --train) against PyTorch eager with
+its own AMP (autocast, and GradScaler for fp16) on the same models
+(examples/torch/models.py), batch 64, Adam, Fashion-MNIST.
+
+Runs on the GPU machine from a bundle of test/Device/bundle.py (which copies
+this script, the models and the data set into it); needs torch and numpy,
+not MLIR. Prints a Markdown table; ratios are mp / PyTorch, measured in one
+run.
+
+Usage: gpu_train.py BUNDLE [--steps N]
+"""
+import argparse
+import gzip
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from models import MODELS  # noqa: E402
+
+BATCH = 64
+
+
+def load_images(bundle):
+    with gzip.open(os.path.join(bundle, "data",
+                                "train-images-idx3-ubyte.gz")) as f:
+        images = np.frombuffer(f.read(), np.uint8, offset=16)
+    with gzip.open(os.path.join(bundle, "data",
+                                "train-labels-idx1-ubyte.gz")) as f:
+        labels = np.frombuffer(f.read(), np.uint8, offset=8)
+    x = torch.tensor(images.reshape(-1, 1, 28, 28) / 255.0,
+                     dtype=torch.float32)
+    return x, torch.tensor(labels, dtype=torch.int64)
+
+
+def torch_steps_per_second(model_name, amp, x, y, steps):
+    torch.manual_seed(0)
+    model = MODELS[model_name]().cuda()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(amp)
+    scaler = torch.amp.GradScaler("cuda", enabled=amp == "fp16")
+    x, y = x.cuda(), y.cuda()
+
+    def step(i):
+        lo = (i * BATCH) % (x.shape[0] - BATCH)
+        with torch.autocast("cuda", dtype=dtype or torch.float32,
+                            enabled=dtype is not None):
+            loss = torch.nn.functional.cross_entropy(
+                model(x[lo:lo + BATCH]), y[lo:lo + BATCH])
+        opt.zero_grad(set_to_none=True)
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()
+
+    for i in range(10):  # warm-up
+        step(i)
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for i in range(steps):
+        step(i)
+    torch.cuda.synchronize()
+    return steps / (time.perf_counter() - start)
+
+
+def mp_steps_per_second(bundle, model_name, amp, steps):
+    d = os.path.join(bundle, "train", f"{model_name}-{amp}")
+    cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/cuda.so", "--train",
+           "--entry", f"{model_name}_grad", "--backend", "cuda",
+           "--max-steps", str(steps), "--test-limit", "64"]
+    env = dict(os.environ, MP_DATASET_DIR=os.path.join(bundle, "data"))
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        sys.exit(f"gpu_train.py: {' '.join(cmd)}: {done.stderr[-400:]}")
+    return float(done.stdout.split(" steps/s")[0].split(", ")[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundle")
+    parser.add_argument("--steps", type=int, default=200)
+    args = parser.parse_args()
+    x, y = load_images(args.bundle)
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"batch {BATCH}, Adam, {args.steps} steps")
+    print("| model | policy | PyTorch steps/s | mp steps/s | mp / PyTorch |")
+    print("|---|---|---|---|---|")
+    for model_name in ("mlp", "cnn", "transformer"):
+        for amp in ("none", "fp16", "bf16"):
+            ours = mp_steps_per_second(args.bundle, model_name, amp,
+                                       args.steps)
+            theirs = torch_steps_per_second(model_name, amp, x, y,
+                                            args.steps)
+            policy = "fp32" if amp == "none" else amp
+            print(f"| {model_name} | {policy} | {theirs:.0f} | {ours:.1f} | "
+                  f"{ours / theirs:.3f}x |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+//===- CopiesToLinalg.cpp - Buffer copies as kernels ----------------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUCOPIESTOLINALGPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// Whether `value` is (a view of) a host global, which kernels cannot read.
+static bool isHostGlobal(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<memref::GetGlobalOp>(def))
+      return true;
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      return false;
+    value = view.getViewSource();
+  }
+  return false;
+}
+
+namespace {
+struct GPUCopiesToLinalgPass
+    : public mp::impl::GPUCopiesToLinalgPassBase<GPUCopiesToLinalgPass> {
+  void runOnOperation() override {
+    SmallVector<memref::CopyOp> copies;
+    getOperation()->walk([&](memref::CopyOp copy) {
+      // Ranked copies on the host; a kernel's own copies stay, and so do
+      // copies out of host globals (the host moves constants into buffers
+      // that kernels can read).
+      if (!copy->getParentOfType<gpu::LaunchOp>() &&
+          !isHostGlobal(copy.getSource()) &&
+          isa<MemRefType>(copy.getSource().getType()) &&
+          isa<MemRefType>(copy.getTarget().getType()))
+        copies.push_back(copy);
+    });
+    IRRewriter rewriter(&getContext());
+    for (memref::CopyOp copy : copies) {
+      rewriter.setInsertionPoint(copy);
+      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                  copy.getTarget());
+      ++numCopies;
+    }
+  }
+};
+} // namespace
