@@ -434,9 +434,9 @@ public:
       return fail(MP_ERROR_NOT_FOUND,
                   "cannot load module '" + path + "': " + dlerror());
     if (!cuda.pending.empty()) {
-      std::string gpu = cuda.deviceName + " (sm_" +
-                        std::to_string(cuda.major * 10 + cuda.minor) + ")";
-      cuda.pending += " loading the GPU code of '" + path + "' on " + gpu;
+      cuda.pending += " loading the GPU code of '" + path + "' on " +
+                      cuda.deviceName + " (sm_" +
+                      std::to_string(cuda.major * 10 + cuda.minor) + ")";
       return cuda.takeError();
     }
     return MP_OK;
@@ -468,6 +468,17 @@ private:
   void *handle = nullptr;
 };
 } // namespace
+
+mp_status mp_runtime::probeCuda(std::string &device) {
+  Cuda &cuda = Cuda::get();
+  if (!cuda.ensure())
+    return fail(MP_ERROR_NOT_FOUND,
+                "CUDA backend: " +
+                    (cuda.unusable.empty() ? cuda.pending : cuda.unusable));
+  device = cuda.deviceName + " (sm_" +
+           std::to_string(cuda.major * 10 + cuda.minor) + ")";
+  return MP_OK;
+}
 
 std::unique_ptr<Backend> mp_runtime::createCudaBackend() {
   return std::make_unique<CudaBackend>();

@@ -80,6 +80,9 @@ public:
 
 std::unique_ptr<Backend> createCpuBackend();
 std::unique_ptr<Backend> createCudaBackend();
+/// Loads the driver and opens the device (once per process); sets
+/// `device` to its description or fails with why not.
+mp_status probeCuda(std::string &device);
 
 } // namespace mp_runtime
 

@@ -22,6 +22,7 @@ struct mp_entry {
 };
 
 struct mp_module {
+  std::string backendName;
   std::unique_ptr<mp_runtime::Backend> backend;
   std::map<std::string, std::unique_ptr<mp_entry>> entries;
 };
@@ -40,9 +41,43 @@ static void exportRuntimeSymbols() {
   (void)done;
 }
 
+extern "C" mp_status mp_backend_probe(const char *backend, char *buf,
+                                      size_t size) {
+  std::string device;
+  if (std::strcmp(backend, "cpu") == 0)
+    device = "the host CPU";
+  else if (std::strcmp(backend, "cuda") != 0)
+    return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") + backend +
+                                        "' (available: cpu, cuda)");
+  else if (mp_status status = probeCuda(device))
+    return status;
+  copyOut(device, buf, size);
+  return MP_OK;
+}
+
+/// The backend a module was compiled for (its `_mp_backend`), or "cpu" for
+/// modules without one.
+static mp_status findModuleBackend(const char *path, std::string &backend) {
+  void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+  if (!handle)
+    return fail(MP_ERROR_NOT_FOUND,
+                std::string("cannot load module '") + path + "': " + dlerror());
+  auto *name = static_cast<const char *>(dlsym(handle, "_mp_backend"));
+  backend = name ? name : "cpu";
+  dlclose(handle);
+  return MP_OK;
+}
+
 extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                     mp_module **out) {
   *out = nullptr;
+  std::string chosen;
+  if (std::strcmp(backend, "auto") == 0) {
+    exportRuntimeSymbols();
+    if (mp_status status = findModuleBackend(path, chosen))
+      return status;
+    backend = chosen.c_str();
+  }
   auto module = std::make_unique<mp_module>();
   if (std::strcmp(backend, "cpu") == 0)
     module->backend = createCpuBackend();
@@ -50,7 +85,7 @@ extern "C" mp_status mp_module_load(const char *path, const char *backend,
     module->backend = createCudaBackend();
   else
     return fail(MP_ERROR_NOT_FOUND, std::string("unknown backend '") + backend +
-                                        "' (available: cpu, cuda)");
+                                        "' (available: auto, cpu, cuda)");
   exportRuntimeSymbols();
   if (mp_status status = module->backend->load(path))
     return status;
@@ -62,8 +97,13 @@ extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                          "' was compiled for the " + target +
                                          " backend, not " + backend +
                                          " (--backend " + target + ")");
+  module->backendName = backend;
   *out = module.release();
   return MP_OK;
+}
+
+extern "C" const char *mp_module_backend(const mp_module *module) {
+  return module->backendName.c_str();
 }
 
 extern "C" void mp_module_unload(mp_module *module) { delete module; }

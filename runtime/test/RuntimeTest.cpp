@@ -146,7 +146,8 @@ TEST_F(ModuleTest, ClearErrors) {
             std::string::npos);
   EXPECT_EQ(mp_module_load(MP_FAKE_MODULE, "tpu", &missing),
             MP_ERROR_NOT_FOUND);
-  EXPECT_STREQ(mp_last_error(), "unknown backend 'tpu' (available: cpu, cuda)");
+  EXPECT_STREQ(mp_last_error(),
+               "unknown backend 'tpu' (available: auto, cpu, cuda)");
 }
 
 // Two results that share one buffer are both copied before it is freed
@@ -491,6 +492,15 @@ TEST(CudaBackendTest, MissingDriver) {
                                          "driver '/nonexistent/libcuda.so.1'"),
             nullptr)
       << mp_last_error();
+  char device[64];
+  EXPECT_EQ(mp_backend_probe("cuda", device, sizeof(device)),
+            MP_ERROR_NOT_FOUND);
+  EXPECT_EQ(mp_backend_probe("cpu", device, sizeof(device)), MP_OK);
+  EXPECT_STREQ(device, "the host CPU");
+  // The fake module names no backend: auto loads it on the CPU.
+  ASSERT_EQ(mp_module_load(MP_FAKE_MODULE, "auto", &module), MP_OK)
+      << mp_last_error();
+  mp_module_unload(module);
 }
 
 } // namespace

@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   mp-exec MODULE.so --entry NAME [--backend cpu|cuda]
+//   mp-exec MODULE.so --entry NAME [--backend auto|cpu|cuda] [--device N]
 //           --inputs a.npy,b.npy [--save-outputs DIR] [--repeat N]
-//   mp-exec MODULE.so --train --entry GRAD [--backend cpu|cuda] [training
-//           flags of mp-run: --epochs, --max-steps, --seed, --log, ...]
+//   mp-exec MODULE.so --train --entry GRAD [--backend ...] [training flags
+//           of mp-run: --epochs, --max-steps, --seed, --log, ...]
 //
 // Loads a module that `mp-run --compile-only --emit-so` (or the C++ API)
 // compiled, runs one entry on .npy inputs through the runtime and writes its
@@ -34,7 +34,7 @@
 
 namespace {
 struct Flags {
-  std::string module, entry, backend = "cpu", saveOutputs;
+  std::string module, entry, backend = "auto", saveOutputs;
   std::vector<std::string> inputs;
   long repeat = 0;
   bool train = false;
@@ -45,9 +45,10 @@ struct Flags {
 int usage(const char *message) {
   std::fprintf(stderr,
                "mp-exec: error: %s\nusage: mp-exec MODULE.so --entry NAME "
-               "[--backend cpu|cuda] --inputs a.npy,b.npy [--save-outputs "
-               "DIR] [--repeat N]\n       mp-exec MODULE.so --train --entry "
-               "GRAD [--backend cpu|cuda] [--epochs N] [--max-steps N] "
+               "[--backend auto|cpu|cuda] [--device N] --inputs a.npy,b.npy "
+               "[--save-outputs DIR] [--repeat N]\n       mp-exec MODULE.so "
+               "--train --entry GRAD [--backend auto|cpu|cuda] [--device N] "
+               "[--epochs N] [--max-steps N] "
                "[--batch N] [--test-limit N] [--seed N] [--init DIR] [--log "
                "FILE] [--save-params DIR] [--no-shuffle] [--loss-weight W] "
                "[--inject-overflow S,...] [--dataset NAME]\n",
@@ -125,6 +126,11 @@ std::string parse(int argc, char **argv, Flags &flags) {
       flags.entry = value;
     } else if (arg == "--backend") {
       flags.backend = value;
+    } else if (arg == "--device") {
+      int64_t n = 0;
+      if (!parseInt(value, 0, 1023, n))
+        return "--device " + value + ": expected a GPU number";
+      setenv("MP_CUDA_DEVICE", value.c_str(), 1); // read by the CUDA backend
     } else if (arg == "--inputs") {
       flags.inputs = splitCommas(value);
     } else if (arg == "--save-outputs") {
@@ -307,7 +313,7 @@ int main(int argc, char **argv) {
       std::snprintf(line, sizeof(line),
                     "time per call (%s): median %.4g ms over %zu calls, min "
                     "%.4g ms, max %.4g ms\n",
-                    flags.backend.c_str(), times[times.size() / 2] * 1e3,
+                    mp_module_backend(module), times[times.size() / 2] * 1e3,
                     times.size(), times.front() * 1e3, times.back() * 1e3);
       print(line);
     }

@@ -43,6 +43,7 @@ private:
 
 /// Where mp-run executes a graph.
 enum class Backend {
+  automatic,    ///< cuda if usable, else cpu (resolved before compiling)
   cpu,          ///< mp-lower-to-cpu
   gpuEmulation, ///< mp-lower-to-gpu-emulation: the GPU tiled stage on the CPU
   cuda,         ///< mp-lower-to-gpu, run by the runtime's CUDA backend

@@ -103,7 +103,10 @@ static cl::opt<unsigned>
              cl::init(mp::kDefaultCpuOptLevel), cl::Prefix, cl::cat(category));
 static cl::opt<Backend> backend(
     "backend", cl::desc("Where the graph runs"), cl::init(Backend::cpu),
-    cl::values(clEnumValN(Backend::cpu, "cpu", "the CPU (mp-lower-to-cpu)"),
+    cl::values(clEnumValN(Backend::automatic, "auto",
+                          "cuda when a driver and a GPU are usable, else cpu "
+                          "(one line on stderr says which and why)"),
+               clEnumValN(Backend::cpu, "cpu", "the CPU (mp-lower-to-cpu)"),
                clEnumValN(Backend::gpuEmulation, "gpu-emulation",
                           "the GPU pipeline's tiled stage, executed on the CPU "
                           "(mp-lower-to-gpu-emulation)"),
@@ -111,6 +114,10 @@ static cl::opt<Backend> backend(
                           "NVIDIA GPUs (mp-lower-to-gpu and the runtime's "
                           "CUDA backend)")),
     cl::cat(category));
+static cl::opt<int> device("device",
+                           cl::desc("With --backend cuda or auto: the GPU to "
+                                    "use (default 0, or $MP_CUDA_DEVICE)"),
+                           cl::init(-1), cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
@@ -512,6 +519,10 @@ static llvm::Error checkFlags() {
     return error("give the graph either as FILE or with --train, not both");
   if (!savePtx.empty() && backend != Backend::cuda)
     return error("--save-ptx needs --backend cuda");
+  if (device < -1 || (device >= 0 && backend != Backend::cuda &&
+                      backend != Backend::automatic))
+    return error("--device needs --backend cuda or auto, and a GPU number "
+                 "from 0");
   if (compileOnlyFlag &&
       (!inputs.empty() || randomInputs || compareFp32 || repeat ||
        !saveInputs.empty() || !saveOutputs.empty()))
@@ -541,8 +552,27 @@ static llvm::Error checkFlags() {
   return llvm::Error::success();
 }
 
+/// --device and --backend auto: where the CUDA backend runs, and whether.
+static llvm::Error chooseBackend() {
+  if (device >= 0)
+    setenv("MP_CUDA_DEVICE", std::to_string(device).c_str(), 1);
+  if (backend != Backend::automatic)
+    return llvm::Error::success();
+  char gpu[256];
+  if (mp_backend_probe("cuda", gpu, sizeof(gpu)) == MP_OK) {
+    backend = Backend::cuda;
+    llvm::errs() << "mp-run: --backend auto: cuda on " << gpu << "\n";
+  } else {
+    backend = Backend::cpu;
+    llvm::errs() << "mp-run: --backend auto: cpu (" << mp_last_error() << ")\n";
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error runCommand() {
   if (llvm::Error err = checkFlags())
+    return err;
+  if (llvm::Error err = chooseBackend())
     return err;
   DialectRegistry registry;
   registerAllDialects(registry);

@@ -145,9 +145,19 @@ double mp_tensor_get(const mp_tensor *tensor, int64_t index);
 mp_status mp_npy_read(const char *path, int as_bf16, mp_tensor *out);
 mp_status mp_npy_write(const char *path, const mp_tensor *tensor);
 
-/* Loads a compiled module with a backend ("cpu"). */
+/* Whether `backend` ("cpu", "cuda") can run modules here: MP_OK with what
+ * it runs on in `buf` (as snprintf: "NVIDIA H100 80GB HBM3 (sm_90)"), or an
+ * error whose mp_last_error() says why not. The CUDA backend uses the
+ * device $MP_CUDA_DEVICE (default 0) and the driver $MP_CUDA_DRIVER
+ * (default libcuda.so.1). */
+mp_status mp_backend_probe(const char *backend, char *buf, size_t size);
+
+/* Loads a compiled module with a backend ("cpu", "cuda"); a module runs on
+ * the backend it was compiled for, which "auto" picks. */
 mp_status mp_module_load(const char *path, const char *backend,
                          mp_module **out);
+/* The backend a loaded module runs on ("cpu", "cuda"). */
+const char *mp_module_backend(const mp_module *module);
 void mp_module_unload(mp_module *module);
 
 mp_status mp_module_find_entry(mp_module *module, const char *name,
