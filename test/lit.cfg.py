@@ -54,6 +54,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if config.ptxas_path and os.path.exists(config.ptxas_path):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas_path))
+    config.substitutions.append(
+        ("%cuda_toolkit", os.path.dirname(os.path.dirname(config.ptxas_path))))
 
 
 # `cuda-stub`: the toolkit's stub libcuda, a driver that loads but has no GPU.

@@ -263,8 +263,10 @@ LogicalResult mlir::mp::compileToSharedObject(
   for (llvm::Function &fn : *llvmModule)
     if (!fn.isDeclaration())
       fn.setLinkage(llvm::GlobalValue::InternalLinkage);
+  // `_mp_*` globals describe the module to the runtime (`_mp_gpu_targets`).
   for (llvm::GlobalVariable &global : llvmModule->globals())
-    if (!global.isDeclaration() && !global.getName().starts_with("llvm."))
+    if (!global.isDeclaration() && !global.getName().starts_with("llvm.") &&
+        !global.getName().starts_with("_mp_"))
       global.setLinkage(llvm::GlobalValue::InternalLinkage);
   for (auto &[name, signature] : entries)
     addPackedEntry(*llvmModule, name, signature);

@@ -76,8 +76,15 @@ static FailureOr<GpuCompilation> collect(ModuleOp module, StringRef ptxDir) {
       if (!target)
         continue;
       std::string chip = target.getChip().str();
-      if (!llvm::is_contained(result.chips, chip))
-        result.chips.push_back(chip);
+      // A fatbin of mp-gpu-fatbin holds SASS for several chips.
+      SmallVector<std::string> chips{chip};
+      if (DictionaryAttr properties = object.getProperties())
+        if (auto sass = properties.getAs<ArrayAttr>("mp.sass"))
+          chips = llvm::map_to_vector(sass.getAsValueRange<StringAttr>(),
+                                      [](StringRef c) { return c.str(); });
+      for (const std::string &c : chips)
+        if (!llvm::is_contained(result.chips, c))
+          result.chips.push_back(c);
       if (ptxDir.empty())
         continue;
       std::string path =

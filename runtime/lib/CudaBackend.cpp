@@ -53,6 +53,7 @@ using CUfunction = void *;
 using CUstream = void *;
 constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 constexpr unsigned kMemAttachGlobal = 1;
+constexpr CUresult kNoBinaryForGpu = 209, kUnsupportedPtxVersion = 222;
 
 /// The driver entry points the backend uses, resolved from libcuda.
 struct Driver {
@@ -85,8 +86,10 @@ struct Cuda {
   CUcontext context = nullptr;
   std::string deviceName;
   int major = 0, minor = 0;
-  /// The first failure since the last takeError(), as one line.
+  /// The first failure since the last takeError(), as one line, and its
+  /// result code.
   std::string pending;
+  CUresult pendingResult = 0;
   /// Kernel names, for messages: "NAME in module #N" (N counts the GPU
   /// modules in the order they were loaded, the order of the IR's
   /// gpu.binary ops).
@@ -134,8 +137,10 @@ struct Cuda {
   bool check(CUresult result, const std::string &call) {
     if (result == 0)
       return true;
-    if (pending.empty())
+    if (pending.empty()) {
       pending = describe(call, result);
+      pendingResult = result;
+    }
     return false;
   }
 
@@ -434,9 +439,8 @@ public:
       return fail(MP_ERROR_NOT_FOUND,
                   "cannot load module '" + path + "': " + dlerror());
     if (!cuda.pending.empty()) {
-      cuda.pending += " loading the GPU code of '" + path + "' on " +
-                      cuda.deviceName + " (sm_" +
-                      std::to_string(cuda.major * 10 + cuda.minor) + ")";
+      cuda.pending +=
+          " loading the GPU code of '" + path + "'" + explainLoadFailure(cuda);
       return cuda.takeError();
     }
     return MP_OK;
@@ -465,6 +469,23 @@ public:
   }
 
 private:
+  /// " on DEVICE (sm_NN), which ...": the device, what the module carries
+  /// (its `_mp_gpu_targets`) and what to do about the pending failure.
+  std::string explainLoadFailure(const Cuda &cuda) {
+    std::string sm = std::to_string(cuda.major * 10 + cuda.minor);
+    std::string text = " on " + cuda.deviceName + " (sm_" + sm + ")";
+    auto *targets = static_cast<const char *>(dlsym(handle, "_mp_gpu_targets"));
+    if (targets)
+      text += std::string("; the module has ") + targets;
+    if (cuda.pendingResult == kNoBinaryForGpu)
+      text += ": compile it for this GPU (mp-lower-to-gpu chips=sm_" + sm +
+              "; mma.sync needs sm_80 or newer)";
+    else if (cuda.pendingResult == kUnsupportedPtxVersion)
+      text += ": the driver is older than the PTX (mp-lower-to-gpu "
+              "ptx-features); update the driver";
+    return text;
+  }
+
   void *handle = nullptr;
 };
 } // namespace

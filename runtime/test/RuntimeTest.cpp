@@ -11,7 +11,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #ifndef MP_FAKE_MODULE
@@ -479,28 +481,224 @@ TEST(MemRefCopyTest, StridedAndContiguous) {
   memrefCopy(sizeof(float), &g, &h); // nothing to read or write
 }
 
-// Without a driver the CUDA backend fails to load a module with one line
-// saying why (MP_CUDA_DRIVER points at a file that does not exist, so the
-// test behaves the same on machines with a GPU).
-TEST(CudaBackendTest, MissingDriver) {
-  setenv("MP_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+//===----------------------------------------------------------------------===//
+// The CUDA backend, without a GPU: a missing driver, and a fake one
+// (fake_cuda.c) whose calls fail on demand.
+//===----------------------------------------------------------------------===//
+
+// The backend connects to the driver once per process, so each scenario runs
+// in a child process (a death test that exits 0) with its own environment and
+// prints what it saw on stderr, which the parent matches.
+[[noreturn]] void finish(const std::string &observed) {
+  std::fprintf(stderr, "%s\n", observed.c_str());
+  std::fflush(stderr);
+  _exit(0); // no leak check of the child: the parent's run has it
+}
+
+#define EXPECT_SCENARIO(statement, regex)                                      \
+  EXPECT_EXIT(statement, ::testing::ExitedWithCode(0), regex)
+
+// "loaded on cuda" or the error of loading `path` with `backend`.
+std::string tryLoad(const char *path, const char *backend = "cuda") {
   mp_module *module = nullptr;
-  EXPECT_EQ(mp_module_load(MP_FAKE_MODULE, "cuda", &module),
-            MP_ERROR_NOT_FOUND);
-  EXPECT_EQ(module, nullptr);
-  EXPECT_NE(std::strstr(mp_last_error(), "CUDA backend: cannot load the CUDA "
-                                         "driver '/nonexistent/libcuda.so.1'"),
-            nullptr)
-      << mp_last_error();
-  char device[64];
-  EXPECT_EQ(mp_backend_probe("cuda", device, sizeof(device)),
-            MP_ERROR_NOT_FOUND);
-  EXPECT_EQ(mp_backend_probe("cpu", device, sizeof(device)), MP_OK);
-  EXPECT_STREQ(device, "the host CPU");
-  // The fake module names no backend: auto loads it on the CPU.
-  ASSERT_EQ(mp_module_load(MP_FAKE_MODULE, "auto", &module), MP_OK)
-      << mp_last_error();
+  if (mp_module_load(path, backend, &module) != MP_OK)
+    return mp_last_error();
+  std::string loaded = std::string("loaded on ") + mp_module_backend(module);
   mp_module_unload(module);
+  return loaded;
+}
+
+// Calls of `call` made to the fake driver so far.
+int driverCalls(const char *call) {
+  void *driver = dlopen(MP_FAKE_CUDA, RTLD_NOW | RTLD_NOLOAD);
+  auto *count = reinterpret_cast<int (*)(const char *)>(
+      driver ? dlsym(driver, "mp_fake_cuda_calls") : nullptr);
+  int calls = count ? count(call) : -1;
+  if (driver)
+    dlclose(driver);
+  return calls;
+}
+
+void useFakeDriver(const char *fail = nullptr) {
+  setenv("MP_CUDA_DRIVER", MP_FAKE_CUDA, 1);
+  if (fail)
+    setenv("MP_FAKE_CUDA_FAIL", fail, 1);
+}
+
+// Without a driver, loading on cuda and probing it fail with one line saying
+// why, and auto loads a CPU module on the CPU. MP_CUDA_DRIVER points at a file
+// that does not exist, so the test behaves the same on machines with a GPU.
+TEST(CudaBackendTest, MissingDriver) {
+  EXPECT_SCENARIO(
+      {
+        setenv("MP_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1);
+        char device[64];
+        bool probed = mp_backend_probe("cuda", device, sizeof(device)) ==
+                      MP_ERROR_NOT_FOUND;
+        std::string load = tryLoad(MP_FAKE_MODULE);
+        finish(load + " | probe " + (probed ? "not found" : "?") + " | " +
+               tryLoad(MP_FAKE_MODULE, "auto"));
+      },
+      "^CUDA backend: cannot load the CUDA driver "
+      "'/nonexistent/libcuda.so.1' \\(.*\\); install the NVIDIA driver or set "
+      "MP_CUDA_DRIVER \\| probe not found \\| loaded on cpu\n");
+}
+
+TEST(CudaBackendTest, DriverWithoutASymbol) {
+  EXPECT_SCENARIO(
+      {
+        setenv("MP_CUDA_DRIVER", MP_FAKE_CUDA_OLD, 1);
+        finish(tryLoad(MP_FAKE_GPU_MODULE));
+      },
+      "^CUDA backend: the CUDA driver '.*mp_fake_cuda_old.so' has no "
+      "cuMemFree_v2 \\(a driver for CUDA 12 or newer is needed\\)\n");
+}
+
+TEST(CudaBackendTest, FailingInitAndMissingDevice) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuInit:100");
+        finish(tryLoad(MP_FAKE_GPU_MODULE));
+      },
+      "^CUDA backend: cuInit: CUDA_ERROR_NO_DEVICE\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_CUDA_DEVICE", "3", 1);
+        finish(tryLoad(MP_FAKE_GPU_MODULE));
+      },
+      "^CUDA backend: no CUDA device 3 \\(1 present\\)\n");
+}
+
+// The probe names the device; auto loads a module on the backend it was
+// compiled for.
+TEST(CudaBackendTest, ProbeAndAuto) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        char device[64] = "";
+        mp_backend_probe("cuda", device, sizeof(device));
+        std::string observed = std::string(device) + " | ";
+        observed += tryLoad(MP_FAKE_GPU_MODULE, "auto") + " | ";
+        observed += tryLoad(MP_FAKE_MODULE, "auto") + " | ";
+        finish(observed + tryLoad(MP_FAKE_GPU_MODULE, "cpu"));
+      },
+      "^mp fake GPU \\(sm_80\\) \\| loaded on cuda \\| loaded on cpu \\| "
+      "module '.*fake_gpu_module.so' was compiled for the cuda backend, not "
+      "cpu");
+}
+
+// Calls the fake module's `twice` `calls` times; "ok" or the first error.
+std::string callTwice(int calls) {
+  mp_module *module = nullptr;
+  mp_entry *entry = nullptr;
+  if (mp_module_load(MP_FAKE_GPU_MODULE, "cuda", &module) != MP_OK ||
+      mp_module_find_entry(module, "twice", &entry) != MP_OK)
+    return mp_last_error();
+  std::vector<float> input(1000);
+  for (int i = 0; i < 1000; ++i)
+    input[i] = 0.5f * i;
+  mp_tensor x = makeF32({1000}, input);
+  std::string observed = "ok";
+  for (int call = 0; call < calls; ++call) {
+    mp_tensor y;
+    if (mp_entry_call(entry, &x, 1, &y, 1) != MP_OK) {
+      observed = "call " + std::to_string(call) + ": " + mp_last_error();
+      continue;
+    }
+    std::vector<float> got = values(y);
+    for (int i = 0; i < 1000; ++i)
+      if (got[i] != 2 * input[i])
+        observed = "wrong value at " + std::to_string(i);
+    mp_tensor_release(&y);
+  }
+  mp_tensor_release(&x);
+  mp_module_unload(module);
+  return observed;
+}
+
+// An entry runs: the binary is loaded once, each call launches on the one
+// stream, and buffers come from the pool (the staged input and the result
+// of the first call are reused by the next ones).
+TEST(CudaBackendTest, RunsAnEntryFromThePool) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        std::string observed = callTwice(3);
+        for (const char *call : {"cuModuleLoadData", "cuLaunchKernel",
+                                 "cuStreamCreate", "cuMemAllocManaged"})
+          observed += std::string(" | ") + call + " " +
+                      std::to_string(driverCalls(call));
+        finish(observed);
+      },
+      "^ok \\| cuModuleLoadData 1 \\| cuLaunchKernel 3 \\| cuStreamCreate 1 "
+      "\\| cuMemAllocManaged 2\n");
+}
+
+// A GPU without code in the module: the error names the call, the device
+// and what the module has, and says what to do.
+TEST(CudaBackendTest, NoBinaryForTheGpu) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuModuleLoadData:209");
+        setenv("MP_FAKE_CUDA_SM", "75", 1);
+        finish(tryLoad(MP_FAKE_GPU_MODULE));
+      },
+      "^CUDA backend: cuModuleLoadData: CUDA_ERROR_NO_BINARY_FOR_GPU loading "
+      "the GPU code of '.*fake_gpu_module.so' on mp fake GPU \\(sm_75\\); the "
+      "module has SASS for sm_80 and PTX for sm_80: compile it for this GPU "
+      "\\(mp-lower-to-gpu chips=sm_75; mma.sync needs sm_80 or newer\\)\n");
+}
+
+// A failing launch fails that call with the kernel's name; the next call
+// runs. An error the driver cannot name is given by number.
+TEST(CudaBackendTest, FailingLaunches) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuLaunchKernel:719:1");
+        std::string result = callTwice(2);
+        finish(result + " | launches " +
+               std::to_string(driverCalls("cuLaunchKernel")));
+      },
+      "^call 0: CUDA backend: cuLaunchKernel\\(double_kernel in module #0\\): "
+      "CUDA_ERROR_LAUNCH_FAILED \\| launches 2\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuLaunchKernel:999:1");
+        finish(callTwice(1));
+      },
+      "^call 0: CUDA backend: cuLaunchKernel\\(double_kernel in module #0\\): "
+      "CUDA error 999\n");
+}
+
+// Out of device memory: the pool gives its cached blocks back to the driver
+// and tries again; if that does not help, the call fails with the size.
+extern "C" void *_mlir_memref_to_llvm_alloc(size_t size);
+extern "C" void _mlir_memref_to_llvm_free(void *pointer);
+
+TEST(CudaBackendTest, OutOfMemory) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_FAKE_CUDA_MEMORY", "4000000", 1);
+        void *a = _mlir_memref_to_llvm_alloc(2 << 20);
+        _mlir_memref_to_llvm_free(a); // cached
+        void *b = _mlir_memref_to_llvm_alloc(3 << 20);
+        std::string observed =
+            "frees " + std::to_string(driverCalls("cuMemFree"));
+        observed += " | allocations " +
+                    std::to_string(driverCalls("cuMemAllocManaged"));
+        finish(observed + " | " + (b ? "allocated" : "null"));
+      },
+      "^frees 1 \\| allocations 3 \\| allocated\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_FAKE_CUDA_MEMORY", "4000", 1);
+        finish(callTwice(1));
+      },
+      "^call 0: CUDA backend: cuMemAllocManaged\\(4096 bytes\\): "
+      "CUDA_ERROR_OUT_OF_MEMORY\n");
 }
 
 } // namespace

@@ -167,11 +167,12 @@ static void addTargetStage(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.cudaToolkit;
+  // A fatbin for all chips is assembled from their PTX by mp-gpu-fatbin.
   binary.compilationTarget =
-      options.format == GpuBinaryFormat::isa
-          ? "isa"
-          : (options.format == GpuBinaryFormat::bin ? "bin" : "fatbin");
+      options.format == GpuBinaryFormat::bin ? "bin" : "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (options.format == GpuBinaryFormat::fatbin)
+    pm.addPass(createGPUFatbinPass({options.cudaToolkit}));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

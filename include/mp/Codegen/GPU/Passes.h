@@ -37,13 +37,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("GPU architectures to compile for (default: sm_80, "
                      "sm_90a)")};
   PassOptions::Option<GpuBinaryFormat> format{
-      *this, "format", llvm::cl::desc("What each GPU module becomes, per chip"),
+      *this, "format", llvm::cl::desc("What each GPU module becomes"),
       llvm::cl::init(GpuBinaryFormat::fatbin),
       llvm::cl::values(
-          clEnumValN(GpuBinaryFormat::isa, "isa", "PTX text"),
-          clEnumValN(GpuBinaryFormat::bin, "bin", "a cubin (SASS), by ptxas"),
+          clEnumValN(GpuBinaryFormat::isa, "isa", "PTX text per chip"),
+          clEnumValN(GpuBinaryFormat::bin, "bin",
+                     "a cubin (SASS) per chip, by ptxas; the first chip's "
+                     "is embedded"),
           clEnumValN(GpuBinaryFormat::fatbin, "fatbin",
-                     "a fatbin with SASS and PTX (ptxas and fatbinary)"))};
+                     "one fatbin with SASS for every chip and PTX "
+                     "(mp-gpu-fatbin)"))};
   PassOptions::Option<std::string> ptxFeatures{
       *this, "ptx-features",
       llvm::cl::desc("PTX ISA version of the generated code"),

@@ -287,4 +287,42 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
   ];
 }
 
+def GPUFatbinPass : Pass<"mp-gpu-fatbin", "::mlir::ModuleOp"> {
+  let summary = "Assemble each GPU module's PTX into one fatbin for all its "
+                "chips";
+  let description = [{
+    Takes the `gpu.binary` ops that `gpu-module-to-binary{format=isa}` made
+    (one PTX object per chip of `#nvvm.target`) and replaces each one's
+    objects by a single fatbin object that holds SASS for every chip
+    (`ptxas -arch=CHIP`, at the target's `O` level) and the PTX of every chip
+    without an architecture-specific `a` suffix, by `fatbinary` from
+    `cuda-toolkit`. The driver loads the SASS of the device's compute
+    capability and JIT-compiles the PTX on newer GPUs (upstream's
+    `format=fatbin` makes one fatbin per chip, of which the binary's
+    `#gpu.select_object` embeds only the first). The fatbin object records
+    what it holds (`mp.sass`, `mp.ptx`), and the module gets an exported
+    string `_mp_gpu_targets` saying the same, which the runtime quotes when
+    a GPU has no code in it. Binaries are assembled in parallel. A PTX object
+    of another target or format, a missing tool or a failing ptxas is an
+    error on the binary. Part of `mp-lower-to-gpu{format=fatbin}` (the
+    default).
+
+    ```mlir
+    gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_80">, assembly = "...">,
+                   #gpu.object<#nvvm.target<chip = "sm_90a">, assembly = "...">]
+    // becomes
+    gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_80">,
+        properties = {mp.ptx = ["sm_80"], mp.sass = ["sm_80", "sm_90a"]}, "...">]
+    llvm.mlir.global external constant @_mp_gpu_targets(
+        "SASS for sm_80, sm_90a and PTX for sm_80\00")
+    ```
+  }];
+  let options = [
+    Option<"cudaToolkit", "cuda-toolkit", "std::string",
+           /*default=*/"\"/usr/local/cuda\"",
+           "CUDA toolkit whose bin/ptxas and bin/fatbinary are run">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // MP_CODEGEN_GPU_PASSES_TD

@@ -1,0 +1,239 @@
+//===- Fatbin.cpp - One fatbin per GPU module for all its chips -----------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpu-module-to-binary makes one object per chip, and #gpu.select_object
+// embeds one of them: a module compiled for sm_80 and sm_90a would run sm_80
+// code (JIT-compiled from its PTX) on a Hopper GPU. This pass assembles the
+// PTX of every chip with ptxas and packs the cubins, plus the PTX of the
+// chips that later GPUs can JIT-compile, into one fatbin with fatbinary, so
+// that the driver picks the device's own SASS.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Threading.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUFATBINPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+/// The PTX of one chip.
+struct ChipPtx {
+  std::string chip; // "sm_90a"
+  std::string ptx;
+  int optLevel;
+};
+
+/// What one gpu.binary becomes.
+struct Job {
+  gpu::BinaryOp binary;
+  SmallVector<ChipPtx> chips;
+  std::string fatbin; // the result
+  std::string error;  // or why there is none
+};
+
+/// A scratch directory, removed with what it holds.
+struct ScratchDir {
+  SmallString<128> path;
+  ~ScratchDir() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+};
+} // namespace
+
+/// The "80" or "90a" of "sm_90a".
+static StringRef smNumber(StringRef chip) { return chip.drop_front(3); }
+
+/// Whether later GPUs can JIT-compile the chip's PTX: not for
+/// architecture-specific targets (sm_90a).
+static bool isPortable(StringRef chip) { return !chip.ends_with("a"); }
+
+/// Runs `program` with `args`; on failure returns what it printed (its first
+/// lines) in `error`.
+static bool runTool(StringRef program, ArrayRef<std::string> args,
+                    StringRef logPath, std::string &error) {
+  SmallVector<StringRef> argv{program};
+  for (const std::string &arg : args)
+    argv.push_back(arg);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
+                                          StringRef(logPath)};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(program, argv, std::nullopt,
+                                         redirects, 0, 0, &message);
+  if (status == 0)
+    return true;
+  std::string output;
+  if (auto log = llvm::MemoryBuffer::getFile(logPath)) {
+    SmallVector<StringRef> lines;
+    (*log)->getBuffer().trim().split(lines, '\n', /*MaxSplit=*/8, false);
+    output = llvm::join(lines, "; ");
+  }
+  error = (llvm::sys::path::filename(program) + " failed" +
+           (message.empty() ? "" : ": " + message) +
+           (output.empty() ? "" : ": " + output))
+              .str();
+  return false;
+}
+
+/// Assembles `job` in `dir` with the tools of `toolkit`.
+static void assemble(Job &job, StringRef dir, StringRef toolkit) {
+  SmallString<128> ptxas(toolkit), fatbinary(toolkit);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  llvm::sys::path::append(fatbinary, "bin", "fatbinary");
+  for (StringRef tool : {StringRef(ptxas), StringRef(fatbinary)})
+    if (!llvm::sys::fs::can_execute(tool)) {
+      job.error = ("cannot run '" + tool +
+                   "': set cuda-toolkit to a CUDA toolkit or use format=isa")
+                      .str();
+      return;
+    }
+  std::string base = (dir + "/" + job.binary.getSymName()).str();
+  std::string log = base + ".log", output = base + ".fatbin";
+  std::vector<std::string> images{"-64", "--create=" + output};
+  for (const ChipPtx &chip : job.chips) {
+    std::string ptx = base + "." + chip.chip + ".ptx";
+    std::string cubin = base + "." + chip.chip + ".cubin";
+    std::error_code ec;
+    llvm::raw_fd_ostream file(ptx, ec);
+    file << chip.ptx;
+    file.close();
+    if (ec || file.has_error()) {
+      job.error = "cannot write '" + ptx + "': " + ec.message();
+      file.clear_error();
+      return;
+    }
+    if (!runTool(ptxas,
+                 {"-arch=" + chip.chip, "-O" + std::to_string(chip.optLevel),
+                  ptx, "-o", cubin},
+                 log, job.error))
+      return;
+    std::string sm = smNumber(chip.chip).str();
+    images.push_back("--image3=kind=elf,sm=" + sm + ",file=" + cubin);
+    if (isPortable(chip.chip))
+      images.push_back("--image3=kind=ptx,sm=" + sm + ",file=" + ptx);
+  }
+  if (!runTool(fatbinary, images, log, job.error))
+    return;
+  auto fatbin = llvm::MemoryBuffer::getFile(output, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!fatbin) {
+    job.error = "cannot read '" + output + "'";
+    return;
+  }
+  job.fatbin = (*fatbin)->getBuffer().str();
+}
+
+/// "SASS for sm_80, sm_90a and PTX for sm_80"
+static std::string describe(ArrayRef<std::string> sass,
+                            ArrayRef<std::string> ptx) {
+  std::string text = "SASS for " + llvm::join(sass, ", ");
+  if (!ptx.empty())
+    text += " and PTX for " + llvm::join(ptx, ", ");
+  return text;
+}
+
+namespace {
+struct GPUFatbinPass
+    : public mp::impl::GPUFatbinPassBase<GPUFatbinPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::vector<Job> jobs;
+    for (auto binary : module.getOps<gpu::BinaryOp>()) {
+      Job job{binary, {}, {}, {}};
+      for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
+        auto object = cast<gpu::ObjectAttr>(attr);
+        auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
+        if (!target ||
+            object.getFormat() != gpu::CompilationTarget::Assembly) {
+          binary.emitError() << "mp-gpu-fatbin: object #" << index
+                             << " is not NVVM PTX; run gpu-module-to-binary "
+                                "with format=isa first";
+          return signalPassFailure();
+        }
+        job.chips.push_back({target.getChip().str(),
+                             object.getObject().getValue().str(),
+                             target.getO()});
+      }
+      if (!job.chips.empty())
+        jobs.push_back(std::move(job));
+    }
+    if (jobs.empty())
+      return;
+
+    ScratchDir dir;
+    if (std::error_code ec =
+            llvm::sys::fs::createUniqueDirectory("mp-fatbin", dir.path)) {
+      module.emitError() << "mp-gpu-fatbin: cannot create a scratch "
+                            "directory: "
+                         << ec.message();
+      return signalPassFailure();
+    }
+    parallelForEach(&getContext(), jobs,
+                    [&](Job &job) { assemble(job, dir.path, cudaToolkit); });
+
+    MLIRContext *ctx = &getContext();
+    Builder builder(ctx);
+    std::vector<std::string> sass, ptx;
+    for (Job &job : jobs) {
+      if (!job.error.empty()) {
+        job.binary.emitError() << "mp-gpu-fatbin: " << job.error;
+        return signalPassFailure();
+      }
+      SmallVector<Attribute> sassChips, ptxChips;
+      for (const ChipPtx &chip : job.chips) {
+        sassChips.push_back(builder.getStringAttr(chip.chip));
+        if (isPortable(chip.chip))
+          ptxChips.push_back(builder.getStringAttr(chip.chip));
+        if (!llvm::is_contained(sass, chip.chip))
+          sass.push_back(chip.chip);
+        if (isPortable(chip.chip) && !llvm::is_contained(ptx, chip.chip))
+          ptx.push_back(chip.chip);
+      }
+      auto first = cast<gpu::ObjectAttr>(job.binary.getObjects()[0]);
+      NamedAttrList properties(first.getProperties());
+      properties.set("mp.sass", builder.getArrayAttr(sassChips));
+      properties.set("mp.ptx", builder.getArrayAttr(ptxChips));
+      auto fatbin = gpu::ObjectAttr::get(
+          ctx, first.getTarget(), gpu::CompilationTarget::Fatbin,
+          builder.getStringAttr(job.fatbin), properties.getDictionary(ctx),
+          first.getKernels());
+      job.binary.setObjectsAttr(builder.getArrayAttr({fatbin}));
+    }
+
+    // What the binaries hold, for the runtime's messages.
+    constexpr StringLiteral kTargets = "_mp_gpu_targets";
+    if (auto old = module.lookupSymbol<LLVM::GlobalOp>(kTargets))
+      old.erase();
+    std::string text = describe(sass, ptx);
+    text.push_back('\0');
+    OpBuilder globals = OpBuilder::atBlockBegin(module.getBody());
+    LLVM::GlobalOp::create(
+        globals, module.getLoc(),
+        LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size()),
+        /*isConstant=*/true, LLVM::Linkage::External, kTargets,
+        globals.getStringAttr(text));
+  }
+};
+} // namespace

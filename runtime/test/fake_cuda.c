@@ -1,0 +1,184 @@
+/*===- fake_cuda.c - A fake CUDA driver for runtime tests --------*- C -*-===*
+ *
+ * Part of the mp project: automatic mixed precision for MLIR.
+ *
+ * The driver entry points the CUDA backend resolves, with host memory and
+ * kernels that run nothing, so the backend's loading, error translation and
+ * allocation pool are tested on machines without a GPU. Set by the
+ * environment:
+ *   MP_FAKE_CUDA_FAIL=CALL:CODE[:TIMES]  CALL returns CODE (TIMES times, or
+ *                                        always);
+ *   MP_FAKE_CUDA_SM=NN                   the device's compute capability
+ *                                        (default 80);
+ *   MP_FAKE_CUDA_MEMORY=BYTES            managed memory available (default:
+ *                                        no limit).
+ * mp_fake_cuda_calls(CALL) counts the calls of CALL. Built without
+ * cuMemFree_v2 (MP_FAKE_CUDA_OLD) it stands for a driver older than CUDA 12.
+ *===----------------------------------------------------------------------===*/
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+
+enum { kCalls = 32 };
+static const char *names[kCalls];
+static int counts[kCalls];
+static size_t inUse;
+
+/* Counts a call of `call`; returns the failure configured for it, or 0. */
+static CUresult enter(const char *call) {
+  int i = 0;
+  while (i < kCalls - 1 && names[i] && strcmp(names[i], call) != 0)
+    ++i;
+  names[i] = call;
+  ++counts[i];
+  const char *fail = getenv("MP_FAKE_CUDA_FAIL");
+  size_t length = strlen(call);
+  if (!fail || strncmp(fail, call, length) != 0 || fail[length] != ':')
+    return 0;
+  int code = 0, times = 0;
+  int fields = sscanf(fail + length + 1, "%d:%d", &code, &times);
+  return fields == 2 && counts[i] > times ? 0 : code;
+}
+
+int mp_fake_cuda_calls(const char *call) {
+  for (int i = 0; i < kCalls && names[i]; ++i)
+    if (strcmp(names[i], call) == 0)
+      return counts[i];
+  return 0;
+}
+
+CUresult cuInit(unsigned flags) {
+  (void)flags;
+  return enter("cuInit");
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return enter("cuDeviceGetCount");
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return enter("cuDeviceGet");
+}
+
+CUresult cuDeviceGetName(char *name, int length, int device) {
+  (void)device;
+  snprintf(name, length, "mp fake GPU");
+  return enter("cuDeviceGetName");
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
+  (void)device;
+  const char *sm = getenv("MP_FAKE_CUDA_SM");
+  int version = sm ? atoi(sm) : 80;
+  *value = attribute == 75 ? version / 10 : version % 10;
+  return enter("cuDeviceGetAttribute");
+}
+
+static int context;
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int device) {
+  (void)device;
+  *ctx = &context;
+  return enter("cuDevicePrimaryCtxRetain");
+}
+
+CUresult cuCtxSetCurrent(void *ctx) {
+  (void)ctx;
+  return enter("cuCtxSetCurrent");
+}
+
+static int module;
+CUresult cuModuleLoadData(void **out, const void *image) {
+  (void)image;
+  CUresult result = enter("cuModuleLoadData");
+  *out = result ? NULL : &module;
+  return result;
+}
+
+CUresult cuModuleUnload(void *m) {
+  (void)m;
+  return enter("cuModuleUnload");
+}
+
+static int function;
+CUresult cuModuleGetFunction(void **out, void *m, const char *name) {
+  (void)m;
+  (void)name;
+  *out = &function;
+  return enter("cuModuleGetFunction");
+}
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **params, void **extra) {
+  (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
+  (void)shared, (void)stream, (void)params, (void)extra;
+  return enter("cuLaunchKernel");
+}
+
+static int stream;
+CUresult cuStreamCreate(void **out, unsigned flags) {
+  (void)flags;
+  *out = &stream;
+  return enter("cuStreamCreate");
+}
+
+CUresult cuStreamSynchronize(void *s) {
+  (void)s;
+  return enter("cuStreamSynchronize");
+}
+
+/* Blocks carry their size in front, for the memory limit. */
+CUresult cuMemAllocManaged(unsigned long long *out, size_t bytes,
+                           unsigned flags) {
+  (void)flags;
+  CUresult result = enter("cuMemAllocManaged");
+  const char *limit = getenv("MP_FAKE_CUDA_MEMORY");
+  if (!result && limit && inUse + bytes > (size_t)atoll(limit))
+    result = 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  if (result)
+    return result;
+  size_t *block = aligned_alloc(256, 256 + (bytes + 255) / 256 * 256);
+  block[0] = bytes;
+  inUse += bytes;
+  *out = (unsigned long long)(block + 256 / sizeof(size_t));
+  return 0;
+}
+
+static CUresult memFree(unsigned long long pointer) {
+  size_t *block = (size_t *)pointer - 256 / sizeof(size_t);
+  inUse -= block[0];
+  free(block);
+  return enter("cuMemFree");
+}
+
+#ifdef MP_FAKE_CUDA_OLD
+CUresult cuMemFree(unsigned long long pointer) { return memFree(pointer); }
+#else
+CUresult cuMemFree_v2(unsigned long long pointer) { return memFree(pointer); }
+#endif
+
+/* Names the errors the tests use; others are unknown, as to an old driver. */
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case 2:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    return 0;
+  case 100:
+    *name = "CUDA_ERROR_NO_DEVICE";
+    return 0;
+  case 209:
+    *name = "CUDA_ERROR_NO_BINARY_FOR_GPU";
+    return 0;
+  case 719:
+    *name = "CUDA_ERROR_LAUNCH_FAILED";
+    return 0;
+  default:
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  }
+}

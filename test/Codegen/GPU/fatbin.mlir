@@ -1,0 +1,26 @@
+// mp-gpu-fatbin: the PTX objects of each gpu.binary (one per chip) become one
+// fatbin with SASS for every chip and the PTX of sm_80 (the sm_90a PTX is
+// architecture-specific: later GPUs cannot JIT-compile it).
+// RUN: %if ptxas %{ mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit' -o %t.mlir %}
+// RUN: %if ptxas %{ FileCheck %s --input-file=%t.mlir %}
+// RUN: %if ptxas %{ %python %S/Inputs/fatbin_contents.py %t.mlir | FileCheck %s --check-prefix=CONTENTS %}
+// RUN: not mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=/nonexistent' 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// RUN: %if ptxas %{ mp-opt %S/Inputs/fatbin-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-fatbin="cuda-toolkit=%cuda_toolkit" %}
+
+// CHECK-LABEL: llvm.mlir.global external constant @_mp_gpu_targets("SASS for sm_80, sm_90a and PTX for sm_80\00")
+// CHECK: gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_80">, properties = {mp.ptx = ["sm_80"], mp.sass = ["sm_80", "sm_90a"]}, "P\ED
+// CONTENTS: 1 fatbins: sass sm_80, ptx sm_80, sass sm_90a
+// TOOLKIT: error: mp-gpu-fatbin: cannot run '/nonexistent/bin/ptxas': set cuda-toolkit to a CUDA toolkit or use format=isa
+gpu.binary @kernels [
+  #gpu.object<#nvvm.target<chip = "sm_80">, assembly = ".version 8.0\0A.target sm_80\0A.address_size 64\0A.visible .entry k() { ret; }\0A">,
+  #gpu.object<#nvvm.target<chip = "sm_90a">, assembly = ".version 8.0\0A.target sm_90a\0A.address_size 64\0A.visible .entry k() { ret; }\0A">
+]
+
+// -----
+
+// A module without binaries is left alone: no _mp_gpu_targets.
+// CHECK-LABEL: func.func @host
+// CHECK-NOT: _mp_gpu_targets
+func.func @host() {
+  return
+}
