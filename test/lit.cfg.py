@@ -67,6 +67,16 @@ if os.path.exists(cuda_stub):
     config.substitutions.append(("%cuda_stub", cuda_stub))
 
 
+# `fake-cuda`: the runtime tests' fake driver and cuBLASLt (host memory, no
+# kernels run, cuBLASLt matmuls computed on the host).
+fake_cuda = os.path.join(config.mp_lib_dir, "mp_fake_cuda.so")
+fake_cublaslt = os.path.join(config.mp_lib_dir, "mp_fake_cublaslt.so")
+if os.path.exists(fake_cuda) and os.path.exists(fake_cublaslt):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fake_cuda", fake_cuda))
+    config.substitutions.append(("%fake_cublaslt", fake_cublaslt))
+
+
 # `cuda-device`: a driver and a GPU are present, so GPU code can run.
 def has_cuda_device():
     smi = shutil.which("nvidia-smi")

@@ -341,10 +341,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; // an empty grid: nothing to do (the driver rejects it)
-  if (cuda.profile) {
-    cuda.lastKernel = cuda.kernels[function];
-    cuda.launchedAt = std::chrono::steady_clock::now();
-  }
+  mp_runtime::cuda::startProfiled(cuda.kernels[function]);
   CUresult result =
       cuda.api.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, sharedMemory, stream, params, extra);
@@ -489,6 +486,31 @@ private:
   void *handle = nullptr;
 };
 } // namespace
+
+void *mp_runtime::cuda::activeStream() {
+  Cuda &cuda = Cuda::get();
+  if (!cuda.pending.empty() || !cuda.ensure())
+    return nullptr;
+  return mgpuStreamCreate();
+}
+
+void mp_runtime::cuda::recordFailure(const std::string &message) {
+  Cuda &cuda = Cuda::get();
+  if (cuda.pending.empty())
+    cuda.pending = message;
+}
+
+void mp_runtime::cuda::startProfiled(const std::string &what) {
+  Cuda &cuda = Cuda::get();
+  if (cuda.profile) {
+    cuda.lastKernel = what;
+    cuda.launchedAt = std::chrono::steady_clock::now();
+  }
+}
+
+void mp_runtime::cuda::synchronize() {
+  mgpuStreamSynchronize(Cuda::get().stream);
+}
 
 mp_status mp_runtime::probeCuda(std::string &device) {
   Cuda &cuda = Cuda::get();

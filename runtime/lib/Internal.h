@@ -84,6 +84,31 @@ std::unique_ptr<Backend> createCudaBackend();
 /// `device` to its description or fails with why not.
 mp_status probeCuda(std::string &device);
 
+/// What the CUDA libraries' ops (CudaLibraries.cpp) use of the CUDA
+/// backend's connection to the driver.
+namespace cuda {
+/// The backend's stream, or null if the driver is unusable or an earlier
+/// call of this entry call failed (nothing more may run).
+void *activeStream();
+/// Records the failure of this entry call (the first one wins).
+void recordFailure(const std::string &message);
+/// With MP_CUDA_PROFILE: times `what` from now to the next synchronize().
+void startProfiled(const std::string &what);
+/// Waits for the stream, recording a failure.
+void synchronize();
+} // namespace cuda
+
+/// Opens the shared library `what` (for messages: "cuBLASLt") from the path
+/// in `envVar` if it is set, else by each of `sonames` from the dynamic
+/// loader's path, the CUDA toolkit (`$CUDA_HOME`, /usr/local/cuda) and the
+/// NVIDIA wheels of Python environments (`nvidia/<wheelDir>` in
+/// site-packages of `$VIRTUAL_ENV`, `$CONDA_PREFIX`, ~/.local, /usr/local,
+/// /usr); null with `error` listing where it looked if none loads.
+void *openCudaLibrary(const std::string &what, const char *envVar,
+                      const std::vector<std::string> &sonames,
+                      const std::vector<std::string> &wheelDirs,
+                      std::string &error);
+
 } // namespace mp_runtime
 
 #endif // MP_RUNTIME_INTERNAL_H

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Internal.h"
 #include "mp/Runtime/mp_runtime.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <filesystem>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -699,6 +701,59 @@ TEST(CudaBackendTest, OutOfMemory) {
       },
       "^call 0: CUDA backend: cuMemAllocManaged\\(4096 bytes\\): "
       "CUDA_ERROR_OUT_OF_MEMORY\n");
+}
+
+// CUDA libraries (cuBLASLt) are looked for where an override says, else in
+// the dynamic loader's path, the CUDA toolkit and the NVIDIA wheels of Python
+// environments; when none loads, the error lists where it looked.
+TEST(CudaLibraryTest, SearchOrder) {
+  namespace fs = std::filesystem;
+  char venv[] = "/tmp/mp-venv-XXXXXX";
+  ASSERT_NE(mkdtemp(venv), nullptr);
+  fs::path wheel =
+      fs::path(venv) / "lib/python3.11/site-packages/nvidia/fake/lib";
+  fs::create_directories(wheel);
+  fs::create_symlink(MP_FAKE_CUBLASLT, wheel / "libmp_fake_lt.so.1");
+  setenv("VIRTUAL_ENV", venv, 1);
+  unsetenv("CUDA_HOME");
+  unsetenv("MP_TEST_LIBRARY");
+
+  std::string error;
+  void *lib =
+      mp_runtime::openCudaLibrary("the fake cuBLASLt", "MP_TEST_LIBRARY",
+                                  {"libmp_fake_lt.so.1"}, {"fake/lib"}, error);
+  ASSERT_NE(lib, nullptr) << error;
+  EXPECT_NE(dlsym(lib, "cublasLtMatmul"), nullptr);
+  dlclose(lib);
+
+  setenv("MP_TEST_LIBRARY", "/nonexistent/libfake.so", 1);
+  EXPECT_EQ(mp_runtime::openCudaLibrary("the fake cuBLASLt", "MP_TEST_LIBRARY",
+                                        {"libmp_fake_lt.so.1"}, {"fake/lib"},
+                                        error),
+            nullptr);
+  EXPECT_EQ(error.rfind("cannot load the fake cuBLASLt from $MP_TEST_LIBRARY "
+                        "('/nonexistent/libfake.so'): ",
+                        0),
+            0u)
+      << error;
+
+  unsetenv("MP_TEST_LIBRARY");
+  EXPECT_EQ(
+      mp_runtime::openCudaLibrary("libmissing", "MP_TEST_LIBRARY",
+                                  {"libmp_missing.so.2", "libmp_missing.so.1"},
+                                  {"missing/lib"}, error),
+      nullptr);
+  std::string expected =
+      "cannot load libmissing: no libmp_missing.so.2 or libmp_missing.so.1 in "
+      "the dynamic loader's path, /usr/local/cuda/lib64, " +
+      std::string(venv) + "/lib/python3*/*-packages/nvidia/missing/lib, ";
+  EXPECT_EQ(error.rfind(expected, 0), 0u) << error;
+  EXPECT_NE(error.find("/usr/lib/python3*/*-packages/nvidia/missing/lib; "
+                       "install it or set MP_TEST_LIBRARY to the library"),
+            std::string::npos)
+      << error;
+  unsetenv("VIRTUAL_ENV");
+  fs::remove_all(venv);
 }
 
 } // namespace

@@ -69,21 +69,30 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Sets mp-lower-to-gpu's options from mp-run's.
+static void setGpuOptions(const CompileOptions &options,
+                          mp::GpuPipelineOptions &gpu) {
+  gpu.gemm = options.gpuGemm;
+}
+
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(ModuleOp module, const std::string &soPath,
-                        unsigned optLevel, Backend backend) {
+                        const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
   LogicalResult compiled = failure();
+  Backend backend = options.backend;
   if (backend == Backend::cpu) {
-    mp::CpuPipelineOptions options;
-    options.optLevel = optLevel;
-    compiled = mp::compileToSharedObject(module, soPath, options);
+    mp::CpuPipelineOptions cpu;
+    cpu.optLevel = options.optLevel;
+    compiled = mp::compileToSharedObject(module, soPath, cpu);
   } else if (backend == Backend::cuda) {
-    compiled = mp::compileGpuToSharedObject(module, soPath,
-                                            mp::GpuPipelineOptions(), optLevel);
+    mp::GpuPipelineOptions gpu;
+    setGpuOptions(options, gpu);
+    compiled =
+        mp::compileGpuToSharedObject(module, soPath, gpu, options.optLevel);
   } else {
     compiled = mp::compileToSharedObject(
-        module, soPath, optLevel,
+        module, soPath, options.optLevel,
         [](OpPassManager &pm) {
           mp::buildLowerToGpuEmulationPipeline(pm, mp::GpuPipelineOptions());
         },
@@ -105,8 +114,7 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
   auto start = std::chrono::steady_clock::now();
   if (options.backend != Backend::cuda) {
     llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-        CompiledModule::compile(module, soPath, options.optLevel,
-                                options.backend);
+        CompiledModule::compile(module, soPath, options);
     if (!compiled)
       return compiled.takeError();
     llvm::outs() << label << ": compiled for the CPU"
@@ -122,6 +130,7 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
   // One line per function on stderr: kernels, GEMMs, bytes moved. The PTX
   // is written instead of a shared object.
   mp::GpuPipelineOptions gpu;
+  setGpuOptions(options, gpu);
   gpu.kernelSummary = true;
   FailureOr<mp::GpuCompilation> compiled =
       options.savePtx.empty()
@@ -130,8 +139,10 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
   if (failed(compiled))
     return reported();
   llvm::outs() << label << ": compiled " << compiled->modules.size()
-               << " GPU modules for " << llvm::join(compiled->chips, ", ")
-               << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
+               << " GPU modules";
+  if (!compiled->chips.empty())
+    llvm::outs() << " for " << llvm::join(compiled->chips, ", ");
+  llvm::outs() << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
   if (!options.savePtx.empty())
     llvm::outs() << ", " << compiled->ptxFiles.size() << " PTX files in "
                  << options.savePtx;

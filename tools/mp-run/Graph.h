@@ -18,6 +18,10 @@
 #include <memory>
 #include <string>
 
+namespace mlir::mp {
+enum class GpuGemm; // mp/Codegen/GPU/Passes.h
+} // namespace mlir::mp
+
 namespace mp_run {
 
 /// Parses `file` (its errors are MLIR diagnostics).
@@ -53,6 +57,7 @@ enum class Backend {
 struct CompileOptions {
   Backend backend = Backend::cpu;
   unsigned optLevel = 0;
+  mlir::mp::GpuGemm gpuGemm{}; ///< with cuda: how contractions are computed
   std::string emitSo; ///< keep the shared object here
   bool compileOnly = false;
   std::string savePtx; ///< write each GPU module's PTX per chip here
@@ -68,11 +73,11 @@ llvm::Error compileOnly(mlir::ModuleOp module, llvm::StringRef label,
 /// A module compiled to a shared object and loaded by the runtime.
 class CompiledModule {
 public:
-  /// Compiles `module` (lowered in place) for `backend` to `soPath` at
-  /// `optLevel` and loads it.
+  /// Compiles `module` (lowered in place) as `options` say (backend,
+  /// optimization level, GPU options) to `soPath` and loads it.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
-  compile(mlir::ModuleOp module, const std::string &soPath, unsigned optLevel,
-          Backend backend);
+  compile(mlir::ModuleOp module, const std::string &soPath,
+          const CompileOptions &options);
   ~CompiledModule();
 
   llvm::Expected<mp_entry *> findEntry(const std::string &name);

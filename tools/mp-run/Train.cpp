@@ -73,8 +73,7 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
     return compileOnly(**module, options.label + " training step", compile,
                        soPath);
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::compile(**module, soPath, compile.optLevel,
-                              compile.backend);
+      CompiledModule::compile(**module, soPath, compile);
   if (!compiled)
     return compiled.takeError();
   llvm::Expected<mp_entry *> step = (*compiled)->findEntry(gradName + "_step");

@@ -20,6 +20,7 @@
 #include "Graph.h"
 #include "Train.h"
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/GPU/Passes.h"
 #include "mp/InitAll.h"
 #include "mp/Pipelines/Pipelines.h"
 #include "mp/Runtime/Tensor.h"
@@ -131,6 +132,13 @@ static cl::opt<std::string> savePtx(
     cl::desc("With --backend cuda: write each GPU module's PTX per chip as "
              "DIR/<module>.<chip>.ptx"),
     cl::value_desc("DIR"), cl::cat(category));
+
+static cl::opt<mp::GpuGemm> gpuGemm(
+    "gpu-gemm",
+    cl::desc("With --backend cuda: how Tensor Core contractions are computed "
+             "(mp-lower-to-gpu's gemm)"),
+    cl::init(mp::GPUSelectGemmPassOptions().gemm), mp::gpuGemmValues(),
+    cl::cat(category));
 
 static cl::OptionCategory trainCategory("mp-run training options");
 static cl::opt<std::string, true> trainFile(
@@ -398,6 +406,7 @@ static CompileOptions getCompileOptions() {
   options.emitSo = emitSo;
   options.compileOnly = compileOnlyFlag;
   options.savePtx = savePtx;
+  options.gpuGemm = gpuGemm;
   return options;
 }
 
@@ -408,7 +417,7 @@ static llvm::Expected<Version> compileVersion(const std::string &label,
   Version version;
   version.label = label;
   llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-      CompiledModule::compile(module, soPath, optLevel, backend);
+      CompiledModule::compile(module, soPath, getCompileOptions());
   if (!compiled)
     return compiled.takeError();
   version.compiled = std::move(*compiled);
@@ -519,6 +528,9 @@ static llvm::Error checkFlags() {
     return error("give the graph either as FILE or with --train, not both");
   if (!savePtx.empty() && backend != Backend::cuda)
     return error("--save-ptx needs --backend cuda");
+  if (gpuGemm.getNumOccurrences() && backend != Backend::cuda &&
+      backend != Backend::automatic)
+    return error("--gpu-gemm needs --backend cuda or auto");
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&
                       backend != Backend::automatic))
     return error("--device needs --backend cuda or auto, and a GPU number "

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+
+#include "MmaContraction.h"
 #include "mp/Utils/OutputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +51,8 @@ struct FunctionKernels {
   func::FuncOp func;
   SmallVector<Kernel> kernels;
   int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
+  /// Contractions run by cuBLASLt (calls of mp-gpu-library-gemm).
+  int64_t libraryGemms = 0;
 
   void add(Kernel kernel) {
     bytesMoved += kernel.bytesRead + kernel.bytesWritten;
@@ -159,6 +163,7 @@ static void writeJson(llvm::raw_ostream &os,
         llvm::json::Object{{"function", f.func.getName()},
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
                            {"gemm_kernels", f.gemms},
+                           {"library_gemms", f.libraryGemms},
                            {"bytes_moved", f.bytesMoved},
                            {"activation_bytes", f.activationBytes},
                            {"per_kernel", std::move(kernels)}});
@@ -180,16 +185,23 @@ struct GPUKernelReportPass
     module.walk([&](func::FuncOp func) {
       FunctionKernels f{func};
       func.walk([&](gpu::LaunchOp launch) { f.add(analyze(launch)); });
-      if (!f.kernels.empty())
+      func.walk([&](func::CallOp call) {
+        f.libraryGemms += call.getCallee() == kLibraryGemmFunction;
+      });
+      if (!f.kernels.empty() || f.libraryGemms)
         functions.push_back(std::move(f));
     });
     if (summary)
       for (FunctionKernels &f : functions)
         llvm::errs() << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
                      << f.kernels.size() << " kernels (" << f.gemms
-                     << " GEMMs on mma.sync), " << f.bytesMoved
-                     << " bytes moved, " << f.activationBytes
-                     << " bytes of activations\n";
+                     << " GEMMs on mma.sync"
+                     << (f.libraryGemms
+                             ? ", " + std::to_string(f.libraryGemms) +
+                                   " cuBLASLt calls"
+                             : "")
+                     << "), " << f.bytesMoved << " bytes moved, "
+                     << f.activationBytes << " bytes of activations\n";
     if (report.empty())
       return;
     auto file = openOutput(module, "mp-gpu-kernel-report", "report", report);

@@ -44,14 +44,13 @@ static bool isInput(Value value, Block &body, unsigned arg) {
   return value == body.getArgument(arg);
 }
 
-FailureOr<linalg::LinalgOp>
-mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
+bool mp::isMultiplyAccumulate(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
-    return failure();
-  Block &body = op.getRegion().front();
+    return false;
+  Block &body = *op.getBlock();
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
-    return failure();
+    return false;
   BlockArgument acc = body.getArgument(2);
   Value product = add.getLhs() == acc   ? add.getRhs()
                   : add.getRhs() == acc ? add.getLhs()
@@ -60,12 +59,17 @@ mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
   if (!mul ||
       !((isInput(mul.getLhs(), body, 0) && isInput(mul.getRhs(), body, 1)) ||
         (isInput(mul.getLhs(), body, 1) && isInput(mul.getRhs(), body, 0))))
-    return failure();
+    return false;
   // Nothing else: the extensions, the product, the sum and the yield.
   size_t expected =
       3 + isa_and_nonnull<arith::ExtFOp>(mul.getLhs().getDefiningOp()) +
       isa_and_nonnull<arith::ExtFOp>(mul.getRhs().getDefiningOp());
-  if (body.getOperations().size() != expected)
+  return body.getOperations().size() == expected;
+}
+
+FailureOr<linalg::LinalgOp>
+mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (!isMultiplyAccumulate(op))
     return failure();
   rewriter.setInsertionPoint(op);
   auto contract = linalg::ContractOp::create(

@@ -24,6 +24,10 @@ class GenericOp;
 } // namespace linalg
 namespace mp {
 
+/// The runtime function that runs a contraction with cuBLASLt
+/// (mp-gpu-library-gemm).
+constexpr llvm::StringLiteral kLibraryGemmFunction = "mp_cuda_gemm";
+
 /// The m16n8k16 shape of mma.sync.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 
@@ -48,6 +52,10 @@ std::optional<std::string> checkTileOptions(int64_t tileM, int64_t tileN,
 /// checkTileOptions as an error at `loc` naming `pass`.
 LogicalResult verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                 int64_t tileN, int64_t warpM, int64_t warpN);
+
+/// Whether the body of `op` is exactly `acc + ext(a) * ext(b)` (ext:
+/// arith.extf to the accumulator's type, or none).
+bool isMultiplyAccumulate(linalg::LinalgOp op);
 
 /// `op` as a `linalg.contract` with its indexing maps if its body is exactly
 /// `acc + ext(a) * ext(b)` (ext: arith.extf to the accumulator's type, or

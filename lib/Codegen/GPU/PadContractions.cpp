@@ -55,7 +55,9 @@ struct GPUPadContractionsPass
       return signalPassFailure();
     SmallVector<std::pair<linalg::LinalgOp, MmaContraction>> targets;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureTensorSemantics())
+      // Contractions given to cuBLASLt (mp-gpu-select-gemm) need no tiles.
+      if (!op.hasPureTensorSemantics() ||
+          op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()))
         return;
       std::optional<MmaContraction> c = matchMmaContraction(op);
       if (c)

@@ -75,12 +75,19 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
 }
 
 /// Tensors on the way in: mp ops and aggregates as linalg, Tensor Core
-/// contractions padded to the tiles, then buffers.
-static void addTensorStage(OpPassManager &pm,
-                           const GpuPipelineOptions &options) {
+/// contractions given to cuBLASLt (`withLibrary`) or padded to the tiles,
+/// then buffers.
+static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
+                           bool withLibrary) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (withLibrary) {
+    GPUSelectGemmPassOptions select;
+    select.gemm = options.gemm;
+    select.libraryMinMacs = options.libraryMinMacs;
+    pm.addNestedPass<func::FuncOp>(createGPUSelectGemmPass(select));
+  }
   GPUPadContractionsPassOptions pad;
   pad.tileM = options.tileM;
   pad.tileN = options.tileN;
@@ -109,6 +116,7 @@ static void addTiledStage(OpPassManager &pm,
 /// as tiled parallel loops, all in gpu.launch.
 static void addKernelStage(OpPassManager &pm,
                            const GpuPipelineOptions &options) {
+  pm.addPass(createGPULibraryGemmPass());
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
@@ -181,7 +189,7 @@ static void addTargetStage(OpPassManager &pm,
 
 void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
                                        const GpuPipelineOptions &options) {
-  addTensorStage(pm, options);
+  addTensorStage(pm, options, /*withLibrary=*/true);
   addKernelStage(pm, options);
   addTargetStage(pm, options);
 }
@@ -189,7 +197,7 @@ void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
 void mlir::mp::buildLowerToGpuEmulationPipeline(
     OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
-  addTensorStage(pm, options);
+  addTensorStage(pm, options, /*withLibrary=*/false);
   addTiledStage(pm, options);
   // The kernel stage's loop order for reductions (same summation order).
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());

@@ -19,6 +19,18 @@
 namespace mlir {
 namespace mp {
 
+/// How Tensor Core contractions are computed (mp-gpu-select-gemm).
+enum class GpuGemm { automatic, library, codegen };
+
+/// The values of the `gemm` options.
+inline auto gpuGemmValues() {
+  return llvm::cl::values(
+      clEnumValN(GpuGemm::automatic, "auto",
+                 "cuBLASLt from library-min-macs, else generated"),
+      clEnumValN(GpuGemm::library, "library", "cuBLASLt matmul calls"),
+      clEnumValN(GpuGemm::codegen, "codegen", "generated mma.sync kernels"));
+}
+
 #define GEN_PASS_DECL
 #include "mp/Codegen/GPU/Passes.h.inc"
 
@@ -56,6 +68,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("CUDA toolkit whose ptxas, fatbinary and libdevice "
                      "(math functions) the binaries are made with"),
       llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<GpuGemm> gemm{
+      *this, "gemm",
+      llvm::cl::desc("How Tensor Core contractions are computed (see "
+                     "mp-gpu-select-gemm)"),
+      llvm::cl::init(GPUSelectGemmPassOptions().gemm), gpuGemmValues()};
+  PassOptions::Option<int64_t> libraryMinMacs{
+      *this, "library-min-macs",
+      llvm::cl::desc("With gemm=auto: the smallest contraction (batch x M x "
+                     "N x K) given to cuBLASLt"),
+      llvm::cl::init(GPUSelectGemmPassOptions().libraryMinMacs)};
   PassOptions::Option<int64_t> tileM{
       *this, "tile-m", llvm::cl::desc("Rows of C per thread block"),
       llvm::cl::init(GPUTileContractionsPassOptions().tileM)};

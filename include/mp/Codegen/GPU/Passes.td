@@ -64,6 +64,76 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
   ];
 }
 
+def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
+  let summary = "Choose generated kernels or cuBLASLt for each Tensor Core "
+                "contraction";
+  let description = [{
+    For each contraction on tensors that Tensor Cores compute (static shape,
+    f16 or bf16 operands, an f32 accumulator, one M, N and K loop and at
+    most one batch loop: `linalg.matmul`, `linalg.batch_matmul`, their
+    transposed forms and the `linalg.generic` contractions torch-mlir
+    emits) decides how the GPU backend computes it: with `gemm=codegen` a
+    generated mma.sync kernel (mp-gpu-pad-contractions and
+    mp-gpu-tile-contractions take it); with `gemm=library` a cuBLASLt
+    matmul (f16/bf16 in, 32F compute and f32 out), marked `mp.gpu_gemm =
+    "library"` for mp-gpu-library-gemm; with `gemm=auto` the library for
+    contractions of at least `library-min-macs` multiply-accumulates
+    (batch x M x N x K), generated kernels below (small GEMMs are launch
+    bound either way and stay open to fusion). Part of `mp-lower-to-gpu`,
+    before padding.
+  }];
+  let options = [
+    Option<"gemm", "gemm", "::mlir::mp::GpuGemm",
+           /*default=*/"::mlir::mp::GpuGemm::codegen",
+           "How Tensor Core contractions are computed",
+           [{::mlir::mp::gpuGemmValues()}]>,
+    Option<"libraryMinMacs", "library-min-macs", "int64_t",
+           /*default=*/"4194304",
+           "With gemm=auto: the smallest contraction (batch x M x N x K) "
+           "given to cuBLASLt">,
+  ];
+  let statistics = [
+    Statistic<"numLibrary", "library-gemms", "Contractions given to cuBLASLt">,
+  ];
+}
+
+def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
+  let summary = "Contractions marked for cuBLASLt as calls the runtime "
+                "executes";
+  let description = [{
+    Replaces each contraction on buffers marked `mp.gpu_gemm = "library"`
+    (by mp-gpu-select-gemm) with a call of the runtime's `mp_cuda_gemm`,
+    declared in the module: the element type (0: f16, 1: bf16), batch, M,
+    N, K, and per operand its address and its strides (in elements) along
+    each loop (A: M, K, batch; B: K, N, batch; C: M, N, batch; 0 along a
+    loop the operand does not have, so a batch operand can be broadcast),
+    and beta. The runtime (docs/GPU.md) maps each operand to a row- or
+    column-major cuBLASLt layout and runs `cublasLtMatmul` with 32F
+    compute on the backend's stream: C = A x B + beta C. When C is a
+    buffer allocated in the function and filled with zeros right before
+    (no use in between), the fill is dropped and beta is 0: one kernel
+    fewer. A marked op that is not such a contraction is an error.
+
+    ```mlir
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
+    linalg.matmul {mp.gpu_gemm = "library"}
+        ins(%a, %b : memref<64x784xf16>, memref<784x128xf16>)
+        outs(%c : memref<64x128xf32>)
+    // becomes
+    func.call @mp_cuda_gemm(%c0_i32, %c1, %c64, %c128, %c784, %pa, %c784,
+        %c1, %c0, %pb, %c128, %c1, %c0, %pc, %c128, %c1, %c0, %beta0) : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numCalls", "library-calls", "Contractions made library calls">,
+    Statistic<"numFillsDropped", "fills-dropped",
+              "Zero fills folded into beta = 0">,
+  ];
+}
+
 def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
   let summary = "Make tensor constants where kernels can read them";
   let description = [{
@@ -268,7 +338,9 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     and the bytes it reads and writes, each buffer it touches counted once
     at its static size (a view made inside the kernel counts as the buffer
     it views, one passed in at its own size). Per function: the
-    number of kernels and GEMM kernels, the bytes moved and the bytes of
+    number of kernels, of GEMM kernels and of cuBLASLt calls
+    (mp-gpu-library-gemm; not in the bytes moved), the bytes moved and the
+    bytes of
     activations (the part moved to and from buffers the function allocates,
     as opposed to its arguments: parameters, inputs, optimizer state).
     `report=FILE` writes JSON, `summary` prints one line per function to

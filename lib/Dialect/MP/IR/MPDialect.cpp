@@ -97,13 +97,18 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                  "array<i64: tile-m, tile-n, warp-m, warp-n> with warp-m a "
                  "multiple of 16 and warp-n of 8 dividing tile-m and tile-n");
   }
+  if (name == GpuGemmAttrHelper::getNameStr()) {
+    auto how = dyn_cast<StringAttr>(value);
+    return check(how && how.getValue() == "library", "\"library\"");
+  }
   return op->emitError() << "unknown mp attribute '" << name
                          << "' (known: " << OverrideAttrHelper::getNameStr()
                          << ", " << ClassAttrHelper::getNameStr() << ", "
                          << PrecisionAttrHelper::getNameStr() << ", "
                          << AccumulatorAttrHelper::getNameStr() << ", "
                          << SignaturePrecisionAttrHelper::getNameStr() << ", "
-                         << GpuTileAttrHelper::getNameStr() << ")";
+                         << GpuTileAttrHelper::getNameStr() << ", "
+                         << GpuGemmAttrHelper::getNameStr() << ")";
 }
 
 std::string MPDialect::getRoleAttrName(Role role) {

@@ -75,7 +75,10 @@ def MP_Dialect : Dialect {
     "::mlir::mp::PrecisionAttr":$signature_precision,
     // The GPU backend's tiles for one contraction: rows and columns of C per
     // thread block and per warp (set by mp-gpu-pad-contractions).
-    "::mlir::DenseI64ArrayAttr":$gpu_tile
+    "::mlir::DenseI64ArrayAttr":$gpu_tile,
+    // How the GPU backend computes one contraction: "library" (cuBLASLt; set
+    // by mp-gpu-select-gemm).
+    "::mlir::StringAttr":$gpu_gemm
   );
   let extraClassDeclaration = [{
     /// The name of the attribute that gives `role` to a function argument

@@ -1,0 +1,58 @@
+//===- SelectGemm.cpp - Generated kernels or cuBLASLt per contraction -----===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "MmaContraction.h"
+
+#include "mp/Dialect/MP/IR/MPDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUSELECTGEMMPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+struct GPUSelectGemmPass
+    : public mp::impl::GPUSelectGemmPassBase<GPUSelectGemmPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (libraryMinMacs < 0) {
+      getOperation()->emitError()
+          << "mp-gpu-select-gemm: library-min-macs="
+          << static_cast<int64_t>(libraryMinMacs)
+          << " is invalid: expected a count of multiply-accumulates >= 0";
+      return signalPassFailure();
+    }
+    if (gemm == GpuGemm::codegen)
+      return;
+    auto library = StringAttr::get(&getContext(), "library");
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
+        return;
+      std::optional<MmaContraction> c = matchMmaContraction(op);
+      if (!c)
+        return;
+      // batch x M x N x K, saturating (static shapes can be huge).
+      int64_t macs = 1;
+      for (int64_t range : c->ranges)
+        macs = range && macs > INT64_MAX / range ? INT64_MAX : macs * range;
+      if (gemm == GpuGemm::automatic && macs < libraryMinMacs)
+        return;
+      op->setAttr(MPDialect::GpuGemmAttrHelper::getNameStr(), library);
+      ++numLibrary;
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,334 @@
+//===- CudaLibraries.cpp - cuBLASLt ops of the CUDA backend ---------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the host code of mp-lower-to-gpu calls for library ops:
+// `mp_cuda_gemm` (mp-gpu-library-gemm) runs one contraction with cuBLASLt.
+// The library is loaded with dlopen when a module first calls it (never
+// linked: binaries start without it), from the places openCudaLibrary
+// lists. Failures are recorded like the driver's and fail the entry call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <glob.h>
+#include <map>
+
+using namespace mp_runtime;
+
+void *mp_runtime::openCudaLibrary(const std::string &what, const char *envVar,
+                                  const std::vector<std::string> &sonames,
+                                  const std::vector<std::string> &wheelDirs,
+                                  std::string &error) {
+  if (const char *path = std::getenv(envVar); path && *path) {
+    if (void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))
+      return lib;
+    const char *why = dlerror();
+    error = "cannot load " + what + " from $" + envVar + " ('" + path +
+            "'): " + (why ? why : "not found");
+    return nullptr;
+  }
+  std::vector<std::string> dirs, places{"the dynamic loader's path"};
+  if (const char *home = std::getenv("CUDA_HOME"); home && *home)
+    dirs.push_back(std::string(home) + "/lib64");
+  dirs.push_back("/usr/local/cuda/lib64");
+  places.insert(places.end(), dirs.begin(), dirs.end());
+  std::vector<std::string> prefixes;
+  for (const char *var : {"VIRTUAL_ENV", "CONDA_PREFIX"})
+    if (const char *prefix = std::getenv(var); prefix && *prefix)
+      prefixes.push_back(prefix);
+  if (const char *home = std::getenv("HOME"); home && *home)
+    prefixes.push_back(std::string(home) + "/.local");
+  prefixes.push_back("/usr/local");
+  prefixes.push_back("/usr");
+  for (const std::string &prefix : prefixes)
+    for (const std::string &wheel : wheelDirs) {
+      std::string pattern =
+          prefix + "/lib/python3*/*-packages/nvidia/" + wheel;
+      places.push_back(pattern);
+      glob_t found;
+      if (glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &found) == 0)
+        for (size_t i = 0; i < found.gl_pathc; ++i)
+          dirs.push_back(found.gl_pathv[i]);
+      globfree(&found);
+    }
+
+  for (const std::string &soname : sonames)
+    if (void *lib = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL))
+      return lib;
+  for (const std::string &dir : dirs)
+    for (const std::string &soname : sonames)
+      if (void *lib = dlopen((dir + "/" + soname).c_str(), RTLD_NOW | RTLD_LOCAL))
+        return lib;
+
+  std::string names, where;
+  for (const std::string &soname : sonames)
+    names += (names.empty() ? "" : " or ") + soname;
+  for (const std::string &place : places)
+    where += (where.empty() ? "" : ", ") + place;
+  error = "cannot load " + what + ": no " + names + " in " + where +
+          "; install it or set " + envVar + " to the library";
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// cuBLASLt
+//===----------------------------------------------------------------------===//
+
+namespace {
+// cuBLASLt's types and constants, as cublasLt.h, cublas_api.h and
+// library_types.h declare them (the ABI is stable from CUDA 11 to 13).
+using Status = int;
+using Handle = void *;
+using Desc = void *;
+using Layout = void *;
+using Preference = void *;
+struct Algo {
+  uint64_t data[8];
+};
+struct HeuristicResult {
+  Algo algo;
+  size_t workspaceSize;
+  Status state;
+  float wavesCount;
+  int reserved[4];
+};
+constexpr int kR32F = 0, kR16F = 2, kR16BF = 14, kCompute32F = 68;
+constexpr int kDescTransA = 3, kDescTransB = 4;
+constexpr int kLayoutBatchCount = 5, kLayoutBatchStride = 6;
+constexpr int kPrefMaxWorkspace = 1;
+constexpr int kOpN = 0, kOpT = 1;
+constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+
+/// The cuBLASLt entry points used, resolved when first needed.
+struct CublasLt {
+  Status (*create)(Handle *);
+  Status (*descCreate)(Desc *, int, int);
+  Status (*descSetAttribute)(Desc, int, const void *, size_t);
+  Status (*layoutCreate)(Layout *, int, uint64_t, uint64_t, int64_t);
+  Status (*layoutSetAttribute)(Layout, int, const void *, size_t);
+  Status (*preferenceCreate)(Preference *);
+  Status (*preferenceSetAttribute)(Preference, int, const void *, size_t);
+  Status (*heuristic)(Handle, Desc, Layout, Layout, Layout, Layout,
+                      Preference, int, HeuristicResult *, int *);
+  Status (*matmul)(Handle, Desc, const void *, const void *, Layout,
+                   const void *, Layout, const void *, const void *, Layout,
+                   void *, Layout, const Algo *, void *, size_t, void *);
+  const char *(*statusName)(Status); // optional
+
+  std::string unusable; // why cuBLASLt cannot be used, once tried
+  Handle handle = nullptr;
+  void *workspace = nullptr;
+
+  /// A configured matmul, per shape and layout.
+  struct Plan {
+    Desc desc;
+    Layout x, y, d;
+    Algo algo;
+  };
+  std::map<std::vector<int64_t>, Plan> plans;
+
+  static CublasLt &get() {
+    static CublasLt lt = load();
+    return lt;
+  }
+  static CublasLt load();
+
+  /// "call: CUBLAS_STATUS_..." for a failed call.
+  std::string describe(const std::string &call, Status status) const {
+    const char *name = statusName ? statusName(status) : nullptr;
+    return call + ": " +
+           (name ? std::string(name)
+                 : "cuBLAS status " + std::to_string(status));
+  }
+};
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                    size_t size);
+
+CublasLt CublasLt::load() {
+  CublasLt lt{};
+  void *lib = openCudaLibrary("cuBLASLt", "MP_CUBLASLT",
+                              {"libcublasLt.so.13", "libcublasLt.so.12"},
+                              {"cu13/lib", "cublas/lib"}, lt.unusable);
+  if (!lib)
+    return lt;
+  const char *missing = nullptr;
+  auto resolve = [&](const char *symbol, auto &slot) {
+    slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
+        dlsym(lib, symbol));
+    if (!slot && !missing)
+      missing = symbol;
+  };
+  resolve("cublasLtCreate", lt.create);
+  resolve("cublasLtMatmulDescCreate", lt.descCreate);
+  resolve("cublasLtMatmulDescSetAttribute", lt.descSetAttribute);
+  resolve("cublasLtMatrixLayoutCreate", lt.layoutCreate);
+  resolve("cublasLtMatrixLayoutSetAttribute", lt.layoutSetAttribute);
+  resolve("cublasLtMatmulPreferenceCreate", lt.preferenceCreate);
+  resolve("cublasLtMatmulPreferenceSetAttribute", lt.preferenceSetAttribute);
+  resolve("cublasLtMatmulAlgoGetHeuristic", lt.heuristic);
+  resolve("cublasLtMatmul", lt.matmul);
+  if (missing) {
+    lt.unusable = std::string("cuBLASLt has no ") + missing;
+    return lt;
+  }
+  lt.statusName =
+      reinterpret_cast<const char *(*)(Status)>(dlsym(lib, "cublasLtGetStatusName"));
+  if (Status status = lt.create(&lt.handle))
+    lt.unusable = lt.describe("cublasLtCreate", status);
+  return lt;
+}
+
+/// One operand as the contraction sees it: rows x cols (x batch) elements
+/// at `address`, with strides in elements.
+struct Matrix {
+  int64_t address, rows, cols, rowStride, colStride, batchStride;
+
+  Matrix transposed() const {
+    return {address, cols, rows, colStride, rowStride, batchStride};
+  }
+  /// Whether it is column-major (cuBLAS's order): consecutive rows adjacent
+  /// and columns `ld` apart.
+  bool isColumnMajor() const {
+    return (rowStride == 1 || rows == 1) && (cols == 1 || colStride >= rows);
+  }
+  int64_t leadingDimension() const {
+    return cols == 1 ? std::max<int64_t>(rows, 1) : colStride;
+  }
+};
+
+/// How cuBLASLt reads `m`: as it is (kOpN) or transposed (kOpT, when `m` is
+/// row-major), with the layout's rows, columns and leading dimension; false
+/// if `m` is neither row- nor column-major.
+bool readAs(const Matrix &m, int &op, int64_t &rows, int64_t &cols,
+            int64_t &ld) {
+  const Matrix stored = m.isColumnMajor() ? m : m.transposed();
+  if (!stored.isColumnMajor())
+    return false;
+  op = m.isColumnMajor() ? kOpN : kOpT;
+  rows = stored.rows;
+  cols = stored.cols;
+  ld = stored.leadingDimension();
+  return true;
+}
+} // namespace
+
+/// C (m x n, f32) = A (m x k) x B (k x n) + beta C, `batch` times, A and B
+/// f16 (type 0) or bf16 (type 1); see mp-gpu-library-gemm.
+extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
+                             int64_t n, int64_t k, int64_t a, int64_t aSm,
+                             int64_t aSk, int64_t aSb, int64_t b, int64_t bSk,
+                             int64_t bSn, int64_t bSb, int64_t c, int64_t cSm,
+                             int64_t cSn, int64_t cSb, float beta) {
+  void *stream = cuda::activeStream();
+  if (!stream)
+    return;
+  std::string what = "cublasLtMatmul(" + std::to_string(batch) + "x" +
+                     std::to_string(m) + "x" + std::to_string(n) + "x" +
+                     std::to_string(k) + (type == 1 ? " bf16" : " f16") + ")";
+  CublasLt &lt = CublasLt::get();
+  if (!lt.unusable.empty())
+    return cuda::recordFailure(lt.unusable);
+  if (!lt.workspace)
+    lt.workspace = _mlir_memref_to_llvm_aligned_alloc(256, kWorkspaceBytes);
+
+  // cuBLAS is column-major: a row-major C is computed as C^T = B^T A^T.
+  Matrix x{a, m, k, aSm, aSk, aSb}, y{b, k, n, bSk, bSn, bSb},
+      d{c, m, n, cSm, cSn, cSb};
+  if (!d.isColumnMajor()) {
+    Matrix oldX = x;
+    x = y.transposed();
+    y = oldX.transposed();
+    d = d.transposed();
+  }
+  int opX, opY, opD;
+  int64_t xRows, xCols, ldx, yRows, yCols, ldy, dRows, dCols, ldd;
+  if (!readAs(x, opX, xRows, xCols, ldx) || !readAs(y, opY, yRows, yCols, ldy) ||
+      !readAs(d, opD, dRows, dCols, ldd) || opD != kOpN)
+    return cuda::recordFailure(what + ": an operand is neither row- nor "
+                                      "column-major");
+
+  int element = type == 1 ? kR16BF : kR16F;
+  std::vector<int64_t> key{element, batch, m,   n,        k,
+                           opX,     opY,   ldx, ldy,      ldd,
+                           x.batchStride, y.batchStride, d.batchStride};
+  auto plan = lt.plans.find(key);
+  if (plan == lt.plans.end()) {
+    CublasLt::Plan p{};
+    Status status = lt.descCreate(&p.desc, kCompute32F, kR32F);
+    auto check = [&](Status s, const char *call) {
+      if (s && !status)
+        status = s, what = lt.describe(std::string(call) + " for " + what, s);
+    };
+    if (status) {
+      what = lt.describe("cublasLtMatmulDescCreate", status);
+    } else {
+      check(lt.descSetAttribute(p.desc, kDescTransA, &opX, sizeof(opX)),
+            "cublasLtMatmulDescSetAttribute");
+      check(lt.descSetAttribute(p.desc, kDescTransB, &opY, sizeof(opY)),
+            "cublasLtMatmulDescSetAttribute");
+      struct {
+        Layout *layout;
+        int type;
+        int64_t rows, cols, ld, batchStride;
+      } layouts[] = {{&p.x, element, xRows, xCols, ldx, x.batchStride},
+                     {&p.y, element, yRows, yCols, ldy, y.batchStride},
+                     {&p.d, kR32F, dRows, dCols, ldd, d.batchStride}};
+      for (auto &l : layouts) {
+        check(lt.layoutCreate(l.layout, l.type, l.rows, l.cols, l.ld),
+              "cublasLtMatrixLayoutCreate");
+        if (batch > 1 && !status) {
+          int32_t count = static_cast<int32_t>(batch);
+          check(lt.layoutSetAttribute(*l.layout, kLayoutBatchCount, &count,
+                                      sizeof(count)),
+                "cublasLtMatrixLayoutSetAttribute");
+          check(lt.layoutSetAttribute(*l.layout, kLayoutBatchStride,
+                                      &l.batchStride, sizeof(l.batchStride)),
+                "cublasLtMatrixLayoutSetAttribute");
+        }
+      }
+      Preference preference = nullptr;
+      check(lt.preferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
+      uint64_t workspace = kWorkspaceBytes;
+      if (!status)
+        check(lt.preferenceSetAttribute(preference, kPrefMaxWorkspace,
+                                        &workspace, sizeof(workspace)),
+              "cublasLtMatmulPreferenceSetAttribute");
+      HeuristicResult result{};
+      int found = 0;
+      if (!status)
+        check(lt.heuristic(lt.handle, p.desc, p.x, p.y, p.d, p.d, preference,
+                           1, &result, &found),
+              "cublasLtMatmulAlgoGetHeuristic");
+      if (!status && found < 1) {
+        status = -1;
+        what += ": cuBLASLt has no algorithm for it on this GPU";
+      }
+      p.algo = result.algo;
+    }
+    if (status)
+      return cuda::recordFailure(what);
+    plan = lt.plans.emplace(key, p).first;
+  }
+  const CublasLt::Plan &p = plan->second;
+  float alpha = 1;
+  auto pointer = [](int64_t address) {
+    return reinterpret_cast<void *>(static_cast<intptr_t>(address));
+  };
+  cuda::startProfiled(what);
+  if (Status status =
+          lt.matmul(lt.handle, p.desc, &alpha, pointer(x.address), p.x,
+                    pointer(y.address), p.y, &beta, pointer(d.address), p.d,
+                    pointer(d.address), p.d, &p.algo, lt.workspace,
+                    kWorkspaceBytes, stream))
+    return cuda::recordFailure(lt.describe(what, status));
+  cuda::synchronize();
+}

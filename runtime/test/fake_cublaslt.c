@@ -1,0 +1,186 @@
+/*===- fake_cublaslt.c - cuBLASLt on the host, for tests ---------*- C -*-===*
+ *
+ * Part of the mp project: automatic mixed precision for MLIR.
+ *
+ * The cuBLASLt entry points the CUDA backend uses, computing matmuls on the
+ * host as cuBLASLt documents them (column-major layouts of rows, columns and
+ * leading dimension, strided batches, D = alpha op(A) op(B) + beta C, f16 or
+ * bf16 inputs, f32 compute and output). With the fake driver (fake_cuda.c),
+ * whose device memory is host memory, modules whose GEMMs are library calls
+ * run end to end on machines without a GPU. MP_FAKE_CUBLASLT_FAIL=NAME:CODE
+ * makes entry point NAME return CODE.
+ *===----------------------------------------------------------------------===*/
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int Status;
+
+typedef struct {
+  int type;
+  uint64_t rows, cols;
+  int64_t ld, batchStride;
+  int32_t batch;
+} Layout;
+
+typedef struct {
+  int32_t transA, transB;
+} Desc;
+
+static Status enter(const char *name) {
+  const char *fail = getenv("MP_FAKE_CUBLASLT_FAIL");
+  size_t length = strlen(name);
+  if (fail && strncmp(fail, name, length) == 0 && fail[length] == ':')
+    return atoi(fail + length + 1);
+  return 0;
+}
+
+Status cublasLtCreate(void **handle) {
+  static int context;
+  *handle = &context;
+  return enter("cublasLtCreate");
+}
+
+Status cublasLtMatmulDescCreate(Desc **desc, int compute, int scale) {
+  if (compute != 68 || scale != 0) /* CUBLAS_COMPUTE_32F, CUDA_R_32F */
+    return 15;                     /* CUBLAS_STATUS_NOT_SUPPORTED */
+  *desc = calloc(1, sizeof(Desc));
+  return enter("cublasLtMatmulDescCreate");
+}
+
+Status cublasLtMatmulDescSetAttribute(Desc *desc, int attribute,
+                                      const void *value, size_t size) {
+  if (size != sizeof(int32_t) || (attribute != 3 && attribute != 4))
+    return 7; /* CUBLAS_STATUS_INVALID_VALUE */
+  memcpy(attribute == 3 ? &desc->transA : &desc->transB, value, size);
+  return 0;
+}
+
+Status cublasLtMatrixLayoutCreate(Layout **layout, int type, uint64_t rows,
+                                  uint64_t cols, int64_t ld) {
+  if (ld < (int64_t)(rows ? rows : 1))
+    return 7;
+  *layout = calloc(1, sizeof(Layout));
+  **layout = (Layout){type, rows, cols, ld, 0, 1};
+  return enter("cublasLtMatrixLayoutCreate");
+}
+
+Status cublasLtMatrixLayoutSetAttribute(Layout *layout, int attribute,
+                                        const void *value, size_t size) {
+  if (attribute == 5 && size == sizeof(int32_t))
+    memcpy(&layout->batch, value, size);
+  else if (attribute == 6 && size == sizeof(int64_t))
+    memcpy(&layout->batchStride, value, size);
+  else
+    return 7;
+  return 0;
+}
+
+Status cublasLtMatmulPreferenceCreate(void **preference) {
+  static int settings;
+  *preference = &settings;
+  return 0;
+}
+
+Status cublasLtMatmulPreferenceSetAttribute(void *preference, int attribute,
+                                            const void *value, size_t size) {
+  (void)preference, (void)value;
+  return attribute == 1 && size == sizeof(uint64_t) ? 0 : 7;
+}
+
+typedef struct {
+  uint64_t algo[8];
+  size_t workspaceSize;
+  Status state;
+  float wavesCount;
+  int reserved[4];
+} HeuristicResult;
+
+Status cublasLtMatmulAlgoGetHeuristic(void *handle, Desc *desc, Layout *a,
+                                      Layout *b, Layout *c, Layout *d,
+                                      void *preference, int requested,
+                                      HeuristicResult *results, int *found) {
+  (void)handle, (void)desc, (void)a, (void)b, (void)c, (void)d;
+  (void)preference;
+  memset(results, 0, sizeof(*results) * (requested > 0 ? requested : 0));
+  *found = requested > 0;
+  return enter("cublasLtMatmulAlgoGetHeuristic");
+}
+
+/* f16 and bf16 bits as floats. */
+static float halfToFloat(uint16_t h) {
+  int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  float magnitude =
+      exponent == 0    ? ldexpf((float)mantissa, -24)
+      : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                       : ldexpf((float)(mantissa | 0x400), exponent - 25);
+  return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+static float bf16ToFloat(uint16_t h) {
+  uint32_t bits = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+/* Element (row, col) of op(X), X a column-major layout of `type`. */
+static float element(const void *x, const Layout *l, int32_t trans,
+                     int32_t batch, uint64_t row, uint64_t col) {
+  if (trans) {
+    uint64_t t = row;
+    row = col;
+    col = t;
+  }
+  int64_t index = batch * l->batchStride + (int64_t)col * l->ld + row;
+  if (l->type == 0)
+    return ((const float *)x)[index];
+  uint16_t bits = ((const uint16_t *)x)[index];
+  return l->type == 14 ? bf16ToFloat(bits) : halfToFloat(bits);
+}
+
+Status cublasLtMatmul(void *handle, Desc *desc, const float *alpha,
+                      const void *a, Layout *la, const void *b, Layout *lb,
+                      const float *beta, const void *c, Layout *lc, void *d,
+                      Layout *ld, const void *algo, void *workspace,
+                      size_t workspaceSize, void *stream) {
+  (void)handle, (void)algo, (void)workspace, (void)workspaceSize;
+  (void)stream, (void)lc;
+  Status status = enter("cublasLtMatmul");
+  if (status)
+    return status;
+  uint64_t m = ld->rows, n = ld->cols;
+  uint64_t k = desc->transA ? la->rows : la->cols;
+  if ((desc->transA ? la->cols : la->rows) != m ||
+      (desc->transB ? lb->cols : lb->rows) != k ||
+      (desc->transB ? lb->rows : lb->cols) != n || ld->type != 0)
+    return 7;
+  for (int32_t batch = 0; batch < ld->batch; ++batch)
+    for (uint64_t col = 0; col < n; ++col)
+      for (uint64_t row = 0; row < m; ++row) {
+        double sum = 0;
+        for (uint64_t i = 0; i < k; ++i)
+          sum += (double)element(a, la, desc->transA, batch, row, i) *
+                 element(b, lb, desc->transB, batch, i, col);
+        float *out = (float *)d + batch * ld->batchStride +
+                     (int64_t)col * ld->ld + row;
+        float old = *beta != 0 ? element(c, ld, 0, batch, row, col) : 0;
+        *out = (float)(*alpha * sum + *beta * old);
+      }
+  return 0;
+}
+
+const char *cublasLtGetStatusName(Status status) {
+  switch (status) {
+  case 7:
+    return "CUBLAS_STATUS_INVALID_VALUE";
+  case 13:
+    return "CUBLAS_STATUS_EXECUTION_FAILED";
+  case 15:
+    return "CUBLAS_STATUS_NOT_SUPPORTED";
+  default:
+    return NULL;
+  }
+}

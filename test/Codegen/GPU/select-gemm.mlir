@@ -1,0 +1,63 @@
+// RUN: mp-opt %s --mp-gpu-select-gemm=gemm=library | FileCheck %s --check-prefix=LIB
+// RUN: mp-opt %s --mp-gpu-select-gemm='gemm=auto library-min-macs=50000' | FileCheck %s --check-prefix=AUTO
+// RUN: mp-opt %s --mp-gpu-select-gemm | FileCheck %s --check-prefix=CODEGEN --implicit-check-not=mp.gpu_gemm
+// RUN: mp-opt %s --mp-gpu-select-gemm='gemm=library' --mp-gpu-pad-contractions | FileCheck %s --check-prefix=PAD
+// RUN: not mp-opt %s --mp-gpu-select-gemm='library-min-macs=-1' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mp-gpu-select-gemm: library-min-macs=-1 is invalid: expected a count of multiply-accumulates >= 0
+
+// gemm=library marks every Tensor Core contraction (37x61x29 = 65,453 MACs,
+// 3x37x61x29 = 196,359 and 4x4x16 = 256); not an f32 matmul nor one whose
+// body is not a multiply-accumulate. gemm=auto marks those of at least
+// library-min-macs. The default (codegen) marks none, and the padding of
+// mp-gpu-pad-contractions leaves marked ones alone.
+// LIB-LABEL: func.func @gemms
+// LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>
+// LIB: linalg.batch_matmul {mp.gpu_gemm = "library"}
+// LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg4, %arg5 : tensor<4x16xbf16>
+// LIB: linalg.matmul ins(%arg6, %arg7 : tensor<4x16xf32>
+// LIB: linalg.generic
+// LIB-NOT: mp.gpu_gemm
+// LIB: arith.maximumf
+// AUTO-LABEL: func.func @gemms
+// AUTO: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>
+// AUTO: linalg.batch_matmul {mp.gpu_gemm = "library"}
+// AUTO: linalg.matmul ins(%arg4, %arg5 : tensor<4x16xbf16>
+// CODEGEN-LABEL: func.func @gemms
+// PAD-LABEL: func.func @gemms
+// PAD-NOT: tensor.pad
+// PAD: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>, tensor<29x61xf16>) outs(%arg2 : tensor<37x61xf32>)
+func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
+                 %c: tensor<37x61xf32>, %ba: tensor<3x37x29xf16>,
+                 %sa: tensor<4x16xbf16>, %sb: tensor<16x4xbf16>,
+                 %fa: tensor<4x16xf32>, %fb: tensor<16x4xf32>,
+                 %c3: tensor<3x37x61xf32>, %c4: tensor<4x4xf32>)
+    -> (tensor<37x61xf32>, tensor<3x37x61xf32>, tensor<4x4xf32>,
+        tensor<4x4xf32>, tensor<4x4xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>)
+                     outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %bb = tensor.empty() : tensor<3x29x61xf16>
+  %1 = linalg.batch_matmul ins(%ba, %bb : tensor<3x37x29xf16>, tensor<3x29x61xf16>)
+                           outs(%c3 : tensor<3x37x61xf32>) -> tensor<3x37x61xf32>
+  %2 = linalg.matmul ins(%sa, %sb : tensor<4x16xbf16>, tensor<16x4xbf16>)
+                     outs(%c4 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %3 = linalg.matmul ins(%fa, %fb : tensor<4x16xf32>, tensor<16x4xf32>)
+                     outs(%c4 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  // acc max a*b: a contraction's shape, not a multiply-accumulate.
+  %4 = linalg.generic {
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (k, n)>,
+                       affine_map<(m, n, k) -> (m, n)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%sa, %sb : tensor<4x16xbf16>, tensor<16x4xbf16>)
+      outs(%c4 : tensor<4x4xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %m = arith.maximumf %acc, %p : f32
+    linalg.yield %m : f32
+  } -> tensor<4x4xf32>
+  return %0, %1, %2, %3, %4 : tensor<37x61xf32>, tensor<3x37x61xf32>,
+      tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Checks the outputs of @gemms (library_gemms.mlir) against NumPy: each
+contraction computed in float64 from the saved inputs (f16 as float16, bf16
+as its uint16 bits). Prints one line per output and 'N passed, N failed';
+a relative difference (of the output's largest magnitude) above --rtol fails.
+
+Usage: check_gemms.py IN_DIR OUT_DIR [--rtol R]
+"""
+import argparse
+import os
+
+import numpy as np
+
+
+def load(directory, name):
+    array = np.load(os.path.join(directory, name))
+    if array.dtype == np.uint16:  # bf16 bits
+        array = (array.astype(np.uint32) << 16).view(np.float32)
+    return array.astype(np.float64)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("inputs")
+    parser.add_argument("outputs")
+    parser.add_argument("--rtol", type=float, default=1e-6)
+    args = parser.parse_args()
+    a, b, ba, bb, bt, at, one = (load(args.inputs, f"arg{i}.npy")
+                                 for i in range(7))
+    expected = {
+        "plain": a @ b,
+        "batched": ba @ bb,
+        "a_bt": a @ bt.T,
+        "at_b": at.T @ b,
+        "tiny": one @ one,
+    }
+    failed = 0
+    for i, (name, want) in enumerate(expected.items()):
+        got = load(args.outputs, f"out{i}.npy")
+        if got.shape != want.shape:
+            print(f"{name}: FAIL shape {got.shape} != {want.shape}")
+            failed += 1
+            continue
+        error = np.max(np.abs(got - want)) / max(np.max(np.abs(want)), 1e-30)
+        ok = error <= args.rtol
+        failed += not ok
+        print(f"{name}: {'ok' if ok else 'FAIL'} {list(want.shape)} "
+              f"relative error {error:.1e}")
+    print(f"{len(expected) - failed} passed, {failed} failed")
+
+
+if __name__ == "__main__":
+    main()
