@@ -21,7 +21,7 @@ WEIGHTS = [0, -8, -14, -17, -20]  # log2 of the loss weight
 
 def run(bin_dir, graph, name, inputs, out, amp="none"):
     subprocess.run([os.path.join(bin_dir, "mp-run"), graph, "--entry", f"{name}_grad",
-                    "--amp", amp, "--inputs", ",".join(inputs),
+                    "--backend", "cpu", "--amp", amp, "--inputs", ",".join(inputs),
                     "--save-outputs", out], check=True, capture_output=True)
 
 

@@ -33,7 +33,7 @@ def train(model, amp, seed, epochs, extra=(), tag=""):
     d = os.path.join(ROOT, "examples", "torch", model)
     log = os.path.join(OUT, f"{model}-{amp}-s{seed}{tag}.csv")
     cmd = [os.path.join(BIN, "mp-run"), "--train", os.path.join(d, f"{model}_grad.mlir"),
-           "--init", os.path.join(d, "init"), "--amp", amp, "--seed", str(seed),
+           "--backend", "cpu", "--init", os.path.join(d, "init"), "--amp", amp, "--seed", str(seed),
            "--epochs", str(epochs), "--log", log] + list(extra)
     line = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip()
     print(line, flush=True)

@@ -27,6 +27,10 @@ config.substitutions.append(
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.mp_tools_dir, append_path=True)
+# mp-run runs on the CPU unless a test says otherwise (its default, auto,
+# would take a GPU where there is one; test/Tools/mp-run-backend.test checks
+# auto itself).
+config.environment["MP_BACKEND"] = "cpu"
 
 # `sanitize`: mp was built with ASan and UBSan (MP_SANITIZE). Debian's LLVM
 # is not instrumented: its inlined BumpPtrAllocator poisons slabs that the

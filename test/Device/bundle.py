@@ -59,7 +59,8 @@ def main():
         os.makedirs(case, exist_ok=True)
         graph = os.path.join(ROOT, path)
         common = [mp_run, graph, "--entry", entry, "--amp", amp]
-        run(common + ["--random-inputs", "--seed", "7", "--save-inputs",
+        run(common + ["--backend", "cpu", "--random-inputs", "--seed", "7",
+                      "--save-inputs",
                       f"{case}/in", "--save-outputs", f"{case}/ref",
                       "--emit-so", f"{case}/cpu.so"])
         run(common + ["--backend", "cuda", "--compile-only", "--emit-so",

@@ -103,7 +103,8 @@ static cl::opt<unsigned>
              cl::desc("Optimization level (0-3; mp-lower-to-cpu's opt-level)"),
              cl::init(mp::kDefaultCpuOptLevel), cl::Prefix, cl::cat(category));
 static cl::opt<Backend> backend(
-    "backend", cl::desc("Where the graph runs"), cl::init(Backend::cpu),
+    "backend", cl::desc("Where the graph runs (default auto, or $MP_BACKEND)"),
+    cl::init(Backend::automatic),
     cl::values(clEnumValN(Backend::automatic, "auto",
                           "cuda when a driver and a GPU are usable, else cpu "
                           "(one line on stderr says which and why)"),
@@ -564,6 +565,31 @@ static llvm::Error checkFlags() {
   return llvm::Error::success();
 }
 
+/// $MP_BACKEND as the default of --backend.
+static llvm::Error readBackendVariable() {
+  const char *value = std::getenv("MP_BACKEND");
+  if (backend.getNumOccurrences() || !value || !*value)
+    return llvm::Error::success();
+  Backend chosen;
+  if (backend.getParser().parse(backend, "backend", value, chosen))
+    return error(std::string("MP_BACKEND='") + value +
+                 "' is not a backend: auto, cpu, gpu-emulation or cuda");
+  backend = chosen;
+  return llvm::Error::success();
+}
+
+/// Why the GPU pipeline cannot compile here (its CUDA toolkit's ptxas and
+/// fatbinary are missing), or "".
+static std::string findGpuToolchainProblem() {
+  std::string toolkit = mp::GpuPipelineOptions().cudaToolkit;
+  for (const char *tool : {"ptxas", "fatbinary"}) {
+    std::string path = toolkit + "/bin/" + tool;
+    if (!llvm::sys::fs::can_execute(path))
+      return "no CUDA toolkit to compile for the GPU: " + path + " not found";
+  }
+  return "";
+}
+
 /// --device and --backend auto: where the CUDA backend runs, and whether.
 static llvm::Error chooseBackend() {
   if (device >= 0)
@@ -571,17 +597,22 @@ static llvm::Error chooseBackend() {
   if (backend != Backend::automatic)
     return llvm::Error::success();
   char gpu[256];
-  if (mp_backend_probe("cuda", gpu, sizeof(gpu)) == MP_OK) {
-    backend = Backend::cuda;
+  std::string why;
+  if (mp_backend_probe("cuda", gpu, sizeof(gpu)) != MP_OK)
+    why = mp_last_error();
+  else
+    why = findGpuToolchainProblem();
+  backend = why.empty() ? Backend::cuda : Backend::cpu;
+  if (why.empty())
     llvm::errs() << "mp-run: --backend auto: cuda on " << gpu << "\n";
-  } else {
-    backend = Backend::cpu;
-    llvm::errs() << "mp-run: --backend auto: cpu (" << mp_last_error() << ")\n";
-  }
+  else
+    llvm::errs() << "mp-run: --backend auto: cpu (" << why << ")\n";
   return llvm::Error::success();
 }
 
 static llvm::Error runCommand() {
+  if (llvm::Error err = readBackendVariable())
+    return err;
   if (llvm::Error err = checkFlags())
     return err;
   if (llvm::Error err = chooseBackend())
