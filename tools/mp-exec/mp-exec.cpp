@@ -4,16 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   mp-exec MODULE.so --entry NAME [--backend auto|cpu|cuda] [--device N]
+//   mp-exec MODULE --entry NAME [--backend auto|cpu|cuda] [--device N]
 //           --inputs a.npy,b.npy [--save-outputs DIR] [--repeat N]
-//   mp-exec MODULE.so --train --entry GRAD [--backend ...] [training flags
+//   mp-exec MODULE --train --entry GRAD [--backend ...] [training flags
 //           of mp-run: --epochs, --max-steps, --seed, --log, ...]
 //
-// Loads a module that `mp-run --compile-only --emit-so` (or the C++ API)
-// compiled, runs one entry on .npy inputs through the runtime and writes its
-// outputs as DIR/outN.npy, or trains a compiled training step (GRAD_step)
-// as `mp-run --train` does. It links the runtime alone: compile where MLIR
-// is, run where the GPU is. See docs/Running.md.
+// Loads a module (MODULE: a .so that `mp-run --compile-only --emit-so` or
+// the C++ API compiled, or the directory of an artifact that `mp-run
+// --compile-only --output DIR` wrote, whose module.so it loads), runs one entry
+// on .npy inputs through the runtime and writes its outputs as DIR/outN.npy, or
+// trains a compiled training step (GRAD_step) as `mp-run --train` does. It
+// links the runtime alone: compile where MLIR is, run where the GPU is. See
+// docs/Running.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,7 @@
 #include <cstring>
 #include <string>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -44,9 +47,9 @@ struct Flags {
 
 int usage(const char *message) {
   std::fprintf(stderr,
-               "mp-exec: error: %s\nusage: mp-exec MODULE.so --entry NAME "
+               "mp-exec: error: %s\nusage: mp-exec MODULE --entry NAME "
                "[--backend auto|cpu|cuda] [--device N] --inputs a.npy,b.npy "
-               "[--save-outputs DIR] [--repeat N]\n       mp-exec MODULE.so "
+               "[--save-outputs DIR] [--repeat N]\n       mp-exec MODULE "
                "--train --entry GRAD [--backend auto|cpu|cuda] [--device N] "
                "[--epochs N] [--max-steps N] "
                "[--batch N] [--test-limit N] [--seed N] [--init DIR] [--log "
@@ -179,7 +182,18 @@ std::string parse(int argc, char **argv, Flags &flags) {
     }
   }
   if (flags.module.empty())
-    return "no module (the .so that mp-run --emit-so wrote)";
+    return "no module (the .so that mp-run --emit-so wrote, or the "
+           "directory of mp-run --output)";
+  // An artifact directory: its module.so.
+  struct stat info;
+  if (stat(flags.module.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+    std::string so = flags.module + "/module.so";
+    if (access(so.c_str(), R_OK) != 0)
+      return "'" + flags.module +
+             "' is a directory without module.so (mp-run --compile-only "
+             "--output DIR writes one)";
+    flags.module = so;
+  }
   if (flags.entry.empty())
     return "--entry NAME is required (the function to run)";
   for (size_t i = 0; i < flags.inputs.size(); ++i)

@@ -17,6 +17,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <chrono>
 
@@ -108,10 +110,50 @@ CompiledModule::compile(ModuleOp module, const std::string &soPath,
   return std::move(result);
 }
 
+/// Writes DIR/manifest.json of an artifact: what was compiled, for which
+/// backend, and each entry's signature.
+static llvm::Error
+writeManifest(const CompileOptions &options, StringRef label, StringRef backend,
+              ArrayRef<std::string> chips,
+              ArrayRef<std::pair<std::string, std::string>> entries) {
+  llvm::json::Array entryArray;
+  for (auto &[name, signature] : entries)
+    entryArray.push_back(
+        llvm::json::Object{{"name", name}, {"signature", signature}});
+  llvm::json::Object manifest{{"mp_artifact", 1},
+                              {"module", "module.so"},
+                              {"backend", backend},
+                              {"compiled", label},
+                              {"entries", std::move(entryArray)}};
+  if (!chips.empty())
+    manifest["gpu_chips"] = llvm::json::Array(chips);
+  std::string path = options.outputDir + "/manifest.json";
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_Text);
+  if (!ec) {
+    os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest)))
+       << "\n";
+    os.close();
+    ec = os.error();
+    os.clear_error();
+  }
+  if (ec)
+    return error("cannot write '" + path + "': " + ec.message());
+  return llvm::Error::success();
+}
+
 llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
                                 const CompileOptions &options,
                                 const std::string &soPath) {
   auto start = std::chrono::steady_clock::now();
+  // The entries, before the module is lowered in place.
+  SmallVector<std::pair<std::string, std::string>> entries;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (!fn.isExternal() && fn.isPublic())
+      if (FailureOr<std::string> signature = mp::getEntrySignature(fn);
+          succeeded(signature))
+        entries.emplace_back(fn.getName().str(), *signature);
+  SmallVector<std::string> chips;
   if (options.backend != Backend::cuda) {
     llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
         CompiledModule::compile(module, soPath, options);
@@ -122,32 +164,39 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
                          ? " (gpu-emulation)"
                          : "")
                  << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
-    if (!options.emitSo.empty())
-      llvm::outs() << ", kept " << options.emitSo;
-    llvm::outs() << "\n";
-    return llvm::Error::success();
+  } else {
+    // One line per function on stderr: kernels, GEMMs, bytes moved. The PTX
+    // is written instead of a shared object.
+    mp::GpuPipelineOptions gpu;
+    setGpuOptions(options, gpu);
+    gpu.kernelSummary = true;
+    FailureOr<mp::GpuCompilation> compiled =
+        options.savePtx.empty()
+            ? mp::compileGpuToSharedObject(module, soPath, gpu,
+                                           options.optLevel)
+            : mp::compileForGpu(module, gpu, options.savePtx);
+    if (failed(compiled))
+      return reported();
+    chips = compiled->chips;
+    llvm::outs() << label << ": compiled " << compiled->modules.size()
+                 << " GPU modules";
+    if (!chips.empty())
+      llvm::outs() << " for " << llvm::join(chips, ", ");
+    llvm::outs() << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
+    if (!options.savePtx.empty())
+      llvm::outs() << ", " << compiled->ptxFiles.size() << " PTX files in "
+                   << options.savePtx;
   }
-  // One line per function on stderr: kernels, GEMMs, bytes moved. The PTX
-  // is written instead of a shared object.
-  mp::GpuPipelineOptions gpu;
-  setGpuOptions(options, gpu);
-  gpu.kernelSummary = true;
-  FailureOr<mp::GpuCompilation> compiled =
-      options.savePtx.empty()
-          ? mp::compileGpuToSharedObject(module, soPath, gpu, options.optLevel)
-          : mp::compileForGpu(module, gpu, options.savePtx);
-  if (failed(compiled))
-    return reported();
-  llvm::outs() << label << ": compiled " << compiled->modules.size()
-               << " GPU modules";
-  if (!compiled->chips.empty())
-    llvm::outs() << " for " << llvm::join(compiled->chips, ", ");
-  llvm::outs() << " in " << llvm::format("%.2f", secondsSince(start)) << " s";
-  if (!options.savePtx.empty())
-    llvm::outs() << ", " << compiled->ptxFiles.size() << " PTX files in "
-                 << options.savePtx;
-  else if (!options.emitSo.empty())
+  if (!options.outputDir.empty()) {
+    if (llvm::Error err = writeManifest(
+            options, label, options.backend == Backend::cuda ? "cuda" : "cpu",
+            chips, entries))
+      return err;
+    llvm::outs() << ", artifact in " << options.outputDir
+                 << " (module.so, manifest.json)";
+  } else if (!options.emitSo.empty() && options.savePtx.empty()) {
     llvm::outs() << ", kept " << options.emitSo;
+  }
   llvm::outs() << "\n";
   return llvm::Error::success();
 }

@@ -58,14 +58,17 @@ struct CompileOptions {
   Backend backend = Backend::cpu;
   unsigned optLevel = 0;
   mlir::mp::GpuGemm gpuGemm{}; ///< with cuda: how contractions are computed
-  std::string emitSo; ///< keep the shared object here
+  std::string emitSo;          ///< keep the shared object here
+  std::string outputDir;       ///< with compileOnly: the artifact's directory
   bool compileOnly = false;
   std::string savePtx; ///< write each GPU module's PTX per chip here
 };
 
 /// mp-run --compile-only: compiles `module` (lowered in place) as `options`
 /// say, into `soPath` (for cuda without --save-ptx too), and prints one
-/// line, headed `label`, saying what was made. Runs nothing.
+/// line, headed `label`, saying what was made; with `outputDir` (whose
+/// module.so `soPath` is) also writes the artifact's manifest.json. Runs
+/// nothing.
 llvm::Error compileOnly(mlir::ModuleOp module, llvm::StringRef label,
                         const CompileOptions &options,
                         const std::string &soPath);

@@ -123,6 +123,11 @@ static cl::opt<int> device("device",
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
+static cl::opt<std::string> outputDir(
+    "output",
+    cl::desc("With --compile-only: write an artifact for mp-exec to DIR "
+             "(module.so and manifest.json: backend, entries, signatures)"),
+    cl::value_desc("DIR"), cl::cat(category));
 static cl::opt<bool> compileOnlyFlag(
     "compile-only",
     cl::desc("Compile (graph or training step) and run nothing; no inputs, "
@@ -405,6 +410,7 @@ static CompileOptions getCompileOptions() {
   options.backend = backend;
   options.optLevel = optLevel;
   options.emitSo = emitSo;
+  options.outputDir = outputDir;
   options.compileOnly = compileOnlyFlag;
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
@@ -529,6 +535,10 @@ static llvm::Error checkFlags() {
     return error("give the graph either as FILE or with --train, not both");
   if (!savePtx.empty() && backend != Backend::cuda)
     return error("--save-ptx needs --backend cuda");
+  if (!outputDir.empty() &&
+      (!compileOnlyFlag || !emitSo.empty() || !savePtx.empty()))
+    return error("--output DIR needs --compile-only, and writes DIR/module.so: "
+                 "drop --emit-so and --save-ptx");
   if (gpuGemm.getNumOccurrences() && backend != Backend::cuda &&
       backend != Backend::automatic)
     return error("--gpu-gemm needs --backend cuda or auto");
@@ -617,6 +627,11 @@ static llvm::Error runCommand() {
     return err;
   if (llvm::Error err = chooseBackend())
     return err;
+  if (!outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+      return error("cannot create '" + outputDir + "': " + ec.message());
+    emitSo = outputDir + "/module.so";
+  }
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
