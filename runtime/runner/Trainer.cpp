@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Trainer.h"
+#include "Checkpoint.h"
 #include "mp/Runtime/Tensor.h"
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <sstream>
 #include <unistd.h>
 
 using namespace mp_runner;
@@ -48,6 +50,8 @@ std::string mp_runner::checkTrainOptions(const TrainOptions &options) {
              ": steps count from 1";
   if (!(options.lossWeight > 0) || !std::isfinite(options.lossWeight))
     return "--loss-weight must be positive and finite";
+  if (options.saveEvery < 0 || (options.saveEvery && options.saveState.empty()))
+    return "--save-every N needs --save-state DIR and N >= 1";
   return "";
 }
 
@@ -253,6 +257,11 @@ std::string Trainer::setUp() {
   if (seedArg < 0 || lossResult < 0)
     return "the training step has no mp.grad_seed argument or no mp.loss "
            "result";
+  for (auto [flag, dir] : {std::make_pair("--save-params", &options.saveParams),
+                           std::make_pair("--save-state", &options.saveState)})
+    if (!dir->empty())
+      if (std::string err = createDirectories(*dir); !err.empty())
+        return std::string(flag) + ": " + err;
   if (!options.injectOverflow.empty() && foundInfResult < 0)
     return "--inject-overflow needs loss scaling to skip the steps (--amp "
            "fp16, or --loss-scale dynamic or static): without it the "
@@ -382,14 +391,43 @@ std::string Trainer::run(TrainSummary &summary) {
     if (step > totalSteps)
       return "--inject-overflow " + std::to_string(step) + ": training has " +
              std::to_string(totalSteps) + " steps";
+  // Where training starts: the beginning, or a checkpoint.
+  Position position;
+  if (!options.resume.empty()) {
+    if (std::string err =
+            loadCheckpoint(options.resume, step, trainer, position);
+        !err.empty())
+      return err;
+    std::istringstream saved(position.rng);
+    saved >> rng;
+    if (saved.fail())
+      return "--resume: '" + options.resume +
+             "' has a malformed random generator state";
+    summary.steps = position.step;
+    summary.skipped = position.skipped;
+    summary.lastLoss = position.loss;
+  }
+  auto save = [&]() -> std::string {
+    position.step = summary.steps;
+    position.skipped = summary.skipped;
+    position.loss = summary.lastLoss;
+    return saveCheckpoint(options.saveState, step, trainer, position);
+  };
   std::vector<int64_t> order(train.count);
   interruptRequested = 0;
   auto start = std::chrono::steady_clock::now();
-  for (unsigned epoch = 1; epoch <= options.epochs; ++epoch) {
+  for (unsigned epoch = position.epoch; epoch <= options.epochs; ++epoch) {
+    // The generator as the epoch begins: a checkpoint draws its order again.
+    std::ostringstream epochRng;
+    epochRng << rng;
     std::iota(order.begin(), order.end(), 0);
     if (!options.inFileOrder)
       std::shuffle(order.begin(), order.end(), rng);
-    for (int64_t s = 0; s < perEpoch; ++s) {
+    int64_t first = epoch == position.epoch ? position.epochStep : 0;
+    position.epoch = epoch;
+    position.epochStep = first;
+    position.rng = epochRng.str();
+    for (int64_t s = first; s < perEpoch; ++s) {
       for (int64_t m = 0; m < micro; ++m) {
         mp_tensor imageView = viewMicroBatch(*images, layout.image, m);
         mp_tensor labelView = viewMicroBatch(*labels, layout.label, m);
@@ -413,6 +451,10 @@ std::string Trainer::run(TrainSummary &summary) {
           foundInfResult >= 0 &&
           mp_tensor_get(mp_trainer_result(trainer, foundInfResult), 0) != 0;
       summary.skipped += skipped;
+      position.epochStep = s + 1;
+      if (options.saveEvery && stepNumber % options.saveEvery == 0)
+        if (std::string err = save(); !err.empty())
+          return err;
       bool last = s + 1 == perEpoch;
       double accuracy = -1;
       if (last) {
@@ -450,6 +492,9 @@ std::string Trainer::run(TrainSummary &summary) {
       break;
   }
   summary.scale = currentScale();
+  if (!options.saveState.empty())
+    if (std::string err = save(); !err.empty())
+      return err;
   if (!options.saveParams.empty())
     for (int32_t i = 0, e = mp_entry_num_args(step); i < e; ++i) {
       if (mp_entry_arg(step, i)->role != MP_ROLE_PARAM)

@@ -33,6 +33,9 @@ struct TrainOptions {
   std::string initDir;      // argN.npy per parameter argument N
   std::string logFile;      // CSV
   std::string saveParams;   // argN.npy per parameter argument N, at the end
+  std::string saveState;    // checkpoints (Checkpoint.h): every saveEvery
+  int64_t saveEvery = 0;    // steps (0: only) at the end
+  std::string resume;       // a checkpoint directory to continue from
   bool inFileOrder = false; // batches in file order, not shuffled
   float lossWeight = 1.0f;  // the gradient seed: gradients of weight * loss
   std::vector<int64_t> injectOverflow; // 1-based steps seeded with +inf

@@ -53,7 +53,8 @@ int usage(const char *message) {
                "--train --entry GRAD [--backend auto|cpu|cuda] [--device N] "
                "[--epochs N] [--max-steps N] "
                "[--batch N] [--test-limit N] [--seed N] [--init DIR] [--log "
-               "FILE] [--save-params DIR] [--no-shuffle] [--loss-weight W] "
+               "FILE] [--save-params DIR] [--save-state DIR] [--save-every N] "
+               "[--resume DIR] [--no-shuffle] [--loss-weight W] "
                "[--inject-overflow S,...] [--dataset NAME]\n",
                message);
   return 1;
@@ -151,6 +152,10 @@ std::string parse(int argc, char **argv, Flags &flags) {
       flags.run.logFile = value;
     } else if (arg == "--save-params") {
       flags.run.saveParams = value;
+    } else if (arg == "--save-state") {
+      flags.run.saveState = value;
+    } else if (arg == "--resume") {
+      flags.run.resume = value;
     } else if (arg == "--loss-weight") {
       char *end = nullptr;
       flags.run.lossWeight = std::strtof(value.c_str(), &end);
@@ -168,6 +173,7 @@ std::string parse(int argc, char **argv, Flags &flags) {
       int64_t *field = arg == "--max-steps"    ? &flags.run.maxSteps
                        : arg == "--batch"      ? &flags.run.batch
                        : arg == "--test-limit" ? &flags.run.testLimit
+                       : arg == "--save-every" ? &flags.run.saveEvery
                                                : nullptr;
       bool isUnsigned = arg == "--epochs" || arg == "--seed";
       if (!field && !isUnsigned)

@@ -87,11 +87,6 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
   if (std::string err = mp_runner::loadDataset(command.dataset, data);
       !err.empty())
     return error(err);
-  if (!options.saveParams.empty())
-    if (std::error_code ec =
-            llvm::sys::fs::create_directories(options.saveParams))
-      return error("--save-params: cannot create '" + options.saveParams +
-                   "': " + ec.message());
   // The first SIGINT or SIGTERM finishes the current step (LLVM's handler
   // also removes the temporary files); a second one kills the process.
   llvm::sys::SetInterruptFunction([] { mp_runner::interruptRequested = 1; });

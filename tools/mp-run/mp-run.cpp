@@ -226,6 +226,24 @@ static cl::opt<std::string, true>
                cl::desc("Write the trained parameters as argN.npy to DIR"),
                cl::value_desc("DIR"), cl::location(runOptions.saveParams),
                cl::cat(trainCategory));
+static cl::opt<std::string, true> saveState(
+    "save-state",
+    cl::desc("Checkpoint training to DIR at the end (and every "
+             "--save-every N steps): parameters, optimizer and loss-scale "
+             "state, position; --resume DIR continues from it"),
+    cl::value_desc("DIR"), cl::location(runOptions.saveState),
+    cl::cat(trainCategory));
+static cl::opt<int64_t, true>
+    saveEvery("save-every", cl::desc("With --save-state: every N steps too"),
+              cl::value_desc("N"), cl::location(runOptions.saveEvery),
+              cl::cat(trainCategory));
+static cl::opt<std::string, true>
+    resume("resume",
+           cl::desc("Continue training from the checkpoint in DIR (same "
+                    "model and flags; --epochs/--max-steps count from the "
+                    "start)"),
+           cl::value_desc("DIR"), cl::location(runOptions.resume),
+           cl::cat(trainCategory));
 static cl::opt<bool, true> noShuffle("no-shuffle",
                                      cl::desc("Take the batches in file order"),
                                      cl::location(runOptions.inFileOrder),
@@ -580,7 +598,7 @@ static llvm::Error readBackendVariable() {
   const char *value = std::getenv("MP_BACKEND");
   if (backend.getNumOccurrences() || !value || !*value)
     return llvm::Error::success();
-  Backend chosen;
+  Backend chosen = Backend::automatic;
   if (backend.getParser().parse(backend, "backend", value, chosen))
     return error(std::string("MP_BACKEND='") + value +
                  "' is not a backend: auto, cpu, gpu-emulation or cuda");
