@@ -64,6 +64,30 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
   ];
 }
 
+def GPUFuseElementwisePass : Pass<"mp-gpu-fuse-elementwise"> {
+  let summary = "Fuse elementwise producers into their consumers: one kernel "
+                "where there were several";
+  let description = [{
+    On tensors, fuses each elementwise `linalg.generic` whose result has one
+    use into the `linalg.generic` that uses it (upstream's elementwise
+    fusion: the producer's body is inlined, its result never written to
+    memory), so a chain such as cast, bias, activation, cast becomes one
+    kernel, and an elementwise op feeding a reduction (the `exp` of a
+    softmax, a loss's terms) is computed inside it. The scalar operations
+    and their order stay the same. Results with several uses are not
+    fused (their computation would be repeated), nor anything into a
+    contraction: its f16/bf16 operands stay visible to the Tensor Core path
+    (and cuBLASLt). Part of `mp-lower-to-gpu`, before padding.
+
+    ```mlir
+    %h = linalg.generic {...} ins(%x : tensor<64x128xf32>) ... { arith.truncf }   // one use
+    %r = linalg.generic {...} ins(%h, %b : ...) ... { arith.extf, arith.addf, arith.maximumf }
+    // becomes one linalg.generic with truncf, extf, addf and maximumf
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
   let summary = "Choose generated kernels or cuBLASLt for each Tensor Core "
                 "contraction";
