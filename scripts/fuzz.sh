@@ -2,7 +2,8 @@
 #===- scripts/fuzz.sh - Build and run one libFuzzer target ----------------===#
 #
 # Usage: scripts/fuzz.sh TARGET SECONDS [BUILD_DIR]
-#   TARGET: npy | signature | policy | idx | pipeline | all (each for SECONDS;
+#   TARGET: npy | signature | policy | idx | checkpoint | pipeline | all (each
+#   for SECONDS;
 #   CI runs `all`)
 #   BUILD_DIR: the sanitizer build (default: build-sanitize)
 #   MP_FUZZ_SEED: libFuzzer's -seed (default: a random one). With a fixed
@@ -33,9 +34,9 @@ seconds="${2:?$usage}"
 build="${3:-$root/build-sanitize}"
 # The target runs from inside the build: make the path absolute.
 case "$build" in /*) ;; *) build="$PWD/$build" ;; esac
-targets="npy signature policy idx pipeline"
+targets="npy signature policy idx checkpoint pipeline"
 if [ "$target" = all ]; then
-  for t in npy signature policy idx pipeline; do
+  for t in $targets; do
     "$0" "$t" "$seconds" "$build"
   done
   exit 0
@@ -67,6 +68,10 @@ if [ "$target" = pipeline ]; then
       { print > path }'
 else
   seeds+=("$root/fuzz/corpus/$target")
+fi
+# A checkpoint's state holds the generator's (about 7 kB).
+if [ "$target" = checkpoint ]; then
+  max_len=16384
 fi
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"

@@ -14,6 +14,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <map>
+#include <random>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -22,6 +24,8 @@ using namespace mp_runner;
 
 namespace {
 constexpr const char *kMagic = "mp-checkpoint 1";
+/// The largest trainer.txt read (the generator's state is about 7 kB).
+constexpr size_t kMaxStateBytes = size_t(1) << 20;
 
 /// Whether the trainer carries argument `info` from step to step.
 bool carriesState(const mp_value_info &info) {
@@ -154,59 +158,85 @@ std::string mp_runner::saveCheckpoint(const std::string &dir, mp_entry *step,
   return "";
 }
 
+std::string mp_runner::parseTrainerState(const std::string &text,
+                                         const std::string &where,
+                                         std::string &signature,
+                                         Position &position) {
+  if (text.size() > kMaxStateBytes)
+    return where + " is too large to be an mp checkpoint";
+  // The magic line, then "key value" lines.
+  std::map<std::string, std::string> fields;
+  size_t begin = 0;
+  bool first = true;
+  while (begin < text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos)
+      end = text.size();
+    std::string line = text.substr(begin, end - begin);
+    begin = end + 1;
+    if (first) {
+      if (line != kMagic)
+        return where + " is not an mp checkpoint";
+      first = false;
+      continue;
+    }
+    size_t space = line.find(' ');
+    if (space != std::string::npos)
+      fields[line.substr(0, space)] = line.substr(space + 1);
+  }
+  if (first)
+    return where + " is not an mp checkpoint";
+  for (const char *key :
+       {"signature", "step", "epoch", "epoch_step", "skipped", "loss", "rng"})
+    if (!fields.count(key))
+      return where + " has no '" + key + "'";
+  int64_t epoch = 0;
+  char *end = nullptr;
+  const std::string &loss = fields["loss"];
+  position.loss = std::strtod(loss.c_str(), &end);
+  if (!parseCount(fields["step"], INT64_MAX / 2, position.step) ||
+      !parseCount(fields["epoch"], UINT32_MAX, epoch) || epoch < 1 ||
+      !parseCount(fields["epoch_step"], position.step, position.epochStep) ||
+      !parseCount(fields["skipped"], position.step, position.skipped) ||
+      loss.empty() || !end || *end || fields["rng"].empty())
+    return where + " has a malformed position";
+  std::istringstream rng(fields["rng"]);
+  std::mt19937_64 generator;
+  rng >> generator;
+  if (rng.fail())
+    return where + " has a malformed random generator state";
+  position.epoch = static_cast<unsigned>(epoch);
+  position.rng = fields["rng"];
+  signature = fields["signature"];
+  return "";
+}
+
 std::string mp_runner::loadCheckpoint(const std::string &dir, mp_entry *step,
-                                      mp_trainer *trainer,
-                                      Position &position) {
+                                      mp_trainer *trainer, Position &position) {
   std::string name;
   if (std::string err = readLine(dir + "/latest", name); !err.empty())
     return "--resume: " + err + " (not a directory that --save-state wrote)";
   if (name.rfind("step-", 0) != 0 || name.find('/') != std::string::npos)
     return "--resume: '" + dir + "/latest' does not name a saved state";
   std::string state = dir + "/" + name;
+  std::string text, where = "--resume: '" + state + "/trainer.txt'";
   std::FILE *file = std::fopen((state + "/trainer.txt").c_str(), "r");
   if (!file)
     return "--resume: " + systemError("read", state + "/trainer.txt");
-  // "key value" lines after the magic line.
-  std::map<std::string, std::string> fields;
-  std::string line, magic;
-  bool first = true;
-  for (int c; (c = std::fgetc(file)) != EOF;) {
-    if (c != '\n') {
-      line.push_back(static_cast<char>(c));
-      if (line.size() > (size_t(1) << 20))
-        break;
-      continue;
-    }
-    size_t space = line.find(' ');
-    if (first)
-      magic = line;
-    else if (space != std::string::npos)
-      fields[line.substr(0, space)] = line.substr(space + 1);
-    first = false;
-    line.clear();
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), file)) > 0;) {
+    text.append(buffer, n);
+    if (text.size() > kMaxStateBytes)
+      break;
   }
   std::fclose(file);
-  std::string where = "--resume: '" + state + "/trainer.txt'";
-  if (magic != kMagic)
-    return where + " is not an mp checkpoint";
-  for (const char *key :
-       {"signature", "step", "epoch", "epoch_step", "skipped", "loss", "rng"})
-    if (!fields.count(key))
-      return where + " has no '" + key + "'";
-  if (fields["signature"] != getSignature(step))
+  std::string signature;
+  if (std::string err = parseTrainerState(text, where, signature, position);
+      !err.empty())
+    return err;
+  if (signature != getSignature(step))
     return where + " was saved from another training step (signature " +
-           fields["signature"] + "); resume with the same model and flags";
-  int64_t epoch = 0;
-  char *end = nullptr;
-  position.loss = std::strtod(fields["loss"].c_str(), &end);
-  if (!parseCount(fields["step"], INT64_MAX / 2, position.step) ||
-      !parseCount(fields["epoch"], UINT32_MAX, epoch) || epoch < 1 ||
-      !parseCount(fields["epoch_step"], position.step, position.epochStep) ||
-      !parseCount(fields["skipped"], position.step, position.skipped) ||
-      !end || *end || fields["rng"].empty())
-    return where + " has a malformed position";
-  position.epoch = static_cast<unsigned>(epoch);
-  position.rng = fields["rng"];
+           signature + "); resume with the same model and flags";
   for (int32_t i = 0, e = mp_entry_num_args(step); i < e; ++i) {
     if (!carriesState(*mp_entry_arg(step, i)))
       continue;

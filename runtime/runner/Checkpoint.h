@@ -36,6 +36,13 @@ struct Position {
   std::string rng;
 };
 
+/// Parses the text of a `trainer.txt` into `signature` and `position`;
+/// an error message (headed `where`), or empty.
+[[nodiscard]] std::string parseTrainerState(const std::string &text,
+                                            const std::string &where,
+                                            std::string &signature,
+                                            Position &position);
+
 /// Creates directory `path` and its missing parents; an error message, or
 /// empty.
 [[nodiscard]] std::string createDirectories(const std::string &path);

@@ -398,11 +398,8 @@ std::string Trainer::run(TrainSummary &summary) {
             loadCheckpoint(options.resume, step, trainer, position);
         !err.empty())
       return err;
-    std::istringstream saved(position.rng);
+    std::istringstream saved(position.rng); // checked by loadCheckpoint
     saved >> rng;
-    if (saved.fail())
-      return "--resume: '" + options.resume +
-             "' has a malformed random generator state";
     summary.steps = position.step;
     summary.skipped = position.skipped;
     summary.lastLoss = position.loss;
