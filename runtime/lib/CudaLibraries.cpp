@@ -116,11 +116,13 @@ struct CublasLt {
   Status (*layoutSetAttribute)(Layout, int, const void *, size_t);
   Status (*preferenceCreate)(Preference *);
   Status (*preferenceSetAttribute)(Preference, int, const void *, size_t);
-  Status (*heuristic)(Handle, Desc, Layout, Layout, Layout, Layout,
-                      Preference, int, HeuristicResult *, int *);
+  // Pointers to structs as void *: the exact types a caller and a callee
+  // built with -fsanitize=function must agree on.
+  Status (*heuristic)(Handle, Desc, Layout, Layout, Layout, Layout, Preference,
+                      int, void *, int *);
   Status (*matmul)(Handle, Desc, const void *, const void *, Layout,
                    const void *, Layout, const void *, const void *, Layout,
-                   void *, Layout, const Algo *, void *, size_t, void *);
+                   void *, Layout, const void *, void *, size_t, void *);
   const char *(*statusName)(Status); // optional
 
   std::string unusable; // why cuBLASLt cannot be used, once tried

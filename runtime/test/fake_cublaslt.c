@@ -43,32 +43,37 @@ Status cublasLtCreate(void **handle) {
   return enter("cublasLtCreate");
 }
 
-Status cublasLtMatmulDescCreate(Desc **desc, int compute, int scale) {
+/* Handles are void * (as the runtime declares them: -fsanitize=function
+ * checks that caller and callee agree on the exact types). */
+Status cublasLtMatmulDescCreate(void **desc, int compute, int scale) {
   if (compute != 68 || scale != 0) /* CUBLAS_COMPUTE_32F, CUDA_R_32F */
     return 15;                     /* CUBLAS_STATUS_NOT_SUPPORTED */
   *desc = calloc(1, sizeof(Desc));
   return enter("cublasLtMatmulDescCreate");
 }
 
-Status cublasLtMatmulDescSetAttribute(Desc *desc, int attribute,
+Status cublasLtMatmulDescSetAttribute(void *handle, int attribute,
                                       const void *value, size_t size) {
+  Desc *desc = handle;
   if (size != sizeof(int32_t) || (attribute != 3 && attribute != 4))
     return 7; /* CUBLAS_STATUS_INVALID_VALUE */
   memcpy(attribute == 3 ? &desc->transA : &desc->transB, value, size);
   return 0;
 }
 
-Status cublasLtMatrixLayoutCreate(Layout **layout, int type, uint64_t rows,
+Status cublasLtMatrixLayoutCreate(void **handle, int type, uint64_t rows,
                                   uint64_t cols, int64_t ld) {
   if (ld < (int64_t)(rows ? rows : 1))
     return 7;
-  *layout = calloc(1, sizeof(Layout));
-  **layout = (Layout){type, rows, cols, ld, 0, 1};
+  Layout *layout = calloc(1, sizeof(Layout));
+  *layout = (Layout){type, rows, cols, ld, 0, 1};
+  *handle = layout;
   return enter("cublasLtMatrixLayoutCreate");
 }
 
-Status cublasLtMatrixLayoutSetAttribute(Layout *layout, int attribute,
+Status cublasLtMatrixLayoutSetAttribute(void *handle, int attribute,
                                         const void *value, size_t size) {
+  Layout *layout = handle;
   if (attribute == 5 && size == sizeof(int32_t))
     memcpy(&layout->batch, value, size);
   else if (attribute == 6 && size == sizeof(int64_t))
@@ -98,13 +103,13 @@ typedef struct {
   int reserved[4];
 } HeuristicResult;
 
-Status cublasLtMatmulAlgoGetHeuristic(void *handle, Desc *desc, Layout *a,
-                                      Layout *b, Layout *c, Layout *d,
+Status cublasLtMatmulAlgoGetHeuristic(void *handle, void *desc, void *a,
+                                      void *b, void *c, void *d,
                                       void *preference, int requested,
-                                      HeuristicResult *results, int *found) {
+                                      void *results, int *found) {
   (void)handle, (void)desc, (void)a, (void)b, (void)c, (void)d;
   (void)preference;
-  memset(results, 0, sizeof(*results) * (requested > 0 ? requested : 0));
+  memset(results, 0, sizeof(HeuristicResult) * (requested > 0 ? requested : 0));
   *found = requested > 0;
   return enter("cublasLtMatmulAlgoGetHeuristic");
 }
@@ -141,13 +146,16 @@ static float element(const void *x, const Layout *l, int32_t trans,
   return l->type == 14 ? bf16ToFloat(bits) : halfToFloat(bits);
 }
 
-Status cublasLtMatmul(void *handle, Desc *desc, const float *alpha,
-                      const void *a, Layout *la, const void *b, Layout *lb,
-                      const float *beta, const void *c, Layout *lc, void *d,
-                      Layout *ld, const void *algo, void *workspace,
-                      size_t workspaceSize, void *stream) {
+Status cublasLtMatmul(void *handle, void *descHandle, const void *alphaPointer,
+                      const void *a, void *aLayout, const void *b,
+                      void *bLayout, const void *betaPointer, const void *c,
+                      void *cLayout, void *d, void *dLayout, const void *algo,
+                      void *workspace, size_t workspaceSize, void *stream) {
   (void)handle, (void)algo, (void)workspace, (void)workspaceSize;
-  (void)stream, (void)lc;
+  (void)stream, (void)cLayout;
+  const Desc *desc = descHandle;
+  const Layout *la = aLayout, *lb = bLayout, *ld = dLayout;
+  const float *alpha = alphaPointer, *beta = betaPointer;
   Status status = enter("cublasLtMatmul");
   if (status)
     return status;
