@@ -8,7 +8,7 @@ compiled for the CUDA backend (mp-run --backend cuda --compile-only
 the CPU backend's outputs for them (the reference). For each training case
 (an example model under a policy, Adam) it holds the training step compiled
 for both backends. And mp-exec with the runtime library, Fashion-MNIST, the
-PyTorch models and bench/gpu_train.py.
+PyTorch models, bench/gpu_train.py, and bench/gpu_gemm.py's GEMM modules.
 
 Usage: bundle.py OUT [--mp-run PATH]   (OUT is created; run from anywhere)
 """
@@ -87,6 +87,9 @@ def main():
     shutil.copy(os.path.join(ROOT, "examples", "torch", "models.py"),
                 args.out)
     shutil.copy(os.path.join(ROOT, "bench", "gpu_train.py"), args.out)
+    # GEMMs of 1024..8192, generated and on cuBLASLt (bench/gpu_gemm.py).
+    run([sys.executable, os.path.join(ROOT, "bench", "gpu_gemm.py"), "build",
+         args.out, "--build", args.build])
     shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                              "check.py"), args.out)
     print(f"{len(CASES)} cases and {len(TRAIN)} training steps in "

@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""GEMM throughput on an NVIDIA GPU: mp's generated Tensor Core kernels
+(--gpu-gemm codegen) and its cuBLASLt calls (--gpu-gemm library) against
+PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
+1024..8192; fp32 (and TF32) PyTorch matmuls for reference.
+
+Two steps, as the GPU machine has no MLIR:
+  gpu_gemm.py build OUT [--sizes 1024,2048,4096,8192] [--build DIR]
+      (here) writes OUT/gemm/: one graph per size and type, C = A x B with
+      A, B f16 or bf16 and C f32, compiled with mp-run --backend cuda
+      --compile-only --output for both paths, and this script; with mp-exec
+      and the runtime in OUT/bin and OUT/lib (test/Device/bundle.py makes
+      the same layout).
+  gpu_gemm.py run OUT [--paths codegen,library] [--repeat N] [--no-torch]
+      (there) draws the inputs, runs each module with mp-exec --repeat,
+      checks its output against NumPy on the smallest size, and prints a
+      Markdown table of milliseconds and TFLOP/s (2 M N K / time), with
+      PyTorch's on the same device when torch is importable (it says so
+      when it is not). Ratios are measured in one run.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TYPES = ("f16", "bf16")
+PATHS = ("codegen", "library")
+
+GRAPH = """func.func @gemm(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>)
+    -> tensor<{n}x{n}xf32> {{
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{n}x{n}xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<{n}x{n}xf32>)
+      -> tensor<{n}x{n}xf32>
+  %d = linalg.matmul ins(%a, %b : tensor<{n}x{n}x{t}>, tensor<{n}x{n}x{t}>)
+                     outs(%c : tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>
+  return %d : tensor<{n}x{n}xf32>
+}}
+"""
+
+
+def fail(message):
+    sys.exit(f"gpu_gemm.py: {message}")
+
+
+def run(cmd, env=None):
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        fail(f"{' '.join(cmd)}: exit {done.returncode}: "
+             f"{done.stderr.strip()[-600:]}")
+    return done.stdout
+
+
+def build(args):
+    mp_run = os.path.join(args.build, "bin", "mp-run")
+    gemm = os.path.join(args.out, "gemm")
+    os.makedirs(gemm, exist_ok=True)
+    for sub in ("bin", "lib"):
+        os.makedirs(os.path.join(args.out, sub), exist_ok=True)
+    shutil.copy(os.path.join(args.build, "bin", "mp-exec"),
+                os.path.join(args.out, "bin"))
+    shutil.copy(os.path.join(args.build, "lib", "libMPRuntime.so"),
+                os.path.join(args.out, "lib"))
+    shutil.copy(os.path.abspath(__file__), args.out)
+    for n in args.sizes:
+        for t in TYPES:
+            source = os.path.join(gemm, f"gemm-{n}-{t}.mlir")
+            with open(source, "w") as f:
+                f.write(GRAPH.format(n=n, t=t))
+            for path in PATHS:
+                run([mp_run, source, "--entry", "gemm", "--backend", "cuda",
+                     "--gpu-gemm", path, "--compile-only", "--output",
+                     os.path.join(gemm, f"gemm-{n}-{t}-{path}")])
+    print(f"gpu_gemm.py: {len(args.sizes) * len(TYPES) * len(PATHS)} "
+          f"modules in {gemm}")
+
+
+def save_inputs(np, n, t, directory, seed):
+    """Random A and B of n x n in [-1, 1) as mp-exec reads them (bf16 as
+    its uint16 bits); returns them as float32 for the reference."""
+    rng = np.random.default_rng(seed)
+    arrays = []
+    for i in range(2):
+        x = rng.uniform(-1, 1, (n, n)).astype(np.float32)
+        if t == "f16":
+            stored = x.astype(np.float16)
+            arrays.append(stored.astype(np.float32))
+        else:  # round to nearest even in the top 16 bits
+            bits = x.view(np.uint32)
+            bits = bits + 0x7FFF + ((bits >> 16) & 1)
+            stored = (bits >> 16).astype(np.uint16)
+            arrays.append((stored.astype(np.uint32) << 16).view(np.float32))
+        np.save(os.path.join(directory, f"arg{i}.npy"), stored)
+    return arrays
+
+
+def mp_time(bundle, module, directory, repeat, env):
+    """(ms per call, ms per launch of the GEMM): a call includes the
+    runtime's copies of the inputs into device-visible memory and of the
+    result out; the GEMM's time is MP_CUDA_PROFILE's (launch to
+    synchronization) for its most expensive kernel or cuBLASLt call."""
+    cmd = [os.path.join(bundle, "bin", "mp-exec"), module, "--entry", "gemm",
+           "--inputs", f"{directory}/arg0.npy,{directory}/arg1.npy",
+           "--save-outputs", os.path.join(directory, "out"), "--repeat",
+           str(repeat)]
+    done = subprocess.run(cmd, capture_output=True, text=True,
+                          env=dict(env, MP_CUDA_PROFILE="1"))
+    if done.returncode != 0:
+        fail(f"{' '.join(cmd)}: exit {done.returncode}: "
+             f"{done.stderr.strip()[-600:]}")
+    call = re.search(r"median ([0-9.e+-]+) ms", done.stdout)
+    top = re.search(r"^ +([0-9.]+) ms +[0-9.]+% +([0-9]+) launches",
+                    done.stderr, re.M)
+    if not call or not top:
+        fail(f"no times in mp-exec's output: {done.stdout.strip()[-200:]} "
+             f"{done.stderr.strip()[-200:]}")
+    return float(call.group(1)), float(top.group(1)) / int(top.group(2))
+
+
+def torch_time(torch, n, dtype, repeat):
+    a = torch.rand(n, n, device="cuda", dtype=torch.float32).to(dtype)
+    b = torch.rand(n, n, device="cuda", dtype=torch.float32).to(dtype)
+    torch.matmul(a, b)
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(repeat):
+        start.record()
+        torch.matmul(a, b)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
+
+
+def tflops(n, ms):
+    return 2.0 * n ** 3 / (ms * 1e-3) / 1e12
+
+
+def run_bundle(args):
+    import numpy as np
+    gemm = os.path.join(args.bundle, "gemm")
+    sizes = sorted({int(m.group(1)) for f in os.listdir(gemm)
+                    if (m := re.match(r"gemm-(\d+)-f16-codegen$", f))})
+    if not sizes:
+        fail(f"no modules in {gemm}: run 'gpu_gemm.py build' first")
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(args.bundle, "lib") + (
+        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    torch = None
+    if not args.no_torch:
+        try:
+            import torch as torch_module
+            if torch_module.cuda.is_available():
+                torch = torch_module
+                torch.backends.cuda.matmul.allow_tf32 = False
+        except ImportError:
+            pass
+    device = torch.cuda.get_device_name() if torch else "(PyTorch not used)"
+    print(f"GEMM C = A x B (f32 accumulation), {device}; median of "
+          f"{args.repeat} calls")
+    print(f"PyTorch: {'torch ' + torch.__version__ if torch else 'not importable or no GPU: its columns are empty'}\n")
+    print("mp: 'GEMM ms' is the GEMM's kernel (or cuBLASLt call) per "
+          "launch, 'call ms' the whole entry call with the runtime's copies "
+          "of inputs and result (device-resident buffers are issue 12's)\n")
+    header = "| n | type | " + " | ".join(
+        f"mp {p} call ms | mp {p} GEMM ms | mp {p} TFLOP/s"
+        for p in args.paths)
+    header += " | torch ms | torch TFLOP/s | mp best / torch |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            for t in TYPES:
+                directory = os.path.join(tmp, f"{n}-{t}")
+                os.makedirs(directory)
+                a, b = save_inputs(np, n, t, directory, seed=n)
+                cells, best = [], None
+                for path in args.paths:
+                    module = os.path.join(gemm, f"gemm-{n}-{t}-{path}")
+                    call, ms = mp_time(args.bundle, module, directory,
+                                       args.repeat, env)
+                    if n == sizes[0]:
+                        got = np.load(os.path.join(directory, "out",
+                                                   "out0.npy"))
+                        want = a @ b
+                        error = np.max(np.abs(got - want)) / np.max(
+                            np.abs(want))
+                        if not error <= 1e-4:
+                            fail(f"{module}: wrong result (relative error "
+                                 f"{error:.2e} against NumPy)")
+                    cells.append(f"{call:.3f} | {ms:.3f} | "
+                                 f"{tflops(n, ms):.1f}")
+                    best = ms if best is None else min(best, ms)
+                if torch:
+                    dtype = torch.float16 if t == "f16" else torch.bfloat16
+                    ms = torch_time(torch, n, dtype, args.repeat)
+                    cells.append(f"{ms:.3f} | {tflops(n, ms):.1f} | "
+                                 f"{ms / best:.2f}x")
+                else:
+                    cells.append(" |  | ")
+                print(f"| {n} | {t} | " + " | ".join(cells) + " |")
+        if torch:
+            print("\nPyTorch reference, fp32 operands:")
+            for n in sizes:
+                for tf32 in (False, True):
+                    torch.backends.cuda.matmul.allow_tf32 = tf32
+                    ms = torch_time(torch, n, torch.float32, args.repeat)
+                    print(f"- {n}: {'TF32' if tf32 else 'FP32'} {ms:.3f} ms, "
+                          f"{tflops(n, ms):.1f} TFLOP/s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("out")
+    b.add_argument("--sizes", default="1024,2048,4096,8192",
+                   type=lambda s: [int(x) for x in s.split(",")])
+    b.add_argument("--build", default=os.path.join(ROOT, "build"))
+    r = sub.add_parser("run")
+    r.add_argument("bundle")
+    r.add_argument("--paths", default=",".join(PATHS),
+                   type=lambda s: s.split(","))
+    r.add_argument("--repeat", type=int, default=20)
+    r.add_argument("--no-torch", action="store_true")
+    args = parser.parse_args()
+    if args.command == "build":
+        build(args)
+    else:
+        bad = [p for p in args.paths if p not in PATHS]
+        if bad:
+            fail(f"--paths: unknown {', '.join(bad)} (known: codegen, "
+                 "library)")
+        run_bundle(args)
+
+
+if __name__ == "__main__":
+    main()
