@@ -95,6 +95,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pad.warpM = options.warpM;
   pad.warpN = options.warpN;
   pm.addNestedPass<func::FuncOp>(createGPUPadContractionsPass(pad));
+  pm.addNestedPass<func::FuncOp>(createGPUGeneratePadsPass());
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
   addBufferizationPasses(pm);

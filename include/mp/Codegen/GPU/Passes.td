@@ -158,6 +158,44 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
   ];
 }
 
+def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
+  let summary = "Pad tensors in one kernel: tensor.pad as tensor.generate";
+  let description = [{
+    Rewrites each `tensor.pad` of static shape with a constant padding value
+    (those of mp-gpu-pad-contractions, and a convolution's) as a
+    `tensor.generate` whose element is the source's where the index falls
+    in it and the padding value elsewhere (`scf.if` around the
+    `tensor.extract`, so nothing is read out of bounds). Bufferized, that
+    is one `linalg.map`, one kernel that writes each element once, where
+    `tensor.pad` becomes a fill of the whole buffer and a copy of the
+    source into it (two kernels, the interior written twice). Part of
+    `mp-lower-to-gpu`, before bufferization.
+
+    ```mlir
+    %p = tensor.pad %a low[0, 0] high[27, 3] { tensor.yield %zero : f16 }
+        : tensor<37x29xf16> to tensor<64x32xf16>
+    // becomes
+    %p = tensor.generate {
+    ^bb0(%i: index, %j: index):
+      // %i < 37 and %j < 29 (unsigned, after subtracting the low padding)
+      %v = scf.if %inside -> f16 {
+        %e = tensor.extract %a[%i, %j] : tensor<37x29xf16>
+        scf.yield %e : f16
+      } else {
+        scf.yield %zero : f16
+      }
+      tensor.yield %v : f16
+    } : tensor<64x32xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numGenerated", "generated", "Pads rewritten as generates">,
+  ];
+}
+
 def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
   let summary = "Make tensor constants where kernels can read them";
   let description = [{
