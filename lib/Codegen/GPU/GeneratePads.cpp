@@ -7,8 +7,10 @@
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -21,8 +23,52 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// The elementwise generic whose only use is `value`'s (a pad's source),
+/// whose body can be evaluated per element: all loops parallel, an identity
+/// map for its one result, projected permutations (transposes, broadcasts)
+/// for its inputs, no linalg.index and its init unread.
+static linalg::GenericOp getInlinableProducer(Value value) {
+  auto producer = value.getDefiningOp<linalg::GenericOp>();
+  if (!producer || producer->getNumResults() != 1 || !value.hasOneUse() ||
+      producer.getNumLoops() != producer.getNumParallelLoops() ||
+      !producer.getIndexingMapsArray().back().isIdentity() ||
+      !llvm::all_of(producer.getIndexingMapsArray(),
+                    [](AffineMap map) {
+                      return map.isProjectedPermutation(
+                          /*allowZeroInResults=*/false);
+                    }) ||
+      !producer.getRegionOutputArgs()[0].use_empty() ||
+      producer.getBody()->getOps<linalg::IndexOp>().begin() !=
+          producer.getBody()->getOps<linalg::IndexOp>().end())
+    return nullptr;
+  return producer;
+}
+
+/// The element of `source` at `indices`: read, or computed from the inputs
+/// of the elementwise producer `producer` (if not null) with its body.
+static Value readElement(RewriterBase &rewriter, Location loc, Value source,
+                         linalg::GenericOp producer, ValueRange indices) {
+  if (!producer)
+    return tensor::ExtractOp::create(rewriter, loc, source, indices);
+  IRMapping mapping;
+  for (OpOperand *input : producer.getDpsInputOperands()) {
+    AffineMap map = producer.getMatchingIndexingMap(input);
+    SmallVector<Value> inputIndices;
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      inputIndices.push_back(indices[map.getDimPosition(r)]);
+    mapping.map(
+        producer.getMatchingBlockArgument(input),
+        tensor::ExtractOp::create(rewriter, loc, input->get(), inputIndices));
+  }
+  Block *body = producer.getBody();
+  for (Operation &op : body->without_terminator())
+    rewriter.clone(op, mapping);
+  return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
+}
+
 /// `pad` as a tensor.generate, if its shapes and low padding are static and
-/// its padding value is a constant.
+/// its padding value is a constant. An elementwise producer of its source
+/// used by nothing else (a cast) is computed inside.
 static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
   Value value = pad.getConstantPaddingValue();
   RankedTensorType source = pad.getSourceType();
@@ -58,15 +104,15 @@ static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
     inside = inside ? arith::AndIOp::create(rewriter, loc, inside, in) : in;
   }
   Type element = result.getElementType();
+  linalg::GenericOp producer = getInlinableProducer(pad.getSource());
   Value padded;
   if (!inside) {
-    padded = tensor::ExtractOp::create(rewriter, loc, pad.getSource(), indices);
+    padded = readElement(rewriter, loc, pad.getSource(), producer, indices);
   } else {
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{element}, inside,
                                   /*withElseRegion=*/true);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    Value read =
-        tensor::ExtractOp::create(rewriter, loc, pad.getSource(), indices);
+    Value read = readElement(rewriter, loc, pad.getSource(), producer, indices);
     scf::YieldOp::create(rewriter, loc, read);
     rewriter.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(rewriter, loc, value);
@@ -75,6 +121,8 @@ static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
   }
   tensor::YieldOp::create(rewriter, loc, padded);
   rewriter.replaceOp(pad, generate.getResult());
+  if (producer)
+    rewriter.eraseOp(producer);
   return success();
 }
 

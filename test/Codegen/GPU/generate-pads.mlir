@@ -54,6 +54,37 @@ func.func @spatial(%x: tensor<2x3x5x5xf32>) -> tensor<2x3x7x7xf32> {
 
 // -----
 
+// An elementwise producer used only by the pad (a cast of a transposed
+// operand) is computed inside: its input read where the pad reads,
+// through its map, and no kernel of its own.
+// CHECK-LABEL: func.func @producer
+// CHECK-NOT: linalg.generic
+// CHECK: ^bb0(%[[I:.*]]: index, %[[J:.*]]: index):
+// CHECK: scf.if
+// CHECK-NEXT: %[[E:.*]] = tensor.extract %arg0[%[[J]], %[[I]]] : tensor<29x37xf32>
+// CHECK-NEXT: %[[T:.*]] = arith.truncf %[[E]] : f32 to f16
+// CHECK-NEXT: scf.yield %[[T]] : f16
+// CHECK-NOT: linalg.generic
+func.func @producer(%a: tensor<29x37xf32>) -> tensor<64x32xf16> {
+  %e = tensor.empty() : tensor<37x29xf16>
+  %h = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<29x37xf32>) outs(%e : tensor<37x29xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<37x29xf16>
+  %zero = arith.constant 0.0 : f16
+  %p = tensor.pad %h low[0, 0] high[27, 3] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f16
+  } : tensor<37x29xf16> to tensor<64x32xf16>
+  return %p : tensor<64x32xf16>
+}
+
+// -----
+
 // Dynamic shapes and non-constant padding values stay tensor.pad.
 // CHECK-LABEL: func.func @kept
 // CHECK-COUNT-2: tensor.pad

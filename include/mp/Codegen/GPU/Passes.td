@@ -168,8 +168,11 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
     `tensor.extract`, so nothing is read out of bounds). Bufferized, that
     is one `linalg.map`, one kernel that writes each element once, where
     `tensor.pad` becomes a fill of the whole buffer and a copy of the
-    source into it (two kernels, the interior written twice). Part of
-    `mp-lower-to-gpu`, before bufferization.
+    source into it (two kernels, the interior written twice). When the
+    source is made by an elementwise `linalg.generic` that nothing else
+    uses (the cast, or transposed cast, of a GEMM operand), its body is
+    computed inside, on its inputs read through its maps: that kernel goes
+    too. Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
     %p = tensor.pad %a low[0, 0] high[27, 3] { tensor.yield %zero : f16 }
