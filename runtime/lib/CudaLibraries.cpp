@@ -123,6 +123,9 @@ struct CublasLt {
   Status (*matmul)(Handle, Desc, const void *, const void *, Layout,
                    const void *, Layout, const void *, const void *, Layout,
                    void *, Layout, const void *, void *, size_t, void *);
+  Status (*descDestroy)(Desc);
+  Status (*layoutDestroy)(Layout);
+  Status (*preferenceDestroy)(Preference);
   const char *(*statusName)(Status); // optional
 
   std::string unusable; // why cuBLASLt cannot be used, once tried
@@ -142,6 +145,15 @@ struct CublasLt {
     return lt;
   }
   static CublasLt load();
+
+  /// Destroys what `plan` holds.
+  void release(Plan &plan) const {
+    for (Layout layout : {plan.x, plan.y, plan.d})
+      if (layout)
+        layoutDestroy(layout);
+    if (plan.desc)
+      descDestroy(plan.desc);
+  }
 
   /// "call: CUBLAS_STATUS_..." for a failed call.
   std::string describe(const std::string &call, Status status) const {
@@ -178,6 +190,9 @@ CublasLt CublasLt::load() {
   resolve("cublasLtMatmulPreferenceSetAttribute", lt.preferenceSetAttribute);
   resolve("cublasLtMatmulAlgoGetHeuristic", lt.heuristic);
   resolve("cublasLtMatmul", lt.matmul);
+  resolve("cublasLtMatmulDescDestroy", lt.descDestroy);
+  resolve("cublasLtMatrixLayoutDestroy", lt.layoutDestroy);
+  resolve("cublasLtMatmulPreferenceDestroy", lt.preferenceDestroy);
   if (missing) {
     lt.unusable = std::string("cuBLASLt has no ") + missing;
     return lt;
@@ -223,6 +238,58 @@ bool readAs(const Matrix &m, int &op, int64_t &rows, int64_t &cols,
 }
 } // namespace
 
+/// One cuBLASLt matrix layout to create.
+struct LayoutSpec {
+  Layout *layout;
+  int type;
+  int64_t rows, cols, ld, batchStride;
+};
+
+/// Creates `p`'s descriptor and layouts (`specs`: X, Y, D), `batch` times,
+/// and chooses its algorithm; the failing call, or "" (what was created
+/// stays in `p` for CublasLt::release either way).
+std::string configure(const CublasLt &lt, CublasLt::Plan &p, int opX, int opY,
+                      LayoutSpec (&specs)[3], int64_t batch) {
+  if (Status s = lt.descCreate(&p.desc, kCompute32F, kR32F))
+    return lt.describe("cublasLtMatmulDescCreate", s);
+  for (auto [attribute, op] :
+       {std::make_pair(kDescTransA, &opX), std::make_pair(kDescTransB, &opY)})
+    if (Status s = lt.descSetAttribute(p.desc, attribute, op, sizeof(int)))
+      return lt.describe("cublasLtMatmulDescSetAttribute", s);
+  for (LayoutSpec &l : specs) {
+    if (Status s = lt.layoutCreate(l.layout, l.type, l.rows, l.cols, l.ld))
+      return lt.describe("cublasLtMatrixLayoutCreate", s);
+    if (batch <= 1)
+      continue;
+    int32_t count = static_cast<int32_t>(batch);
+    Status s = lt.layoutSetAttribute(*l.layout, kLayoutBatchCount, &count,
+                                     sizeof(count));
+    if (!s)
+      s = lt.layoutSetAttribute(*l.layout, kLayoutBatchStride, &l.batchStride,
+                                sizeof(l.batchStride));
+    if (s)
+      return lt.describe("cublasLtMatrixLayoutSetAttribute", s);
+  }
+  Preference preference = nullptr;
+  if (Status s = lt.preferenceCreate(&preference))
+    return lt.describe("cublasLtMatmulPreferenceCreate", s);
+  uint64_t workspace = kWorkspaceBytes;
+  HeuristicResult result{};
+  int found = 0;
+  std::string err;
+  if (Status s = lt.preferenceSetAttribute(preference, kPrefMaxWorkspace,
+                                           &workspace, sizeof(workspace)))
+    err = lt.describe("cublasLtMatmulPreferenceSetAttribute", s);
+  else if (Status s = lt.heuristic(lt.handle, p.desc, p.x, p.y, p.d, p.d,
+                                   preference, 1, &result, &found))
+    err = lt.describe("cublasLtMatmulAlgoGetHeuristic", s);
+  else if (found < 1)
+    err = "cublasLtMatmulAlgoGetHeuristic: no algorithm on this GPU";
+  lt.preferenceDestroy(preference);
+  p.algo = result.algo;
+  return err;
+}
+
 /// C (m x n, f32) = A (m x k) x B (k x n) + beta C, `batch` times, A and B
 /// f16 (type 0) or bf16 (type 1); see mp-gpu-library-gemm.
 extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
@@ -265,59 +332,14 @@ extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
   auto plan = lt.plans.find(key);
   if (plan == lt.plans.end()) {
     CublasLt::Plan p{};
-    Status status = lt.descCreate(&p.desc, kCompute32F, kR32F);
-    auto check = [&](Status s, const char *call) {
-      if (s && !status)
-        status = s, what = lt.describe(std::string(call) + " for " + what, s);
-    };
-    if (status) {
-      what = lt.describe("cublasLtMatmulDescCreate", status);
-    } else {
-      check(lt.descSetAttribute(p.desc, kDescTransA, &opX, sizeof(opX)),
-            "cublasLtMatmulDescSetAttribute");
-      check(lt.descSetAttribute(p.desc, kDescTransB, &opY, sizeof(opY)),
-            "cublasLtMatmulDescSetAttribute");
-      struct {
-        Layout *layout;
-        int type;
-        int64_t rows, cols, ld, batchStride;
-      } layouts[] = {{&p.x, element, xRows, xCols, ldx, x.batchStride},
-                     {&p.y, element, yRows, yCols, ldy, y.batchStride},
-                     {&p.d, kR32F, dRows, dCols, ldd, d.batchStride}};
-      for (auto &l : layouts) {
-        check(lt.layoutCreate(l.layout, l.type, l.rows, l.cols, l.ld),
-              "cublasLtMatrixLayoutCreate");
-        if (batch > 1 && !status) {
-          int32_t count = static_cast<int32_t>(batch);
-          check(lt.layoutSetAttribute(*l.layout, kLayoutBatchCount, &count,
-                                      sizeof(count)),
-                "cublasLtMatrixLayoutSetAttribute");
-          check(lt.layoutSetAttribute(*l.layout, kLayoutBatchStride,
-                                      &l.batchStride, sizeof(l.batchStride)),
-                "cublasLtMatrixLayoutSetAttribute");
-        }
-      }
-      Preference preference = nullptr;
-      check(lt.preferenceCreate(&preference), "cublasLtMatmulPreferenceCreate");
-      uint64_t workspace = kWorkspaceBytes;
-      if (!status)
-        check(lt.preferenceSetAttribute(preference, kPrefMaxWorkspace,
-                                        &workspace, sizeof(workspace)),
-              "cublasLtMatmulPreferenceSetAttribute");
-      HeuristicResult result{};
-      int found = 0;
-      if (!status)
-        check(lt.heuristic(lt.handle, p.desc, p.x, p.y, p.d, p.d, preference,
-                           1, &result, &found),
-              "cublasLtMatmulAlgoGetHeuristic");
-      if (!status && found < 1) {
-        status = -1;
-        what += ": cuBLASLt has no algorithm for it on this GPU";
-      }
-      p.algo = result.algo;
+    LayoutSpec specs[] = {{&p.x, element, xRows, xCols, ldx, x.batchStride},
+                          {&p.y, element, yRows, yCols, ldy, y.batchStride},
+                          {&p.d, kR32F, dRows, dCols, ldd, d.batchStride}};
+    if (std::string err = configure(lt, p, opX, opY, specs, batch);
+        !err.empty()) {
+      lt.release(p);
+      return cuda::recordFailure(err + " for " + what);
     }
-    if (status)
-      return cuda::recordFailure(what);
     plan = lt.plans.emplace(key, p).first;
   }
   const CublasLt::Plan &p = plan->second;

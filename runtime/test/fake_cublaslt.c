@@ -95,6 +95,21 @@ Status cublasLtMatmulPreferenceSetAttribute(void *preference, int attribute,
   return attribute == 1 && size == sizeof(uint64_t) ? 0 : 7;
 }
 
+Status cublasLtMatmulDescDestroy(void *desc) {
+  free(desc);
+  return 0;
+}
+
+Status cublasLtMatrixLayoutDestroy(void *layout) {
+  free(layout);
+  return 0;
+}
+
+Status cublasLtMatmulPreferenceDestroy(void *preference) {
+  (void)preference; /* static */
+  return 0;
+}
+
 typedef struct {
   uint64_t algo[8];
   size_t workspaceSize;
