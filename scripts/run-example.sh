@@ -5,8 +5,8 @@
 # Builds mp, runs mp-amp-pipeline on the example training graph (an MLP with
 # a softmax cross-entropy loss and its backward pass), prints the summary, the
 # mixed-precision IR's contractions and writes the report and DOT view;
-# compiles the fp32 and mixed graphs for the CPU, runs both on the same random
-# inputs and prints the error of the mixed outputs against fp32; then trains
+# compiles the fp32 and mixed graphs (for the GPU if there is one, else the
+# CPU: mp-run's --backend auto), runs both on the same random inputs and prints the error of the mixed outputs against fp32; then trains
 # the graph on Fashion-MNIST in fp32, fp16 (dynamic loss scaling) and bf16
 # from the same initial weights and data order and prints the accuracies.
 set -euo pipefail
@@ -26,7 +26,7 @@ grep -E "linalg\.(matmul|batch_matmul|conv)" "$out/mixed.mlir" | sed -E 's/^ +/ 
 echo
 echo "wrote $out/mixed.mlir, $out/report.json (every decision with its reason), $out/graph.dot"
 echo
-echo "running on the CPU: $policy against fp32 on the same random inputs"
+echo "running (mp-run --backend auto: the GPU if there is one, else the CPU): $policy against fp32 on the same random inputs"
 entry="$(sed -n 's/^func.func @\([A-Za-z0-9_]*\).*/\1/p' "$graph" | head -n 1)"
 "$build/bin/mp-run" "$graph" --entry "$entry" --amp="$policy" --random-inputs \
   --seed 1 --compare-fp32 --repeat 5 --save-outputs "$out/outputs"

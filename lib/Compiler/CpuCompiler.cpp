@@ -208,12 +208,8 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
       [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); }, "cpu");
 }
 
-LogicalResult mlir::mp::compileToSharedObject(
-    ModuleOp module, StringRef outputPath, unsigned optLevel,
-    function_ref<void(OpPassManager &)> buildPipeline, StringRef backend) {
-  if (optLevel > 3)
-    return module.emitError() << "optimization level " << optLevel
-                              << " is invalid: expected 0, 1, 2 or 3";
+FailureOr<SmallVector<std::pair<std::string, std::string>>>
+mlir::mp::getEntrySignatures(ModuleOp module) {
   SmallVector<std::pair<std::string, std::string>> entries;
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal() || !fn.isPublic())
@@ -223,6 +219,19 @@ LogicalResult mlir::mp::compileToSharedObject(
       return failure();
     entries.emplace_back(fn.getName().str(), *signature);
   }
+  return entries;
+}
+
+LogicalResult mlir::mp::compileToSharedObject(
+    ModuleOp module, StringRef outputPath, unsigned optLevel,
+    function_ref<void(OpPassManager &)> buildPipeline, StringRef backend) {
+  if (optLevel > 3)
+    return module.emitError() << "optimization level " << optLevel
+                              << " is invalid: expected 0, 1, 2 or 3";
+  FailureOr<SmallVector<std::pair<std::string, std::string>>> entries =
+      getEntrySignatures(module);
+  if (failed(entries))
+    return failure();
 
   // mp's argument and result roles (mp.param...) mean nothing to LLVM.
   for (auto fn : module.getOps<func::FuncOp>()) {
@@ -268,7 +277,7 @@ LogicalResult mlir::mp::compileToSharedObject(
     if (!global.isDeclaration() && !global.getName().starts_with("llvm.") &&
         !global.getName().starts_with("_mp_"))
       global.setLinkage(llvm::GlobalValue::InternalLinkage);
-  for (auto &[name, signature] : entries)
+  for (auto &[name, signature] : *entries)
     addPackedEntry(*llvmModule, name, signature);
   // The runtime backend that can run the module.
   auto *backendName =

@@ -157,13 +157,6 @@ struct Cuda {
 };
 } // namespace
 
-/// Resolves `name` from `lib` into `slot`; false if it is missing.
-template <typename Fn>
-static bool resolve(void *lib, const char *name, Fn &slot) {
-  slot = reinterpret_cast<Fn>(dlsym(lib, name));
-  return slot != nullptr;
-}
-
 bool Cuda::ensure() {
   static thread_local bool current = false;
   if (loaded && unusable.empty() && current)
@@ -181,30 +174,26 @@ bool Cuda::ensure() {
       return false;
     }
     Driver d{};
-    const char *missing = nullptr;
-#define MP_RESOLVE(field, symbol)                                              \
-  if (!missing && !resolve(lib, symbol, d.field))                              \
-    missing = symbol;
-    MP_RESOLVE(cuInit, "cuInit")
-    MP_RESOLVE(cuDeviceGetCount, "cuDeviceGetCount")
-    MP_RESOLVE(cuDeviceGet, "cuDeviceGet")
-    MP_RESOLVE(cuDeviceGetName, "cuDeviceGetName")
-    MP_RESOLVE(cuDeviceGetAttribute, "cuDeviceGetAttribute")
-    MP_RESOLVE(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")
-    MP_RESOLVE(cuCtxSetCurrent, "cuCtxSetCurrent")
-    MP_RESOLVE(cuModuleLoadData, "cuModuleLoadData")
-    MP_RESOLVE(cuModuleUnload, "cuModuleUnload")
-    MP_RESOLVE(cuModuleGetFunction, "cuModuleGetFunction")
-    MP_RESOLVE(cuLaunchKernel, "cuLaunchKernel")
-    MP_RESOLVE(cuStreamCreate, "cuStreamCreate")
-    MP_RESOLVE(cuStreamSynchronize, "cuStreamSynchronize")
-    MP_RESOLVE(cuMemAllocManaged, "cuMemAllocManaged")
-    MP_RESOLVE(cuMemFree, "cuMemFree_v2")
-    MP_RESOLVE(cuGetErrorName, "cuGetErrorName")
-#undef MP_RESOLVE
-    if (missing) {
+    SymbolResolver resolve(lib);
+    resolve("cuInit", d.cuInit);
+    resolve("cuDeviceGetCount", d.cuDeviceGetCount);
+    resolve("cuDeviceGet", d.cuDeviceGet);
+    resolve("cuDeviceGetName", d.cuDeviceGetName);
+    resolve("cuDeviceGetAttribute", d.cuDeviceGetAttribute);
+    resolve("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);
+    resolve("cuCtxSetCurrent", d.cuCtxSetCurrent);
+    resolve("cuModuleLoadData", d.cuModuleLoadData);
+    resolve("cuModuleUnload", d.cuModuleUnload);
+    resolve("cuModuleGetFunction", d.cuModuleGetFunction);
+    resolve("cuLaunchKernel", d.cuLaunchKernel);
+    resolve("cuStreamCreate", d.cuStreamCreate);
+    resolve("cuStreamSynchronize", d.cuStreamSynchronize);
+    resolve("cuMemAllocManaged", d.cuMemAllocManaged);
+    resolve("cuMemFree_v2", d.cuMemFree);
+    resolve("cuGetErrorName", d.cuGetErrorName);
+    if (resolve.missing) {
       unusable = std::string("the CUDA driver '") + path + "' has no " +
-                 missing + " (a driver for CUDA 12 or newer is needed)";
+                 resolve.missing + " (a driver for CUDA 12 or newer is needed)";
       dlclose(lib);
       return false;
     }

@@ -174,13 +174,7 @@ CublasLt CublasLt::load() {
                               {"cu13/lib", "cublas/lib"}, lt.unusable);
   if (!lib)
     return lt;
-  const char *missing = nullptr;
-  auto resolve = [&](const char *symbol, auto &slot) {
-    slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(
-        dlsym(lib, symbol));
-    if (!slot && !missing)
-      missing = symbol;
-  };
+  SymbolResolver resolve(lib);
   resolve("cublasLtCreate", lt.create);
   resolve("cublasLtMatmulDescCreate", lt.descCreate);
   resolve("cublasLtMatmulDescSetAttribute", lt.descSetAttribute);
@@ -193,8 +187,8 @@ CublasLt CublasLt::load() {
   resolve("cublasLtMatmulDescDestroy", lt.descDestroy);
   resolve("cublasLtMatrixLayoutDestroy", lt.layoutDestroy);
   resolve("cublasLtMatmulPreferenceDestroy", lt.preferenceDestroy);
-  if (missing) {
-    lt.unusable = std::string("cuBLASLt has no ") + missing;
+  if (resolve.missing) {
+    lt.unusable = std::string("cuBLASLt has no ") + resolve.missing;
     return lt;
   }
   lt.statusName =

@@ -10,6 +10,7 @@
 #include "mp/Runtime/mp_runtime.h"
 
 #include <cstdio>
+#include <dlfcn.h>
 #include <memory>
 #include <string>
 #include <vector>
@@ -97,6 +98,23 @@ void startProfiled(const std::string &what);
 /// Waits for the stream, recording a failure.
 void synchronize();
 } // namespace cuda
+
+/// Resolves entry points of a library loaded with dlopen into function
+/// pointers, remembering the first one that is missing.
+class SymbolResolver {
+public:
+  explicit SymbolResolver(void *lib) : lib(lib) {}
+  template <typename Fn> void operator()(const char *name, Fn &slot) {
+    slot = reinterpret_cast<Fn>(dlsym(lib, name));
+    if (!slot && !missing)
+      missing = name;
+  }
+  /// The first missing symbol, or null.
+  const char *missing = nullptr;
+
+private:
+  void *lib;
+};
 
 /// Opens the shared library `what` (for messages: "cuBLASLt") from the path
 /// in `envVar` if it is set, else by each of `sonames` from the dynamic

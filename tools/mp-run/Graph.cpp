@@ -147,12 +147,10 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
                                 const std::string &soPath) {
   auto start = std::chrono::steady_clock::now();
   // The entries, before the module is lowered in place.
-  SmallVector<std::pair<std::string, std::string>> entries;
-  for (auto fn : module.getOps<func::FuncOp>())
-    if (!fn.isExternal() && fn.isPublic())
-      if (FailureOr<std::string> signature = mp::getEntrySignature(fn);
-          succeeded(signature))
-        entries.emplace_back(fn.getName().str(), *signature);
+  FailureOr<SmallVector<std::pair<std::string, std::string>>> entries =
+      mp::getEntrySignatures(module);
+  if (failed(entries))
+    return reported();
   SmallVector<std::string> chips;
   if (options.backend != Backend::cuda) {
     llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
@@ -190,7 +188,7 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
   if (!options.outputDir.empty()) {
     if (llvm::Error err = writeManifest(
             options, label, options.backend == Backend::cuda ? "cuda" : "cpu",
-            chips, entries))
+            chips, *entries))
       return err;
     llvm::outs() << ", artifact in " << options.outputDir
                  << " (module.so, manifest.json)";

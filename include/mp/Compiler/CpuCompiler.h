@@ -34,6 +34,11 @@ namespace mp {
 /// pass (memrefs, unranked or complex tensors, scalar results).
 FailureOr<std::string> getEntrySignature(func::FuncOp fn);
 
+/// The entries of `module` (its public functions with a body), each with its
+/// runtime signature, in order; fails as getEntrySignature does.
+FailureOr<SmallVector<std::pair<std::string, std::string>>>
+getEntrySignatures(ModuleOp module);
+
 /// Compiles every public function of `module` (which is lowered in place by
 /// mp-lower-to-cpu with `options`) into the shared object `outputPath`,
 /// optimized by LLVM at `options.optLevel`.
