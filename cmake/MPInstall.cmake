@@ -16,7 +16,7 @@ set(MP_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/mp")
 # Library target -> exported name (MP::<name>).
 set(MP_EXPORTED_LIBRARIES
   MPUtils:Utils MPDialect:Dialect MPAnalysis:Analysis MPTransforms:Transforms
-  MPMPToStandard:MPToStandard MPCodegenCPU:CodegenCPU MPCodegenGPU:CodegenGPU MPPipelines:Pipelines
+  MPMPToStandard:MPToStandard MPMPToRuntime:MPToRuntime MPCodegenCPU:CodegenCPU MPCodegenGPU:CodegenGPU MPPipelines:Pipelines
   MPCompiler:Compiler MPInitAll:InitAll)
 set(mp_targets)
 foreach(pair ${MP_EXPORTED_LIBRARIES})

@@ -13,6 +13,7 @@ PACKAGES=(
   "llvm-${LLVM_VERSION}-dev" "llvm-${LLVM_VERSION}-tools"
   cmake ninja-build ccache g++ libgtest-dev python3 python3-numpy
   libopenblas-dev zlib1g-dev dataset-fashion-mnist
+  openmpi-bin libopenmpi-dev # data-parallel training (mpirun -np N mp-run)
   "clang-${LLVM_VERSION}" "libclang-rt-${LLVM_VERSION}-dev" # fuzz targets
 )
 

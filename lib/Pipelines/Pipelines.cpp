@@ -82,6 +82,8 @@ void mlir::mp::buildTrainPipeline(OpPassManager &pm,
   step.weightDecay = options.weightDecay;
   step.clipNorm = options.clipNorm;
   step.accumulate = options.accumulate;
+  step.dataParallel = options.dataParallel;
+  step.allreduceType = options.allreduceType;
   buildTrainPipeline(pm, config);
 }
 

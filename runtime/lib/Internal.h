@@ -9,7 +9,9 @@
 
 #include "mp/Runtime/mp_runtime.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <dlfcn.h>
 #include <memory>
 #include <string>
@@ -46,6 +48,24 @@ mp_status checkShape(mp_dtype dtype, int32_t rank, const int64_t *shape,
 mp_status checkArgument(const std::string &entryName, int32_t index,
                         const mp_tensor &tensor, const mp_value_info &info,
                         size_t *bytes = nullptr);
+
+/// f32 -> bf16 bits, rounded to nearest even; NaN stays a (quiet) NaN.
+inline uint16_t toBF16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((bits >> 16) | 0x40);
+  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+/// bf16 bits -> f32 (exact).
+inline float fromBF16(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
 
 /// Reads a .npy file from `file` (mp_npy_read opens it); errors start with
 /// `where`.

@@ -158,27 +158,6 @@ extern "C" size_t mp_tensor_format_type(const mp_tensor *tensor, char *buf,
 //===----------------------------------------------------------------------===//
 
 namespace {
-uint32_t bitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  return bits;
-}
-
-float fromBits(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
-/// f32 -> bf16, round to nearest even; NaN stays a (quiet) NaN.
-uint16_t toBF16(float value) {
-  uint32_t bits = bitsOf(value);
-  if ((bits & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>((bits >> 16) | 0x40);
-  uint32_t rounding = 0x7fffu + ((bits >> 16) & 1u);
-  return static_cast<uint16_t>((bits + rounding) >> 16);
-}
-
 double load(const void *data, mp_dtype dtype, int64_t i) {
   switch (dtype) {
   case MP_F32:
@@ -186,8 +165,7 @@ double load(const void *data, mp_dtype dtype, int64_t i) {
   case MP_F16:
     return static_cast<double>(static_cast<const _Float16 *>(data)[i]);
   case MP_BF16:
-    return fromBits(
-        static_cast<uint32_t>(static_cast<const uint16_t *>(data)[i]) << 16);
+    return fromBF16(static_cast<const uint16_t *>(data)[i]);
   case MP_F64:
     return static_cast<const double *>(data)[i];
   case MP_I1:

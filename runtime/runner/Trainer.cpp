@@ -52,6 +52,12 @@ std::string mp_runner::checkTrainOptions(const TrainOptions &options) {
     return "--loss-weight must be positive and finite";
   if (options.saveEvery < 0 || (options.saveEvery && options.saveState.empty()))
     return "--save-every N needs --save-state DIR and N >= 1";
+  if (options.injectRank >= options.worldSize ||
+      (options.injectRank >= 0 && options.injectOverflow.empty()) ||
+      options.injectRank < -1)
+    return "--inject-rank " + std::to_string(options.injectRank) +
+           " needs --inject-overflow and a rank below the world size " +
+           std::to_string(options.worldSize);
   return "";
 }
 
@@ -257,15 +263,17 @@ std::string Trainer::setUp() {
   if (seedArg < 0 || lossResult < 0)
     return "the training step has no mp.grad_seed argument or no mp.loss "
            "result";
+  if (!options.injectOverflow.empty() && foundInfResult < 0)
+    return "--inject-overflow needs loss scaling to skip the steps (--amp "
+           "fp16, or --loss-scale dynamic or static): without it the "
+           "parameters would become inf";
+  if (options.rank != 0)
+    return "";
   for (auto [flag, dir] : {std::make_pair("--save-params", &options.saveParams),
                            std::make_pair("--save-state", &options.saveState)})
     if (!dir->empty())
       if (std::string err = createDirectories(*dir); !err.empty())
         return std::string(flag) + ": " + err;
-  if (!options.injectOverflow.empty() && foundInfResult < 0)
-    return "--inject-overflow needs loss scaling to skip the steps (--amp "
-           "fp16, or --loss-scale dynamic or static): without it the "
-           "parameters would become inf";
   if (!options.logFile.empty()) {
     log = std::fopen(options.logFile.c_str(), "w");
     if (!log)
@@ -284,7 +292,7 @@ std::string Trainer::writeLog(const std::string &row) {
 
 std::string Trainer::evaluate(double &accuracy) {
   accuracy = -1;
-  if (logitsResult < 0)
+  if (logitsResult < 0 || options.rank != 0)
     return "";
   // Call the gradient function with the current parameters and state, a
   // zero seed, and test batches; read the logits.
@@ -336,7 +344,7 @@ std::string Trainer::evaluate(double &accuracy) {
 void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
                            const TrainSummary &summary, bool last) {
   bool tty = isatty(STDERR_FILENO);
-  if (!tty && !last)
+  if ((!tty && !last) || options.rank != 0)
     return;
   constexpr int width = 30;
   int filled = total ? static_cast<int>(width * done / total) : width;
@@ -378,11 +386,14 @@ std::string Trainer::run(TrainSummary &summary) {
   *static_cast<float *>(seedInf->data) = std::numeric_limits<float>::infinity();
 
   const Split &train = data.train;
-  int64_t perEpoch = train.count / (layout.batch * micro);
+  // A step takes a global batch: `micro` micro-batches per rank.
+  int64_t ranks = options.worldSize;
+  int64_t perEpoch = train.count / (layout.batch * micro * ranks);
   if (perEpoch == 0)
     return "an epoch of " + std::to_string(train.count) +
            " examples holds no step of " +
-           std::to_string(layout.batch * micro) + " (" + std::to_string(micro) +
+           std::to_string(layout.batch * micro * ranks) + " (" +
+           std::to_string(ranks) + " x " + std::to_string(micro) +
            " micro-batches of " + std::to_string(layout.batch) + ")";
   if (options.maxSteps)
     perEpoch = std::min(perEpoch, options.maxSteps);
@@ -428,13 +439,17 @@ std::string Trainer::run(TrainSummary &summary) {
       for (int64_t m = 0; m < micro; ++m) {
         mp_tensor imageView = viewMicroBatch(*images, layout.image, m);
         mp_tensor labelView = viewMicroBatch(*labels, layout.label, m);
-        fillBatch(train, layout, order, (s * micro + m) * layout.batch,
-                  data.numClasses, imageView, labelView);
+        // This rank's shard of the global batch: the micro-batches that
+        // one process with --accumulate (ranks x micro) would take.
+        int64_t shard = (s * ranks + options.rank) * micro + m;
+        fillBatch(train, layout, order, shard * layout.batch, data.numClasses,
+                  imageView, labelView);
       }
       int64_t stepNumber = summary.steps + 1;
       bool inject = std::find(options.injectOverflow.begin(),
                               options.injectOverflow.end(),
-                              stepNumber) != options.injectOverflow.end();
+                              stepNumber) != options.injectOverflow.end() &&
+                    (options.injectRank < 0 || options.injectRank == options.rank);
       const mp_tensor &seed = inject ? *seedInf : *seedOne;
       if (mp_trainer_set_arg(trainer, layout.imageArg, images.get()) != MP_OK ||
           mp_trainer_set_arg(trainer, layout.labelArg, labels.get()) != MP_OK ||
@@ -449,7 +464,8 @@ std::string Trainer::run(TrainSummary &summary) {
           mp_tensor_get(mp_trainer_result(trainer, foundInfResult), 0) != 0;
       summary.skipped += skipped;
       position.epochStep = s + 1;
-      if (options.saveEvery && stepNumber % options.saveEvery == 0)
+      if (options.saveEvery && stepNumber % options.saveEvery == 0 &&
+          options.rank == 0)
         if (std::string err = save(); !err.empty())
           return err;
       bool last = s + 1 == perEpoch;
@@ -489,10 +505,10 @@ std::string Trainer::run(TrainSummary &summary) {
       break;
   }
   summary.scale = currentScale();
-  if (!options.saveState.empty())
+  if (!options.saveState.empty() && options.rank == 0)
     if (std::string err = save(); !err.empty())
       return err;
-  if (!options.saveParams.empty())
+  if (!options.saveParams.empty() && options.rank == 0)
     for (int32_t i = 0, e = mp_entry_num_args(step); i < e; ++i) {
       if (mp_entry_arg(step, i)->role != MP_ROLE_PARAM)
         continue;

@@ -39,6 +39,11 @@ struct TrainOptions {
   bool inFileOrder = false; // batches in file order, not shuffled
   float lossWeight = 1.0f;  // the gradient seed: gradients of weight * loss
   std::vector<int64_t> injectOverflow; // 1-based steps seeded with +inf
+  int64_t injectRank = -1;             // the rank that injects (-1: all)
+  /// Data parallel (mp_world_init): each rank trains on its shard of every
+  /// global batch of worldSize x the graph's batch; rank 0 alone prints,
+  /// evaluates, logs and writes files.
+  int32_t rank = 0, worldSize = 1;
   int64_t interruptAtStep = 0;         // tests: raise SIGINT after this step
 };
 

@@ -95,7 +95,8 @@ llvm::Error mp_run::runTraining(MLIRContext &context,
   llvm::sys::SetInterruptFunction(nullptr);
   if (!err.empty())
     return error(err);
-  llvm::outs() << mp_runner::formatSummary(options, summary) << "\n";
+  if (options.rank == 0)
+    llvm::outs() << mp_runner::formatSummary(options, summary) << "\n";
   if (summary.interrupted)
     return llvm::make_error<InterruptedError>(summary.steps);
   return llvm::Error::success();

@@ -212,6 +212,19 @@ static cl::opt<int64_t, true>
     accumulate("accumulate",
                cl::desc("Micro-batches per step (gradient accumulation)"),
                cl::location(step.accumulate), cl::cat(trainCategory));
+static cl::opt<bool, true> dataParallel(
+    "data-parallel",
+    cl::desc("Compile the step for data-parallel training (implied when "
+             "mpirun starts more than one rank; for --compile-only "
+             "artifacts that mp-exec runs under mpirun)"),
+    cl::location(step.dataParallel), cl::cat(trainCategory));
+static cl::opt<mp::AllReduceType, true> allreduceType(
+    "allreduce-type",
+    cl::desc("Precision in which ranks exchange gradients (data-parallel)"),
+    cl::location(step.allreduceType),
+    mp::clEnumValues(mp::symbolizeAllReduceType,
+                     mp::getMaxEnumValForAllReduceType()),
+    cl::cat(trainCategory));
 static cl::opt<std::string, true>
     initDir("init", cl::desc("Initial parameters: argN.npy per parameter"),
             cl::value_desc("DIR"), cl::location(runOptions.initDir),
@@ -264,6 +277,11 @@ static cl::list<int64_t, std::vector<int64_t>>
                             "(1-based) steps"),
                    cl::location(runOptions.injectOverflow), cl::CommaSeparated,
                    cl::cat(trainCategory));
+static cl::opt<int64_t, true>
+    injectRank("inject-rank",
+               cl::desc("With --inject-overflow under mpirun: only this rank "
+                        "injects (default: all)"),
+               cl::location(runOptions.injectRank), cl::cat(trainCategory));
 
 /// Reads or draws the arguments of `entry`.
 static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
@@ -618,6 +636,24 @@ static std::string findGpuToolchainProblem() {
   return "";
 }
 
+/// Under mpirun: this rank's place in the world, which only data-parallel
+/// training uses, on the CPU.
+static llvm::Error joinWorld() {
+  if (mp_world_init(&runOptions.rank, &runOptions.worldSize) != MP_OK)
+    return runtimeError();
+  if (runOptions.worldSize == 1)
+    return llvm::Error::success();
+  if (trainCommand.file.empty() || compileOnlyFlag)
+    return error("launched as one of " + llvm::Twine(runOptions.worldSize) +
+                 " ranks: only training (--train) runs data-parallel");
+  if (backend == Backend::cuda || backend == Backend::gpuEmulation)
+    return error("data-parallel training runs on the CPU backend (NCCL for "
+                 "GPUs is not there yet): use --backend cpu");
+  backend = Backend::cpu;
+  step.dataParallel = true;
+  return llvm::Error::success();
+}
+
 /// --device and --backend auto: where the CUDA backend runs, and whether.
 static llvm::Error chooseBackend() {
   if (device >= 0)
@@ -640,6 +676,8 @@ static llvm::Error chooseBackend() {
 
 static llvm::Error runCommand() {
   if (llvm::Error err = readBackendVariable())
+    return err;
+  if (llvm::Error err = joinWorld())
     return err;
   if (llvm::Error err = checkFlags())
     return err;
@@ -686,16 +724,29 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "mp-run: compile and run a graph on the CPU\n");
   int status = 0;
+  std::string message;
   llvm::handleAllErrors(
-      runCommand(), [&](const ReportedError &) { status = 1; },
+      runCommand(),
+      [&](const ReportedError &) {
+        message = "compilation failed (see above)";
+        status = 1;
+      },
       [&](const InterruptedError &err) {
         llvm::outs().flush(); // the summary line first
         llvm::errs() << "mp-run: " << err.message() << "\n";
         status = 130;
       },
       [&](const llvm::ErrorInfoBase &err) {
-        llvm::errs() << "mp-run: error: " << err.message() << "\n";
+        message = err.message();
+        if (runOptions.worldSize == 1) // else mp_world_abort says it
+          llvm::errs() << "mp-run: error: " << message << "\n";
         status = 1;
       });
+  // A failed rank ends the others, which would wait for it forever.
+  if (status == 1 && runOptions.worldSize > 1) {
+    llvm::outs().flush();
+    mp_world_abort(message.c_str());
+  }
+  mp_world_finalize();
   return status;
 }

@@ -7,6 +7,7 @@
 #ifndef MP_CONVERSION_PASSES_H
 #define MP_CONVERSION_PASSES_H
 
+#include "mp/Conversion/MPToRuntime/MPToRuntime.h"
 #include "mp/Conversion/MPToStandard/MPToStandard.h"
 
 #include "mlir/Pass/Pass.h"

@@ -24,7 +24,9 @@ def ConvertMPToStandardPass : Pass<"convert-mp-to-standard"> {
       `arith.select` (PyTorch GradScaler's rule, Megatron-LM's hysteresis,
       the optional bounds), rebuilt with `tensor.from_elements`.
 
-    mp's attributes (`mp.param`, `mp.state`...) are not ops and stay. Part of
+    mp's attributes (`mp.param`, `mp.state`...) are not ops and stay, and so
+    do the collectives (`mp.all_reduce`, `mp.world_size`), which
+    `convert-mp-to-runtime` lowers after bufferization. Part of
     `mp-lower-to-cpu`; every backend runs it first.
 
     ```mlir
@@ -37,6 +39,37 @@ def ConvertMPToStandardPass : Pass<"convert-mp-to-standard"> {
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertMPToRuntimePass : Pass<"convert-mp-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower the collectives on buffers to calls of the runtime";
+  let description = [{
+    Runs after bufferization, when `mp.all_reduce` reduces a buffer in
+    place:
+
+    * `mp.all_reduce KIND %buf : memref<...xT>` becomes
+      `func.call @mp_all_reduce(%address, %count, %dtype, %kind)`: the
+      buffer's aligned address and element count as `i64`, the runtime's
+      `mp_dtype` number of `T` (0 f32, 1 f16, 2 bf16, 4 i1) and the kind
+      (0 sum, 1 max) as `i32`;
+    * `mp.world_size` becomes `func.call @mp_world_size() : () -> i32`.
+
+    The pass declares both functions in the module (private, resolved when
+    the runtime loads the compiled module). A buffer with a non-identity
+    layout is an error at the op (bufferizing `mp.all_reduce` never makes
+    one). Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    mp.all_reduce sum %buf : memref<4xf32>
+    // becomes
+    %p = memref.extract_aligned_pointer_as_index %buf : memref<4xf32> -> index
+    func.call @mp_all_reduce(%address, %count, %c0_i32, %c0_i32)
+        : (i64, i64, i32, i32) -> ()
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // MP_CONVERSION_PASSES_TD

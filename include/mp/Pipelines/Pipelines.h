@@ -159,6 +159,16 @@ struct TrainPipelineOptions
       *this, "accumulate",
       llvm::cl::desc("Micro-batches per step (gradient accumulation)"),
       llvm::cl::init(MakeTrainStepPassOptions().accumulate)};
+  PassOptions::Option<bool> dataParallel{
+      *this, "data-parallel",
+      llvm::cl::desc("Average gradients over the ranks of a data-parallel "
+                     "run"),
+      llvm::cl::init(MakeTrainStepPassOptions().dataParallel)};
+  PassOptions::Option<AllReduceType> allreduceType{
+      *this, "allreduce-type",
+      llvm::cl::desc("Precision of the gradients' all-reduce"),
+      llvm::cl::init(MakeTrainStepPassOptions().allreduceType),
+      clEnumValues(symbolizeAllReduceType, getMaxEnumValForAllReduceType())};
 };
 
 /// AMP rewrite (unless policy=none), mp-loss-scaling, mp-make-train-step.

@@ -102,6 +102,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass(vectorize));
   }
   addBufferizationPasses(pm);
+  pm.addPass(createConvertMPToRuntimePass());
   addLowerBuffersToLLVMPasses(pm);
 }
 

@@ -165,6 +165,8 @@ struct ConvertMPToStandardPass
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
                            math::MathDialect, tensor::TensorDialect>();
     target.addIllegalDialect<MPDialect>();
+    // Collectives stay for convert-mp-to-runtime, after bufferization.
+    target.addLegalOp<AllReduceOp, WorldSizeOp>();
     RewritePatternSet patterns(context);
     populateMPToStandardConversionPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,

@@ -7,6 +7,7 @@
 #include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Dialect/MP/IR/MPOps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -288,5 +289,95 @@ LogicalResult UpdateScaleOp::verify() {
   if (lo && hi && *lo > *hi)
     return emitOpError() << "min_scale (" << *lo << ") exceeds max_scale ("
                          << *hi << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What the ranks share: a collective on it must not be removed, merged or
+/// moved past another one.
+struct CommunicatorResource
+    : public SideEffects::Resource::Base<CommunicatorResource> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CommunicatorResource)
+  StringRef getName() final { return "<mp communicator>"; }
+};
+} // namespace
+
+LogicalResult AllReduceOp::verify() {
+  Type type = getInput().getType();
+  bool isTensor = isa<TensorType>(type);
+  if (isTensor != static_cast<bool>(getResult()))
+    return emitOpError() << (isTensor ? "on a tensor must return the result"
+                                      : "on a buffer reduces it in place and "
+                                        "has no result");
+  if (isTensor && getResult().getType() != type)
+    return emitOpError() << "result type " << getResult().getType()
+                         << " differs from the operand's " << type;
+  if (getKind() == CollectiveKind::sum &&
+      !isa<FloatType>(getElementTypeOrSelf(type)))
+    return emitOpError() << "sum needs f32, f16 or bf16 elements, not "
+                         << getElementTypeOrSelf(type)
+                         << " (use max to OR flags)";
+  return success();
+}
+
+void AllReduceOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       CommunicatorResource::get());
+  if (isa<MemRefType>(getInput().getType())) {
+    effects.emplace_back(MemoryEffects::Read::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), &getInputMutable(),
+                         SideEffects::DefaultResource::get());
+  }
+}
+
+// On tensors the op reduces its operand's buffer in place.
+bool AllReduceOp::bufferizesToMemoryRead(
+    OpOperand &, const bufferization::AnalysisState &) {
+  return true;
+}
+
+bool AllReduceOp::bufferizesToMemoryWrite(
+    OpOperand &, const bufferization::AnalysisState &) {
+  return true;
+}
+
+bufferization::AliasingValueList
+AllReduceOp::getAliasingValues(OpOperand &, const bufferization::AnalysisState &) {
+  return {{getResult(), bufferization::BufferRelation::Equivalent}};
+}
+
+LogicalResult
+AllReduceOp::bufferize(RewriterBase &rewriter,
+                       const bufferization::BufferizationOptions &options,
+                       bufferization::BufferizationState &state) {
+  FailureOr<Value> buffer =
+      bufferization::getBuffer(rewriter, getInput(), options, state);
+  if (failed(buffer))
+    return failure();
+  // The runtime reduces contiguous buffers: a strided one goes through a
+  // contiguous copy.
+  auto type = cast<MemRefType>(buffer->getType());
+  Value contiguous = *buffer;
+  if (!type.getLayout().isIdentity()) {
+    SmallVector<Value> sizes;
+    for (auto [i, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        sizes.push_back(memref::DimOp::create(rewriter, getLoc(), *buffer, i));
+    contiguous = memref::AllocOp::create(
+        rewriter, getLoc(),
+        MemRefType::get(type.getShape(), type.getElementType()), sizes);
+    memref::CopyOp::create(rewriter, getLoc(), *buffer, contiguous);
+  }
+  AllReduceOp::create(rewriter, getLoc(), getKind(), contiguous);
+  if (contiguous != *buffer)
+    memref::CopyOp::create(rewriter, getLoc(), contiguous, *buffer);
+  bufferization::replaceOpWithBufferizedValues(rewriter, *this, *buffer);
   return success();
 }

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
@@ -183,12 +184,27 @@ struct MakeTrainStepPass
   /// the results summed from zeros: both need static shapes.
   LogicalResult checkAccumulation(func::FuncOp fn,
                                   const TrainingContract &contract);
+  /// Why the step redoes the loss-scale update of `fn` with its own overflow
+  /// flag ("accumulate=2", "data-parallel"); empty if it does not.
+  std::string getCombinedStepReason() const;
+  /// The mp.update_scale of `fn` (null without one) to redo with the flag of
+  /// the whole step; fails unless the loss scale is `fn`'s only state and
+  /// comes from its arguments.
+  FailureOr<UpdateScaleOp> findScaleUpdate(func::FuncOp fn,
+                                           const TrainingContract &contract);
   /// Calls `fn` once per micro-batch (inputs sliced along their new leading
   /// dimension) and returns its results: mean loss and gradients, the OR of
-  /// the overflow flags, the last outputs, and one loss-scale update.
-  FailureOr<SmallVector<Value>>
-  accumulateGradients(OpBuilder &b, Location loc, func::FuncOp fn,
-                      const TrainingContract &contract, ValueRange args);
+  /// the overflow flags, the last outputs; the state updates are left null.
+  SmallVector<Value> accumulateGradients(OpBuilder &b, Location loc,
+                                         func::FuncOp fn,
+                                         const TrainingContract &contract,
+                                         ValueRange args);
+  /// Replaces gradients and loss in `results` by their means over the ranks
+  /// and the overflow flag by its OR (see the pass description).
+  LogicalResult reduceAcrossRanks(OpBuilder &b, Location loc, func::FuncOp fn,
+                                  const TrainingContract &contract,
+                                  ValueRange args,
+                                  SmallVectorImpl<Value> &results);
 
   void runOnOperation() override {
     FailureOr<OptimizerConfig> config = getConfig();
@@ -272,11 +288,33 @@ MakeTrainStepPass::checkAccumulation(func::FuncOp fn,
   return success();
 }
 
-FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
-    OpBuilder &b, Location loc, func::FuncOp fn,
-    const TrainingContract &contract, ValueRange args) {
-  // The one mp.update_scale of fn: redone once after the loop with the
-  // flag of all micro-batches, so the scale stays fixed within a step.
+/// `tensor * factor` element-wise (f32).
+static Value scaleBy(OpBuilder &b, Location loc, Value tensor, Value factor) {
+  return createElementwise(b, loc, tensor, b.getF32Type(),
+                           [&](OpBuilder &eb, Location el, ValueRange x) {
+                             return SmallVector<Value>{
+                                 arith::MulFOp::create(eb, el, x[0], factor)};
+                           })[0];
+}
+
+/// The step's argument for `v` if it is an argument of `fn`'s body.
+static Value getStepArgument(func::FuncOp fn, ValueRange args, Value v) {
+  auto blockArg = dyn_cast_or_null<BlockArgument>(v);
+  return blockArg && blockArg.getOwner() == &fn.getBody().front()
+             ? args[blockArg.getArgNumber()]
+             : Value();
+}
+
+std::string MakeTrainStepPass::getCombinedStepReason() const {
+  if (accumulate > 1)
+    return "accumulate=" + std::to_string(static_cast<int64_t>(accumulate));
+  return dataParallel ? "data-parallel" : "";
+}
+
+FailureOr<UpdateScaleOp>
+MakeTrainStepPass::findScaleUpdate(func::FuncOp fn,
+                                   const TrainingContract &contract) {
+  std::string reason = getCombinedStepReason();
   UpdateScaleOp update;
   fn.walk([&](UpdateScaleOp op) { update = op; });
   auto returnOp = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
@@ -284,26 +322,28 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
     Value value = returnOp.getOperand(result);
     if (!update || value.getDefiningOp() != update.getOperation())
       return fn.emitError()
-             << "accumulate=" << static_cast<int64_t>(accumulate)
-             << ": result #" << result << " of @" << fn.getName()
+             << reason << ": result #" << result << " of @" << fn.getName()
              << " updates state that is not the loss scale's; only the loss "
-                "scale is supported with gradient accumulation";
+                "scale is supported with "
+             << (accumulate > 1 ? "gradient accumulation"
+                                : "data-parallel training");
   }
-  auto argumentOf = [&](Value v) -> Value {
-    auto blockArg = dyn_cast<BlockArgument>(v);
-    return blockArg && blockArg.getOwner() == &fn.getBody().front()
-               ? args[blockArg.getArgNumber()]
-               : Value();
+  auto isArgument = [&](Value v) {
+    return static_cast<bool>(getStepArgument(fn, fn.getArguments(), v));
   };
   if (update &&
-      (!argumentOf(update.getScale()) || !argumentOf(update.getTracker()) ||
+      (!isArgument(update.getScale()) || !isArgument(update.getTracker()) ||
        (update.getHysteresisTracker() &&
-        !argumentOf(update.getHysteresisTracker()))))
-    return update.emitError()
-           << "accumulate=" << static_cast<int64_t>(accumulate)
-           << ": the loss-scale state must be arguments "
-              "of the gradient function";
+        !isArgument(update.getHysteresisTracker()))))
+    return update.emitError() << reason
+                              << ": the loss-scale state must be arguments "
+                                 "of the gradient function";
+  return update;
+}
 
+SmallVector<Value> MakeTrainStepPass::accumulateGradients(
+    OpBuilder &b, Location loc, func::FuncOp fn,
+    const TrainingContract &contract, ValueRange args) {
   // Carried per result: gradient and loss sums, the overflow flag, the last
   // outputs.
   unsigned numResults = fn.getNumResults();
@@ -369,26 +409,107 @@ FailureOr<SmallVector<Value>> MakeTrainStepPass::accumulateGradients(
     Value value = loop.getResult(i);
     if (r == contract.loss ||
         fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::grad_of)))
-      value = createElementwise(b, loc, value, b.getF32Type(),
-                                [&](OpBuilder &eb, Location el, ValueRange x) {
-                                  return SmallVector<Value>{
-                                      arith::MulFOp::create(eb, el, x[0], inv)};
-                                })[0];
+      value = scaleBy(b, loc, value, inv);
     results[r] = value;
   }
-  if (update) {
-    Value flag = results[*contract.foundInf];
-    auto again = cast<UpdateScaleOp>(b.clone(*update));
-    again.getScaleMutable().assign(argumentOf(update.getScale()));
-    again.getTrackerMutable().assign(argumentOf(update.getTracker()));
-    again.getFoundInfMutable().assign(flag);
-    if (Value h = update.getHysteresisTracker())
-      again.getHysteresisTrackerMutable().assign(argumentOf(h));
-    for (auto [result, arg] : contract.updates)
-      results[result] = again->getResult(
-          cast<OpResult>(returnOp.getOperand(result)).getResultNumber());
-  }
   return results;
+}
+
+LogicalResult MakeTrainStepPass::reduceAcrossRanks(
+    OpBuilder &b, Location loc, func::FuncOp fn,
+    const TrainingContract &contract, ValueRange args,
+    SmallVectorImpl<Value> &results) {
+  auto allReduce = [&](CollectiveKind kind, Value value) -> Value {
+    return AllReduceOp::create(b, loc, kind, value).getResult();
+  };
+  Type f32 = b.getF32Type();
+  Value size = arith::SIToFPOp::create(b, loc, f32,
+                                       WorldSizeOp::create(b, loc, b.getI32Type()));
+  Value inv = arith::DivFOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f)), size);
+  SmallVector<unsigned> gradResults;
+  for (unsigned r = 0; r < fn.getNumResults(); ++r)
+    if (fn.getResultAttr(r, MPDialect::getRoleAttrName(Role::grad_of)))
+      gradResults.push_back(r);
+
+  Value overflow; // found by the finite check of compressed sums
+  if (allreduceType == AllReduceType::f32) {
+    for (unsigned r : gradResults)
+      results[r] = scaleBy(b, loc, allReduce(CollectiveKind::sum, results[r]),
+                           inv);
+  } else {
+    if (allreduceType == AllReduceType::f16 && !contract.foundInf)
+      return fn.emitError()
+             << "allreduce-type=f16: @" << fn.getName()
+             << " has no loss scaling; f16 gradients need it to stay in "
+                "range and to skip steps whose sum overflows (run "
+                "mp-loss-scaling, or use allreduce-type=bf16 or f32)";
+    // The scale the gradients were computed with: the loss-scale argument,
+    // the constant of a static scale, or 1.
+    UnscaleOp unscale;
+    fn.walk([&](UnscaleOp op) { unscale = op; });
+    Value scale;
+    if (contract.lossScale) {
+      scale = args[*contract.lossScale];
+    } else if (unscale) {
+      Attribute constant;
+      if (!matchPattern(unscale.getScale(), m_Constant(&constant)))
+        return unscale.emitError()
+               << "allreduce-type=" << stringifyAllReduceType(allreduceType)
+               << ": the loss scale is neither an argument nor a constant";
+      scale = arith::ConstantOp::create(b, loc, cast<TypedAttr>(constant));
+    } else {
+      scale = fromScalar(
+          b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f)));
+    }
+    Type wire = allreduceType == AllReduceType::f16 ? Type(b.getF16Type())
+                                                    : Type(b.getBF16Type());
+    Value factor =
+        arith::MulFOp::create(b, loc, extractScalar(b, loc, scale), inv);
+    SmallVector<Value> sums;
+    SmallVector<Type> unscaledTypes;
+    for (unsigned r : gradResults) {
+      Value compressed = createElementwise(
+          b, loc, results[r], wire,
+          [&](OpBuilder &eb, Location el, ValueRange x) {
+            Value scaled = arith::MulFOp::create(eb, el, x[0], factor);
+            return SmallVector<Value>{
+                arith::TruncFOp::create(eb, el, wire, scaled)};
+          })[0];
+      sums.push_back(allReduce(CollectiveKind::sum, compressed));
+      unscaledTypes.push_back(results[r].getType());
+    }
+    if (contract.foundInf) {
+      auto widened = UnscaleOp::create(b, loc, unscaledTypes,
+                                       RankedTensorType::get({}, b.getI1Type()),
+                                       scale, sums);
+      for (auto [r, value] : llvm::zip(gradResults, widened.getUnscaled()))
+        results[r] = value;
+      overflow = widened.getFoundInf();
+    } else {
+      for (auto [r, sum] : llvm::zip(gradResults, sums))
+        results[r] = createElementwise(
+            b, loc, sum, f32, [&](OpBuilder &eb, Location el, ValueRange x) {
+              return SmallVector<Value>{
+                  arith::ExtFOp::create(eb, el, eb.getF32Type(), x[0])};
+            })[0];
+    }
+  }
+  results[contract.loss] =
+      scaleBy(b, loc, allReduce(CollectiveKind::sum, results[contract.loss]),
+              inv);
+  if (contract.foundInf) {
+    Value flag = allReduce(CollectiveKind::max, results[*contract.foundInf]);
+    if (overflow)
+      flag = createElementwise(b, loc, ValueRange{flag, overflow},
+                               b.getI1Type(),
+                               [](OpBuilder &eb, Location el, ValueRange x) {
+                                 return SmallVector<Value>{
+                                     arith::OrIOp::create(eb, el, x[0], x[1])};
+                               })[0];
+    results[*contract.foundInf] = flag;
+  }
+  return success();
 }
 
 LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
@@ -469,20 +590,39 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
   Block *body = step.addEntryBlock();
   b.setInsertionPointToStart(body);
 
-  FailureOr<SmallVector<Value>> fnResults =
-      accumulate > 1
-          ? accumulateGradients(b, loc, fn, contract,
-                                body->getArguments().take_front(numFnArgs))
-          : FailureOr<SmallVector<Value>>(SmallVector<Value>(
-                func::CallOp::create(b, loc, fn,
-                                     body->getArguments().take_front(numFnArgs))
-                    .getResults()));
-  if (failed(fnResults))
+  ValueRange fnArgs = body->getArguments().take_front(numFnArgs);
+  bool combined = accumulate > 1 || dataParallel;
+  FailureOr<UpdateScaleOp> update =
+      combined ? findScaleUpdate(fn, contract) : FailureOr<UpdateScaleOp>();
+  if (combined && failed(update))
     return failure();
+  SmallVector<Value> fnResults =
+      accumulate > 1
+          ? accumulateGradients(b, loc, fn, contract, fnArgs)
+          : SmallVector<Value>(
+                func::CallOp::create(b, loc, fn, fnArgs).getResults());
+  if (dataParallel &&
+      failed(reduceAcrossRanks(b, loc, fn, contract, fnArgs, fnResults)))
+    return failure();
+  if (combined && *update) {
+    // The loss scale is updated once, with the overflow flag of the whole
+    // step.
+    auto again = cast<UpdateScaleOp>(b.clone(**update));
+    auto argumentOf = [&](Value v) { return getStepArgument(fn, fnArgs, v); };
+    again.getScaleMutable().assign(argumentOf(update->getScale()));
+    again.getTrackerMutable().assign(argumentOf(update->getTracker()));
+    again.getFoundInfMutable().assign(fnResults[*contract.foundInf]);
+    if (Value h = update->getHysteresisTracker())
+      again.getHysteresisTrackerMutable().assign(argumentOf(h));
+    auto returnOp = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+    for (auto [result, arg] : contract.updates)
+      fnResults[result] = again->getResult(
+          cast<OpResult>(returnOp.getOperand(result)).getResultNumber());
+  }
   SmallVector<Value> old, grads;
   for (auto [param, grad] : trained) {
     old.push_back(body->getArgument(param));
-    grads.push_back((*fnResults)[grad]);
+    grads.push_back(fnResults[grad]);
   }
   for (unsigned arg = numFnArgs; arg < argTypes.size(); ++arg)
     old.push_back(body->getArgument(arg));
@@ -524,7 +664,7 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
   SmallVector<Value> updated;
   if (contract.foundInf) {
     // On overflow, return every parameter and state unchanged.
-    Value skip = extractScalar(b, loc, (*fnResults)[*contract.foundInf]);
+    Value skip = extractScalar(b, loc, fnResults[*contract.foundInf]);
     auto ifOp = scf::IfOp::create(
         b, loc, skip,
         [&](OpBuilder &nb, Location l) { scf::YieldOp::create(nb, l, old); },
@@ -536,7 +676,7 @@ LogicalResult MakeTrainStepPass::makeStep(func::FuncOp fn,
     updated = computeUpdate(b, loc);
   }
   for (unsigned r : passedResults)
-    updated.push_back((*fnResults)[r]);
+    updated.push_back(fnResults[r]);
   func::ReturnOp::create(b, loc, updated);
   return success();
 }

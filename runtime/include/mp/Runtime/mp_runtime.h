@@ -192,6 +192,28 @@ mp_status mp_trainer_step(mp_trainer *trainer);
 /* Result `index` of the last step (null before the first step). */
 const mp_tensor *mp_trainer_result(const mp_trainer *trainer, int32_t index);
 
+/* Data-parallel runs (docs/Distributed.md). A process that a launcher
+ * started as one of several ranks ($OMPI_COMM_WORLD_SIZE or $PMI_SIZE above
+ * 1) joins the world through MPI on the first call: the runtime loads its
+ * plugin libMPRuntimeMPI.so (next to the runtime library, or
+ * $MP_MPI_PLUGIN), which links MPI. Any other process is a world of one
+ * and loads nothing. Sets `rank` and `size` (0 and 1 alone, or on error). */
+mp_status mp_world_init(int32_t *rank, int32_t *size);
+/* Ends every rank: "mp: error: rank R of N: MESSAGE" on stderr, exit
+ * status 1 (MPI_Abort in a data-parallel run). */
+void mp_world_abort(const char *message);
+/* Leaves the world (MPI_Finalize); every rank calls it before exiting. */
+void mp_world_finalize(void);
+
+/* What compiled data-parallel steps call (convert-mp-to-runtime): the
+ * number of ranks, and the in-place all-reduce of `count` elements of
+ * `dtype` (f32, f16, bf16 or i1) at `address` with kind 0 (sum) or 1 (max;
+ * OR on i1). A failed collective (a rank gone silent for
+ * $MP_COLLECTIVE_TIMEOUT seconds, default 300) ends every rank. */
+int32_t mp_world_size(void);
+void mp_all_reduce(int64_t address, int64_t count, int32_t dtype,
+                   int32_t kind);
+
 #ifdef __cplusplus
 }
 #endif

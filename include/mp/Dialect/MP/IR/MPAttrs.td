@@ -59,6 +59,14 @@ def MP_PrecisionClassAttr : EnumAttr<MP_Dialect, MP_PrecisionClass, "class"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+def MP_CollectiveKind : I32EnumAttr<"CollectiveKind",
+    "how mp.all_reduce combines the ranks' values", [
+    I32EnumAttrCase<"sum", 0>,
+    I32EnumAttrCase<"max", 1>
+  ]> {
+  let cppNamespace = "::mlir::mp";
+}
+
 // The roles of the training contract. The numbers are the runtime's `mp_role`
 // (mp_runtime.h, whose mp_role_name spells them the same way; a unit test
 // checks both), so the compiler hands a role to the runtime as is.
@@ -112,6 +120,16 @@ def MP_Optimizer : I32EnumAttr<"Optimizer", "optimizer of a training step", [
     I32EnumAttrCase<"Momentum", 1, "momentum">,
     I32EnumAttrCase<"Adam", 2, "adam">,
     I32EnumAttrCase<"AdamW", 3, "adamw">
+  ]> {
+  let cppNamespace = "::mlir::mp";
+  let genSpecializedAttr = 0;
+}
+
+def MP_AllReduceType : I32EnumAttr<"AllReduceType",
+    "precision of the gradients a data-parallel step sends", [
+    I32EnumAttrCase<"f32", 0>,
+    I32EnumAttrCase<"bf16", 1>,
+    I32EnumAttrCase<"f16", 2>
   ]> {
   let cppNamespace = "::mlir::mp";
   let genSpecializedAttr = 0;

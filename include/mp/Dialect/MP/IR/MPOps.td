@@ -10,6 +10,7 @@
 include "mp/Dialect/MP/IR/MPDialect.td"
 include "mp/Dialect/MP/IR/MPAttrs.td"
 include "mlir/IR/OpBase.td"
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 // The AMP rewrite itself needs no op (graphs use upstream ops and
@@ -107,6 +108,67 @@ def MP_UpdateScaleOp : MP_Op<"update_scale", [Pure]> {
     attr-dict
   }];
   let hasVerifier = 1;
+}
+
+// Data-parallel training: what the runtime's communicator executes.
+
+def MP_CollectiveElement : AnyTypeOf<[F32, F16, BF16, I1]>;
+
+def MP_AllReduceOp : MP_Op<"all_reduce", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite",
+         "getAliasingValues", "bufferize"]>]> {
+  let summary = "Combine a tensor element-wise across all ranks";
+  let description = [{
+    Every rank of a data-parallel run passes a value of the same type; every
+    rank receives the element-wise `sum` (f32, f16, bf16) or `max` (any
+    element type; on `i1` a logical OR) of all of them. Sums of f16 and bf16
+    values add in f32 and round each partial sum to the element type, as a
+    compressed all-reduce of PyTorch's DDP does. In a single process the op
+    returns its operand.
+
+    The ranks must reach the same collectives in the same order: the op has
+    a side effect on the communicator, so no pass removes, merges or
+    reorders it. On tensors it returns the result; bufferization makes it
+    reduce a buffer in place (the memref form, no result), which
+    `convert-mp-to-runtime` turns into a call of the runtime.
+
+    ```mlir
+    %sum = mp.all_reduce sum %grad : tensor<784x128xf32> -> tensor<784x128xf32>
+    %any = mp.all_reduce max %found_inf : tensor<i1> -> tensor<i1>
+    mp.all_reduce sum %buffer : memref<784x128xf16>
+    ```
+  }];
+  let arguments = (ins MP_CollectiveKind:$kind,
+                   AnyTypeOf<[RankedTensorOf<[MP_CollectiveElement]>,
+                              MemRefOf<[MP_CollectiveElement]>]>:$input);
+  let results = (outs Optional<RankedTensorOf<[MP_CollectiveElement]>>:$result);
+  let assemblyFormat = [{
+    $kind $input attr-dict `:` type($input) (`->` type($result)^)?
+  }];
+  let builders = [
+    OpBuilder<(ins "CollectiveKind":$kind, "Value":$input), [{
+      build($_builder, $_state,
+            isa<TensorType>(input.getType()) ? input.getType() : Type(),
+            kind, input);
+    }]>
+  ];
+  let hasVerifier = 1;
+}
+
+def MP_WorldSizeOp : MP_Op<"world_size", [Pure]> {
+  let summary = "The number of ranks of a data-parallel run";
+  let description = [{
+    1 in a single process. `convert-mp-to-runtime` turns it into a call of
+    the runtime.
+
+    ```mlir
+    %n = mp.world_size : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
 }
 
 #endif // MP_DIALECT_MP_IR_MPOPS_TD

@@ -112,6 +112,20 @@ def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
     step calls `@f` on each micro-batch in an `scf.for` with the same
     parameters and loss scale; loss and gradients are averaged, the overflow
     flags ORed, and the loss scale updated once for the whole step.
+
+    With `data-parallel`, each rank of a data-parallel run computes the
+    gradients of its shard of the global batch and the step combines them
+    before the update, with `mp.all_reduce`: every gradient is replaced by
+    its mean over the ranks (`sum * (1 / mp.world_size)`), the loss by its
+    mean, and the overflow flag by its OR, so all ranks skip the same steps
+    and update the loss scale alike (once, after the reduction; as with
+    `accumulate`, the loss scale must be the only state of `@f`). With
+    `allreduce-type=f16` or `bf16` the gradients travel compressed:
+    `trunc(g * (scale / N))` in the loss scale's range (PyTorch's DDP
+    compression hooks divide by N before compressing too), summed, then
+    widened and unscaled by `mp.unscale`, whose finite check also catches a
+    sum that overflowed; f16 needs loss scaling. Works with `accumulate`
+    (micro-batches first, then the ranks).
   }];
   let options = [
     Option<"optimizer", "optimizer", "::mlir::mp::Optimizer",
@@ -135,6 +149,14 @@ def MakeTrainStepPass : Pass<"mp-make-train-step", "ModuleOp"> {
            "Micro-batches per step: inputs gain a leading dimension of this "
            "size; loss and gradients are their means, the loss scale is "
            "updated once">,
+    Option<"dataParallel", "data-parallel", "bool", /*default=*/"false",
+           "Average gradients and loss, and OR the overflow flag, over the "
+           "ranks of a data-parallel run before the update">,
+    Option<"allreduceType", "allreduce-type", "::mlir::mp::AllReduceType",
+           /*default=*/"::mlir::mp::AllReduceType::f32",
+           "Precision of the gradients' all-reduce with data-parallel",
+           "::mlir::mp::clEnumValues(::mlir::mp::symbolizeAllReduceType, "
+           "::mlir::mp::getMaxEnumValForAllReduceType())">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
