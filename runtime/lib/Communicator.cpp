@@ -75,8 +75,8 @@ private:
   std::string join();
 
   using InitFn = int (*)(int32_t *, int32_t *, char *, size_t);
-  using AllReduceFn = int (*)(void *, int64_t, int32_t, int32_t, double,
-                              char *, size_t);
+  using AllReduceFn = int (*)(void *, int64_t, int32_t, int32_t, double, char *,
+                              size_t);
   bool initialized = false;
   std::string error;
   double timeout = 300;
@@ -122,8 +122,8 @@ std::string World::join() {
   if (!lib) {
     const char *why = dlerror();
     return "launched as one of " + std::to_string(launcherWorldSize()) +
-           " ranks, but the MPI plugin does not load from '" + path +
-           "' (" + (why ? why : "not found") +
+           " ranks, but the MPI plugin does not load from '" + path + "' (" +
+           (why ? why : "not found") +
            "; build mp with Open MPI's libopenmpi-dev installed, or set "
            "$MP_MPI_PLUGIN)";
   }
@@ -165,6 +165,7 @@ extern "C" int32_t mp_world_size(void) {
 
 extern "C" void mp_all_reduce(int64_t address, int64_t count, int32_t dtype,
                               int32_t kind) {
-  World::get().allReduce(reinterpret_cast<void *>(static_cast<intptr_t>(address)),
-                         count, dtype, kind);
+  World::get().allReduce(
+      reinterpret_cast<void *>(static_cast<intptr_t>(address)), count, dtype,
+      kind);
 }

@@ -122,8 +122,8 @@ extern "C" int mp_mpi_all_reduce(void *data, int64_t count, int32_t dtype,
                   dtype);
     return 1;
   }
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration<double>(timeout);
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
   // MPI counts are int: large buffers go in pieces.
   auto *bytes = static_cast<char *>(data);
   int elementSize = 0;
@@ -132,8 +132,8 @@ extern "C" int mp_mpi_all_reduce(void *data, int64_t count, int32_t dtype,
   for (int64_t first = 0; first < count; first += kPiece) {
     int n = static_cast<int>(std::min(kPiece, count - first));
     MPI_Request request;
-    if (int code = MPI_Iallreduce(MPI_IN_PLACE, bytes + first * elementSize,
-                                  n, type, op, MPI_COMM_WORLD, &request)) {
+    if (int code = MPI_Iallreduce(MPI_IN_PLACE, bytes + first * elementSize, n,
+                                  type, op, MPI_COMM_WORLD, &request)) {
       setError(error, errorSize, "MPI_Iallreduce", code);
       return 1;
     }

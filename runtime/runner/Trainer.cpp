@@ -446,10 +446,11 @@ std::string Trainer::run(TrainSummary &summary) {
                   imageView, labelView);
       }
       int64_t stepNumber = summary.steps + 1;
-      bool inject = std::find(options.injectOverflow.begin(),
-                              options.injectOverflow.end(),
-                              stepNumber) != options.injectOverflow.end() &&
-                    (options.injectRank < 0 || options.injectRank == options.rank);
+      bool inject =
+          std::find(options.injectOverflow.begin(),
+                    options.injectOverflow.end(),
+                    stepNumber) != options.injectOverflow.end() &&
+          (options.injectRank < 0 || options.injectRank == options.rank);
       const mp_tensor &seed = inject ? *seedInf : *seedOne;
       if (mp_trainer_set_arg(trainer, layout.imageArg, images.get()) != MP_OK ||
           mp_trainer_set_arg(trainer, layout.labelArg, labels.get()) != MP_OK ||

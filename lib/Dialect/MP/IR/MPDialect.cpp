@@ -338,8 +338,8 @@ void AllReduceOp::getEffects(
 }
 
 // On tensors the op reduces its operand's buffer in place.
-bool AllReduceOp::bufferizesToMemoryRead(
-    OpOperand &, const bufferization::AnalysisState &) {
+bool AllReduceOp::bufferizesToMemoryRead(OpOperand &,
+                                         const bufferization::AnalysisState &) {
   return true;
 }
 
@@ -349,7 +349,8 @@ bool AllReduceOp::bufferizesToMemoryWrite(
 }
 
 bufferization::AliasingValueList
-AllReduceOp::getAliasingValues(OpOperand &, const bufferization::AnalysisState &) {
+AllReduceOp::getAliasingValues(OpOperand &,
+                               const bufferization::AnalysisState &) {
   return {{getResult(), bufferization::BufferRelation::Equivalent}};
 }
 

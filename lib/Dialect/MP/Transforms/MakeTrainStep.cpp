@@ -423,8 +423,8 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
     return AllReduceOp::create(b, loc, kind, value).getResult();
   };
   Type f32 = b.getF32Type();
-  Value size = arith::SIToFPOp::create(b, loc, f32,
-                                       WorldSizeOp::create(b, loc, b.getI32Type()));
+  Value size = arith::SIToFPOp::create(
+      b, loc, f32, WorldSizeOp::create(b, loc, b.getI32Type()));
   Value inv = arith::DivFOp::create(
       b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f)), size);
   SmallVector<unsigned> gradResults;
@@ -435,8 +435,8 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
   Value overflow; // found by the finite check of compressed sums
   if (allreduceType == AllReduceType::f32) {
     for (unsigned r : gradResults)
-      results[r] = scaleBy(b, loc, allReduce(CollectiveKind::sum, results[r]),
-                           inv);
+      results[r] =
+          scaleBy(b, loc, allReduce(CollectiveKind::sum, results[r]), inv);
   } else {
     if (allreduceType == AllReduceType::f16 && !contract.foundInf)
       return fn.emitError()
@@ -495,18 +495,16 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
             })[0];
     }
   }
-  results[contract.loss] =
-      scaleBy(b, loc, allReduce(CollectiveKind::sum, results[contract.loss]),
-              inv);
+  results[contract.loss] = scaleBy(
+      b, loc, allReduce(CollectiveKind::sum, results[contract.loss]), inv);
   if (contract.foundInf) {
     Value flag = allReduce(CollectiveKind::max, results[*contract.foundInf]);
     if (overflow)
-      flag = createElementwise(b, loc, ValueRange{flag, overflow},
-                               b.getI1Type(),
-                               [](OpBuilder &eb, Location el, ValueRange x) {
-                                 return SmallVector<Value>{
-                                     arith::OrIOp::create(eb, el, x[0], x[1])};
-                               })[0];
+      flag = createElementwise(
+          b, loc, ValueRange{flag, overflow}, b.getI1Type(),
+          [](OpBuilder &eb, Location el, ValueRange x) {
+            return SmallVector<Value>{arith::OrIOp::create(eb, el, x[0], x[1])};
+          })[0];
     results[*contract.foundInf] = flag;
   }
   return success();

@@ -211,8 +211,7 @@ void mp_world_finalize(void);
  * OR on i1). A failed collective (a rank gone silent for
  * $MP_COLLECTIVE_TIMEOUT seconds, default 300) ends every rank. */
 int32_t mp_world_size(void);
-void mp_all_reduce(int64_t address, int64_t count, int32_t dtype,
-                   int32_t kind);
+void mp_all_reduce(int64_t address, int64_t count, int32_t dtype, int32_t kind);
 
 #ifdef __cplusplus
 }
