@@ -43,6 +43,10 @@ install(TARGETS ${mp_targets} MPRuntime EXPORT MPTargets
   RUNTIME DESTINATION ${MP_INSTALL_BINDIR})
 install(TARGETS mp-opt mp-run RUNTIME DESTINATION ${MP_INSTALL_BINDIR})
 install(TARGETS MPPlugin LIBRARY DESTINATION ${MP_INSTALL_LIBDIR})
+# The runtime loads its MPI plugin from its own directory.
+if(TARGET MPRuntimeMPI)
+  install(TARGETS MPRuntimeMPI LIBRARY DESTINATION ${MP_INSTALL_LIBDIR})
+endif()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/mp
   DESTINATION ${MP_INSTALL_INCLUDEDIR}

@@ -127,3 +127,16 @@ if os.path.exists(os.path.join(fashion_mnist, "train-images-idx3-ubyte.gz")):
     config.available_features.add("fashion-mnist")
     if "MP_DATASET_DIR" in os.environ:
         config.environment["MP_DATASET_DIR"] = fashion_mnist
+
+# `mpi`: Open MPI's mpirun and the runtime's MPI plugin, for data-parallel
+# runs (`%mpirun N CMD`: N ranks on this machine's cores, oversubscribed).
+mpirun = shutil.which("mpirun")
+if mpirun and os.path.exists(os.path.join(config.mp_lib_dir,
+                                          "libMPRuntimeMPI.so")):
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpirun", mpirun + " --oversubscribe -np"))
+    # CI runs as root; containers forbid the cross-memory attach of Open
+    # MPI's shared-memory transport.
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    config.environment["OMPI_MCA_btl_vader_single_copy_mechanism"] = "none"

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Compiler/CpuCompiler.h"
+#include "mp/Conversion/MPToRuntime/MPToRuntime.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Runtime/Tensor.h"
 
@@ -286,6 +287,14 @@ LogicalResult mlir::mp::compileToSharedObject(
                            /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, backendName,
                            "_mp_backend");
+  // Modules whose steps all-reduce say so (mp_module_is_data_parallel).
+  if (llvmModule->getFunction(kAllReduceFunction)) {
+    auto *yes = llvm::ConstantInt::get(
+        llvm::Type::getInt8Ty(llvmModule->getContext()), 1);
+    new llvm::GlobalVariable(*llvmModule, yes->getType(), /*isConstant=*/true,
+                             llvm::GlobalValue::ExternalLinkage, yes,
+                             "_mp_data_parallel");
+  }
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

@@ -25,6 +25,7 @@ struct mp_module {
   std::string backendName;
   std::unique_ptr<mp_runtime::Backend> backend;
   std::map<std::string, std::unique_ptr<mp_entry>> entries;
+  bool dataParallel = false;
 };
 
 /// Compiled modules call functions of this library (memrefCopy, the CUDA
@@ -98,12 +99,17 @@ extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                          " backend, not " + backend +
                                          " (--backend " + target + ")");
   module->backendName = backend;
+  module->dataParallel = module->backend->lookup("_mp_data_parallel");
   *out = module.release();
   return MP_OK;
 }
 
 extern "C" const char *mp_module_backend(const mp_module *module) {
   return module->backendName.c_str();
+}
+
+extern "C" int32_t mp_module_is_data_parallel(const mp_module *module) {
+  return module->dataParallel;
 }
 
 extern "C" void mp_module_unload(mp_module *module) { delete module; }

@@ -199,6 +199,9 @@ private:
   std::string setUp();
   /// Sets `accuracy` to the accuracy on the test split; < 0 without logits.
   std::string evaluate(double &accuracy);
+  /// Data parallel: fails unless every rank holds the same parameters and
+  /// state, bit for bit (a hash of them, compared across the ranks).
+  std::string checkReplicas(int64_t step);
   /// Appends `row` to the CSV log and flushes it.
   std::string writeLog(const std::string &row);
   void showProgress(unsigned epoch, int64_t done, int64_t total,
@@ -280,6 +283,41 @@ std::string Trainer::setUp() {
       return "cannot write '" + options.logFile + "'";
     return writeLog("step,epoch,loss,scale,skipped,accuracy\n");
   }
+  return "";
+}
+
+/// Whether `flag` is set on any rank (a collective: every rank calls it).
+static bool onAnyRank(bool flag) {
+  uint8_t value = flag;
+  mp_all_reduce(reinterpret_cast<intptr_t>(&value), 1, MP_I1, /*max=*/1);
+  return value != 0;
+}
+
+std::string Trainer::checkReplicas(int64_t step) {
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (int32_t i = 0, e = mp_entry_num_args(this->step); i < e; ++i) {
+    mp_role role = mp_entry_arg(this->step, i)->role;
+    if (role != MP_ROLE_PARAM && role != MP_ROLE_STATE &&
+        role != MP_ROLE_LOSS_SCALE)
+      continue;
+    const mp_tensor *value = mp_trainer_arg(trainer, i);
+    auto *bytes = static_cast<const uint8_t *>(value->data);
+    for (size_t b = 0, n = mp_tensor_num_bytes(value); b < n; ++b)
+      hash = (hash ^ bytes[b]) * 1099511628211ull;
+  }
+  // The maximum of each 16-bit piece and of its negation: equal pieces on
+  // every rank iff max == -min. (f32 holds 16-bit integers exactly.)
+  float pieces[8];
+  for (int i = 0; i < 4; ++i) {
+    pieces[i] = static_cast<float>((hash >> (16 * i)) & 0xffff);
+    pieces[4 + i] = -pieces[i];
+  }
+  mp_all_reduce(reinterpret_cast<intptr_t>(pieces), 8, MP_F32, /*max=*/1);
+  for (int i = 0; i < 4; ++i)
+    if (pieces[i] != -pieces[4 + i])
+      return "after step " + std::to_string(step) +
+             ", the ranks hold different parameters: the replicas drifted "
+             "apart (was the step compiled with --data-parallel?)";
   return "";
 }
 
@@ -393,8 +431,9 @@ std::string Trainer::run(TrainSummary &summary) {
     return "an epoch of " + std::to_string(train.count) +
            " examples holds no step of " +
            std::to_string(layout.batch * micro * ranks) + " (" +
-           std::to_string(ranks) + " x " + std::to_string(micro) +
-           " micro-batches of " + std::to_string(layout.batch) + ")";
+           (ranks > 1 ? std::to_string(ranks) + " ranks x " : "") +
+           std::to_string(micro) + " micro-batches of " +
+           std::to_string(layout.batch) + ")";
   if (options.maxSteps)
     perEpoch = std::min(perEpoch, options.maxSteps);
   int64_t totalSteps = perEpoch * options.epochs;
@@ -497,7 +536,11 @@ std::string Trainer::run(TrainSummary &summary) {
                      options.label.c_str(), epoch, 100 * accuracy);
       if (stepNumber == options.interruptAtStep)
         std::raise(SIGINT);
-      if (interruptRequested) {
+      // All ranks stop after the same step (a signal may reach them apart).
+      bool stop = interruptRequested;
+      if (options.worldSize > 1)
+        stop = onAnyRank(stop);
+      if (stop) {
         summary.interrupted = true;
         break;
       }
@@ -506,6 +549,11 @@ std::string Trainer::run(TrainSummary &summary) {
       break;
   }
   summary.scale = currentScale();
+  if (options.worldSize > 1) {
+    if (std::string err = checkReplicas(summary.steps); !err.empty())
+      return err;
+    summary.ranks = options.worldSize;
+  }
   if (!options.saveState.empty() && options.rank == 0)
     if (std::string err = save(); !err.empty())
       return err;
@@ -534,13 +582,18 @@ std::string mp_runner::train(mp_entry *step, mp_entry *grad,
 std::string mp_runner::formatSummary(const TrainOptions &options,
                                      const TrainSummary &summary) {
   char text[512];
-  int n = std::snprintf(
-      text, sizeof(text),
-      "%s: %lld steps (%lld skipped), "
-      "final loss %.4f, ",
-      options.label.c_str(), static_cast<long long>(summary.steps),
-      static_cast<long long>(summary.skipped), summary.lastLoss);
+  int n = std::snprintf(text, sizeof(text), "%s: %lld steps (%lld skipped), ",
+                        options.label.c_str(),
+                        static_cast<long long>(summary.steps),
+                        static_cast<long long>(summary.skipped));
   std::string line(text, std::min<size_t>(n, sizeof(text) - 1));
+  if (summary.ranks > 1) {
+    std::snprintf(text, sizeof(text), "%d ranks, identical parameters, ",
+                  summary.ranks);
+    line += text;
+  }
+  std::snprintf(text, sizeof(text), "final loss %.4f, ", summary.lastLoss);
+  line += text;
   if (summary.scale > 0) {
     std::snprintf(text, sizeof(text), "loss scale %g, ", summary.scale);
     line += text;

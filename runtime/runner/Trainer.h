@@ -53,6 +53,9 @@ struct TrainSummary {
   double scale = 0; // 0 without loss scaling
   int64_t steps = 0, skipped = 0;
   bool interrupted = false; // stopped early by SIGINT or SIGTERM
+  /// Data parallel: the ranks, whose parameters and state were found
+  /// bit-identical at the end.
+  int32_t ranks = 1;
 };
 
 /// Checks the options that do not depend on the module.

@@ -55,7 +55,8 @@ int usage(const char *message) {
                "[--batch N] [--test-limit N] [--seed N] [--init DIR] [--log "
                "FILE] [--save-params DIR] [--save-state DIR] [--save-every N] "
                "[--resume DIR] [--no-shuffle] [--loss-weight W] "
-               "[--inject-overflow S,...] [--dataset NAME]\n",
+               "[--inject-overflow S,...] [--inject-rank R] [--dataset "
+               "NAME]\n",
                message);
   return 1;
 }
@@ -74,10 +75,11 @@ bool parseInt(const std::string &text, int64_t lo, int64_t hi, int64_t &out) {
 /// mp-run's flags that choose how the step is compiled: they are in the
 /// module already.
 bool isCompileFlag(const std::string &flag) {
-  for (const char *f : {"--amp", "--policy", "--loss-scale", "--static-scale",
-                        "--init-scale", "--growth-interval", "--hysteresis",
-                        "--optimizer", "--lr", "--momentum", "--weight-decay",
-                        "--clip-norm", "--accumulate", "--O", "-O"})
+  for (const char *f :
+       {"--amp", "--policy", "--loss-scale", "--static-scale", "--init-scale",
+        "--growth-interval", "--hysteresis", "--optimizer", "--lr",
+        "--momentum", "--weight-decay", "--clip-norm", "--accumulate",
+        "--data-parallel", "--allreduce-type", "--O", "-O"})
     if (flag == f)
       return true;
   return false;
@@ -170,11 +172,12 @@ std::string parse(int argc, char **argv, Flags &flags) {
       }
     } else {
       int64_t n = 0;
-      int64_t *field = arg == "--max-steps"    ? &flags.run.maxSteps
-                       : arg == "--batch"      ? &flags.run.batch
-                       : arg == "--test-limit" ? &flags.run.testLimit
-                       : arg == "--save-every" ? &flags.run.saveEvery
-                                               : nullptr;
+      int64_t *field = arg == "--max-steps"     ? &flags.run.maxSteps
+                       : arg == "--batch"       ? &flags.run.batch
+                       : arg == "--test-limit"  ? &flags.run.testLimit
+                       : arg == "--save-every"  ? &flags.run.saveEvery
+                       : arg == "--inject-rank" ? &flags.run.injectRank
+                                                : nullptr;
       bool isUnsigned = arg == "--epochs" || arg == "--seed";
       if (!field && !isUnsigned)
         return "unknown flag " + arg;
@@ -205,6 +208,9 @@ std::string parse(int argc, char **argv, Flags &flags) {
   for (size_t i = 0; i < flags.inputs.size(); ++i)
     if (flags.inputs[i].empty())
       return "--inputs: file name #" + std::to_string(i + 1) + " is empty";
+  if (flags.run.worldSize > 1 && !flags.train)
+    return "launched as one of " + std::to_string(flags.run.worldSize) +
+           " ranks: only training (--train) runs data-parallel";
   if (flags.train) {
     if (!flags.inputs.empty() || flags.repeat || !flags.saveOutputs.empty())
       return "--train takes its inputs from the data set: drop --inputs, "
@@ -228,6 +234,14 @@ int train(mp_module *module, const Flags &flags) {
   if (mp_module_find_entry(module, stepName.c_str(), &step) ||
       mp_module_find_entry(module, flags.entry.c_str(), &grad))
     return runtimeError();
+  if (flags.run.worldSize > 1 && !mp_module_is_data_parallel(module)) {
+    std::fprintf(stderr,
+                 "mp-exec: error: launched as one of %d ranks, but '%s' was "
+                 "compiled without --data-parallel: each rank would train "
+                 "alone\n",
+                 flags.run.worldSize, flags.module.c_str());
+    return 1;
+  }
   mp_runner::Dataset data;
   std::string err = mp_runner::loadDataset(flags.dataset, data);
   mp_runner::TrainSummary summary;
@@ -239,7 +253,8 @@ int train(mp_module *module, const Flags &flags) {
     std::fprintf(stderr, "mp-exec: error: %s\n", err.c_str());
     return 1;
   }
-  print(mp_runner::formatSummary(flags.run, summary) + "\n");
+  if (flags.run.rank == 0)
+    print(mp_runner::formatSummary(flags.run, summary) + "\n");
   if (std::fflush(stdout) != 0)
     return 1;
   if (summary.interrupted) {
@@ -250,17 +265,27 @@ int train(mp_module *module, const Flags &flags) {
   return 0;
 }
 
+/// Under mpirun: a failed rank ends the others, which would wait for it.
+int finish(const Flags &flags, int status) {
+  if (status == 1 && flags.run.worldSize > 1)
+    mp_world_abort("see the error above");
+  mp_world_finalize();
+  return status;
+}
+
 int main(int argc, char **argv) {
   Flags flags;
+  if (mp_world_init(&flags.run.rank, &flags.run.worldSize) != MP_OK)
+    return runtimeError();
   if (std::string problem = parse(argc, argv, flags); !problem.empty())
-    return usage(problem.c_str());
+    return finish(flags, usage(problem.c_str()));
   mp_module *module = nullptr;
   if (mp_module_load(flags.module.c_str(), flags.backend.c_str(), &module))
-    return runtimeError();
+    return finish(flags, runtimeError());
   if (flags.train) {
     int status = train(module, flags);
     mp_module_unload(module);
-    return status;
+    return finish(flags, status);
   }
   int status = 1;
   mp_entry *entry = nullptr;

@@ -3,6 +3,9 @@
 // RUN: mp-opt %s --mp-loss-scaling --mp-make-train-step="optimizer=adamw clip-norm=1.5" | FileCheck %s --check-prefix=ADAMW
 // RUN: mp-opt %s --mp-make-train-step="optimizer=adam weight-decay=0.5" | FileCheck %s --check-prefix=ADAM
 // RUN: mp-opt %s --mp-loss-scaling --mp-make-train-step="accumulate=4" | FileCheck %s --check-prefix=ACC
+// RUN: mp-opt %s --mp-loss-scaling --mp-make-train-step="data-parallel=true" | FileCheck %s --check-prefix=DP
+// RUN: mp-opt %s --mp-loss-scaling --mp-make-train-step="data-parallel=true allreduce-type=f16" | FileCheck %s --check-prefix=DPF16
+// RUN: mp-opt %s --mp-make-train-step="data-parallel=true allreduce-type=bf16" | FileCheck %s --check-prefix=DPBF16
 
 // With plain sgd the step takes the gradient function's arguments, calls it, and
 // returns p - lr * g for each trained parameter, then the loss and outputs.
@@ -75,6 +78,54 @@
 // ACC: %[[NS:.*]], %[[NT:.*]] = mp.update_scale %[[SCALE]], %[[T]], %[[SUMS]]#4
 // ACC: scf.if
 // ACC: return {{.*}}, %[[NS]], %[[NT]] :
+// Data parallel: gradients and loss are averaged over the ranks (sum, then
+// times 1 / world size), the overflow flag ORed (max of i1); the loss scale
+// is updated once, with the flag of all ranks, before the skip.
+// DP-LABEL: func.func @grad_step(
+// DP-SAME: %[[SCALE:[^:]+]]: tensor<f32> {mp.loss_scale, mp.state = 6.553600e+04 : f32}, %[[T:[^:]+]]: tensor<i32> {mp.state = 0 : i32})
+// DP: %[[R:.*]]:7 = call @grad(
+// DP: %[[N:.*]] = mp.world_size : i32
+// DP: %[[NF:.*]] = arith.sitofp %[[N]] : i32 to f32
+// DP: %[[INV:.*]] = arith.divf %{{.*}}, %[[NF]] : f32
+// DP: %[[SW:.*]] = mp.all_reduce sum %[[R]]#1 : tensor<4x3xf32> -> tensor<4x3xf32>
+// DP: %[[GW:.*]] = linalg.generic {{.*}} ins(%[[SW]] :
+// DP: arith.mulf %{{.*}}, %[[INV]] : f32
+// DP: mp.all_reduce sum %[[R]]#2 : tensor<3xf32> -> tensor<3xf32>
+// DP: %[[SL:.*]] = mp.all_reduce sum %[[R]]#0 : tensor<f32> -> tensor<f32>
+// DP: %[[L:.*]] = linalg.generic {{.*}} ins(%[[SL]] :
+// DP: %[[F:.*]] = mp.all_reduce max %[[R]]#4 : tensor<i1> -> tensor<i1>
+// DP: %[[NS:.*]], %[[NT:.*]] = mp.update_scale %[[SCALE]], %[[T]], %[[F]]
+// DP: %[[SKIP:.*]] = tensor.extract %[[F]][]
+// DP: scf.if %[[SKIP]]
+// DP: linalg.generic {{.*}} ins(%{{.*}}, %[[GW]] :
+// DP: return %{{.*}}, %{{.*}}, %[[L]], %[[R]]#3, %[[F]], %[[NS]], %[[NT]] :
+// DPF16-LABEL: func.func @grad_step(
+// DPF16-SAME: %[[SCALE:[^:]+]]: tensor<f32> {mp.loss_scale
+// DPF16: %[[R:.*]]:7 = call @grad(
+// DPF16: %[[INV:.*]] = arith.divf
+// DPF16: %[[S:.*]] = tensor.extract %[[SCALE]][] : tensor<f32>
+// DPF16: %[[FACTOR:.*]] = arith.mulf %[[S]], %[[INV]] : f32
+// DPF16: %[[CW:.*]] = linalg.generic {{.*}} ins(%[[R]]#1 : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xf16>)
+// DPF16: %[[M:.*]] = arith.mulf %{{.*}}, %[[FACTOR]] : f32
+// DPF16: arith.truncf %[[M]] : f32 to f16
+// DPF16: %[[SW:.*]] = mp.all_reduce sum %[[CW]] : tensor<4x3xf16> -> tensor<4x3xf16>
+// DPF16: %[[SB:.*]] = mp.all_reduce sum %{{.*}} : tensor<3xf16> -> tensor<3xf16>
+// DPF16: %[[U:.*]]:2, %[[CHECK:.*]] = mp.unscale %[[SCALE]], %[[SW]], %[[SB]] : tensor<4x3xf16>, tensor<3xf16> -> tensor<4x3xf32>, tensor<3xf32>
+// DPF16: %[[F:.*]] = mp.all_reduce max %[[R]]#4 : tensor<i1> -> tensor<i1>
+// DPF16: %[[ANY:.*]] = linalg.generic {{.*}} ins(%[[F]], %[[CHECK]] : tensor<i1>, tensor<i1>)
+// DPF16: arith.ori
+// DPF16: mp.update_scale %[[SCALE]], %{{.*}}, %[[ANY]]
+// Without loss scaling, bf16 gradients are sent as g / N and widened back.
+// DPBF16-LABEL: func.func @grad_step(
+// DPBF16: %[[R:.*]]:4 = call @grad(
+// DPBF16: %[[C:.*]] = linalg.generic {{.*}} ins(%[[R]]#1 : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xbf16>)
+// DPBF16: arith.truncf %{{.*}} : f32 to bf16
+// DPBF16: %[[SW:.*]] = mp.all_reduce sum %[[C]] : tensor<4x3xbf16> -> tensor<4x3xbf16>
+// DPBF16: mp.all_reduce sum %{{.*}} : tensor<3xbf16> -> tensor<3xbf16>
+// DPBF16: linalg.generic {{.*}} ins(%[[SW]] : tensor<4x3xbf16>) outs(%{{.*}} : tensor<4x3xf32>)
+// DPBF16: arith.extf %{{.*}} : bf16 to f32
+// DPBF16-NOT: mp.all_reduce max
+// DPBF16: return
 func.func @grad(%w: tensor<4x3xf32> {mp.param}, %b: tensor<3xf32> {mp.param},
                 %x: tensor<2x4xf32> {mp.input}, %seed: tensor<f32> {mp.grad_seed})
     -> (tensor<f32> {mp.loss}, tensor<4x3xf32> {mp.grad_of = 0 : i64},

@@ -69,3 +69,43 @@ func.func @hysteresis_zero(%scale: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>)
   %s, %n, %h = mp.update_scale %scale, %t, %f hysteresis %t : tensor<i32> {hysteresis = 0 : i32}
   return
 }
+
+// -----
+
+func.func @all_reduce_sum_flags(%f: tensor<i1>) {
+  // expected-error @below {{'mp.all_reduce' op sum needs f32, f16 or bf16 elements, not 'i1' (use max to OR flags)}}
+  %r = mp.all_reduce sum %f : tensor<i1> -> tensor<i1>
+  return
+}
+
+// -----
+
+func.func @all_reduce_tensor_no_result(%g: tensor<4xf32>) {
+  // expected-error @below {{'mp.all_reduce' op on a tensor must return the result}}
+  mp.all_reduce sum %g : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @all_reduce_buffer_result(%g: memref<4xf32>) {
+  // expected-error @below {{'mp.all_reduce' op on a buffer reduces it in place and has no result}}
+  %r = mp.all_reduce sum %g : memref<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @all_reduce_type(%g: tensor<4xf32>) {
+  // expected-error @below {{'mp.all_reduce' op result type 'tensor<4xf16>' differs from the operand's 'tensor<4xf32>'}}
+  %r = mp.all_reduce sum %g : tensor<4xf32> -> tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @all_reduce_element(%g: tensor<4xi32>) {
+  // expected-error @below {{operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer values or memref of 32-bit float or 16-bit float or bfloat16 type or 1-bit signless integer values, but got 'tensor<4xi32>'}}
+  %r = mp.all_reduce max %g : tensor<4xi32> -> tensor<4xi32>
+  return
+}

@@ -158,6 +158,9 @@ mp_status mp_module_load(const char *path, const char *backend,
                          mp_module **out);
 /* The backend a loaded module runs on ("cpu", "cuda"). */
 const char *mp_module_backend(const mp_module *module);
+/* 1 if the module's training steps average their gradients over the ranks
+ * of a data-parallel run (compiled with mp-run --data-parallel), else 0. */
+int32_t mp_module_is_data_parallel(const mp_module *module);
 void mp_module_unload(mp_module *module);
 
 mp_status mp_module_find_entry(mp_module *module, const char *name,
