@@ -12,8 +12,18 @@ import sys
 import time
 
 
-def rank_pids(rank):
-    """The processes whose launcher made them rank `rank`."""
+def parent(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            # pid (comm) state ppid ...: comm may hold spaces.
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def rank_pids(launcher, rank):
+    """The processes below `launcher` that it made rank `rank` (not those of
+    other runs on the machine)."""
     pids = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -21,11 +31,14 @@ def rank_pids(rank):
         try:
             with open(f"/proc/{entry}/environ", "rb") as f:
                 env = f.read().split(b"\0")
-            with open(f"/proc/{entry}/cmdline", "rb") as f:
-                cmd = f.read()
         except OSError:
             continue
-        if f"OMPI_COMM_WORLD_RANK={rank}".encode() in env and b"--train" in cmd:
+        if f"OMPI_COMM_WORLD_RANK={rank}".encode() not in env:
+            continue
+        pid = int(entry)
+        while pid > 1 and pid != launcher:
+            pid = parent(pid)
+        if pid == launcher:
             pids.append(int(entry))
     return pids
 
@@ -50,7 +63,7 @@ def main():
             print(run.stderr.read())
             return 1
         time.sleep(0.05)
-    victims = rank_pids(1)
+    victims = rank_pids(run.pid, 1)
     if not victims:
         print("error: no process of rank 1")
         run.kill()
