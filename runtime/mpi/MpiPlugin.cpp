@@ -21,6 +21,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <sched.h>
 #include <thread>
 
 namespace {
@@ -137,8 +138,10 @@ extern "C" int mp_mpi_all_reduce(void *data, int64_t count, int32_t dtype,
       setError(error, errorSize, "MPI_Iallreduce", code);
       return 1;
     }
-    // Poll, then poll gently: ranks may share cores (mpirun
-    // --oversubscribe), and a busy wait would starve the rank we wait for.
+    // Poll (MPI progresses only inside its calls), yielding the core to
+    // ranks that share it (mpirun --oversubscribe); after 10 ms, a long wait
+    // (rank 0 evaluating), poll every 200 us.
+    auto start = std::chrono::steady_clock::now();
     for (int polls = 0;; ++polls) {
       int done = 0;
       if (int code = MPI_Test(&request, &done, MPI_STATUS_IGNORE)) {
@@ -147,15 +150,18 @@ extern "C" int mp_mpi_all_reduce(void *data, int64_t count, int32_t dtype,
       }
       if (done)
         break;
-      if (std::chrono::steady_clock::now() > deadline) {
+      auto now = std::chrono::steady_clock::now();
+      if (now > deadline) {
         std::snprintf(error, errorSize,
                       "no answer from every rank within %g s "
                       "($MP_COLLECTIVE_TIMEOUT); did a rank stop?",
                       timeout);
         return 1;
       }
-      if (polls > 1000)
-        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (now - start > std::chrono::milliseconds(10))
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      else if (polls > 100)
+        sched_yield();
     }
   }
   return 0;
