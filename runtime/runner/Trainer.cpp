@@ -462,6 +462,8 @@ std::string Trainer::run(TrainSummary &summary) {
   };
   std::vector<int64_t> order(train.count);
   interruptRequested = 0;
+  if (options.worldSize > 1)
+    onAnyRank(false); // the clock starts when every rank is ready
   auto start = std::chrono::steady_clock::now();
   for (unsigned epoch = position.epoch; epoch <= options.epochs; ++epoch) {
     // The generator as the epoch begins: a checkpoint draws its order again.

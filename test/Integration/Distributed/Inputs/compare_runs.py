@@ -1,8 +1,8 @@
 """Compares two training runs: the parameters they saved (DIR/argN.npy)
-and the losses of their CSV logs, element-wise, within a relative
-tolerance (0: bit-identical).
+and the losses of their CSV logs, element-wise: |a - b| <= atol + rtol *
+max(|a|, |b|) (both 0: bit-identical).
 
-usage: compare_runs.py DIR_A LOG_A DIR_B LOG_B --rtol R
+usage: compare_runs.py DIR_A LOG_A DIR_B LOG_B --rtol R [--atol A]
 """
 import argparse
 import csv
@@ -19,11 +19,15 @@ def losses(path):
     return np.array([float(row[2]) for row in rows], dtype=np.float64)
 
 
-def worst(a, b):
-    """The largest |a - b| / max(|a|, |b|), and whether all are equal."""
+def compare(a, b, rtol, atol):
+    """The largest |a - b|, and whether every element is within the
+    tolerance."""
+    if a.shape != b.shape:
+        return float("inf"), False
     a, b = a.astype(np.float64), b.astype(np.float64)
-    scale = np.maximum(np.maximum(np.abs(a), np.abs(b)), 1e-30)
-    return float(np.max(np.abs(a - b) / scale, initial=0.0))
+    diff = np.abs(a - b)
+    bound = atol + rtol * np.maximum(np.abs(a), np.abs(b))
+    return float(np.max(diff, initial=0.0)), bool(np.all(diff <= bound))
 
 
 def main():
@@ -33,6 +37,7 @@ def main():
     parser.add_argument("dir_b")
     parser.add_argument("log_b")
     parser.add_argument("--rtol", type=float, required=True)
+    parser.add_argument("--atol", type=float, default=0.0)
     args = parser.parse_args()
     names = sorted(n for n in os.listdir(args.dir_a) if n.endswith(".npy"))
     if not names or names != sorted(
@@ -43,18 +48,15 @@ def main():
     for name in names:
         a = np.load(os.path.join(args.dir_a, name))
         b = np.load(os.path.join(args.dir_b, name))
-        rel = worst(a, b)
-        within = a.shape == b.shape and rel <= args.rtol
+        diff, within = compare(a, b, args.rtol, args.atol)
         ok &= within
-        print(f"{name}: max relative difference {rel:.3g} "
-              f"(within {args.rtol:g}: {within})")
+        print(f"{name}: max difference {diff:.3g} (within: {within})")
     la, lb = losses(args.log_a), losses(args.log_b)
-    rel = worst(la, lb) if la.shape == lb.shape else float("inf")
-    within = rel <= args.rtol
+    diff, within = compare(la, lb, args.rtol, args.atol)
     ok &= within
-    print(f"losses of {len(la)} steps: max relative difference {rel:.3g} "
-          f"(within {args.rtol:g}: {within})")
-    print(f"all within {args.rtol:g}: {ok}")
+    print(f"losses of {len(la)} steps: max difference {diff:.3g} "
+          f"(within: {within})")
+    print(f"all within rtol {args.rtol:g}, atol {args.atol:g}: {ok}")
     return 0 if ok else 1
 
 
