@@ -133,13 +133,13 @@ std::string mp_runner::saveCheckpoint(const std::string &dir, mp_entry *step,
   }
   char loss[64];
   std::snprintf(loss, sizeof(loss), "%.17g", position.loss);
-  std::string text = std::string(kMagic) + "\nsignature " +
-                     getSignature(step) + "\nstep " +
-                     std::to_string(position.step) + "\nepoch " +
+  std::string text = std::string(kMagic) + "\nsignature " + getSignature(step) +
+                     "\nstep " + std::to_string(position.step) + "\nepoch " +
                      std::to_string(position.epoch) + "\nepoch_step " +
                      std::to_string(position.epochStep) + "\nskipped " +
                      std::to_string(position.skipped) + "\nloss " + loss +
-                     "\nrng " + position.rng + "\n";
+                     "\nrng " + position.rng + "\nranks " +
+                     std::to_string(position.ranks) + "\n";
   if (std::string err = writeDurably(state + "/trainer.txt", text);
       !err.empty())
     return err;
@@ -205,6 +205,12 @@ std::string mp_runner::parseTrainerState(const std::string &text,
   rng >> generator;
   if (rng.fail())
     return where + " has a malformed random generator state";
+  // Optional: checkpoints of single-process runs before data parallelism.
+  position.ranks = 1;
+  if (fields.count("ranks") &&
+      (!parseCount(fields["ranks"], 1 << 20, position.ranks) ||
+       position.ranks < 1))
+    return where + " has a malformed number of ranks";
   position.epoch = static_cast<unsigned>(epoch);
   position.rng = fields["rng"];
   signature = fields["signature"];

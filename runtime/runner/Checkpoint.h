@@ -31,6 +31,7 @@ struct Position {
   int64_t epochStep = 0; // steps done in it
   int64_t skipped = 0;   // steps skipped so far
   double loss = 0;       // the last step's loss
+  int64_t ranks = 1;     // of a data-parallel run: steps are global batches
   /// The shuffling generator as it was when the current epoch began (its
   /// order is drawn again on resuming), as std::mt19937_64 writes itself.
   std::string rng;

@@ -448,6 +448,11 @@ std::string Trainer::run(TrainSummary &summary) {
             loadCheckpoint(options.resume, step, trainer, position);
         !err.empty())
       return err;
+    if (position.ranks != options.worldSize)
+      return "--resume " + options.resume + ": saved by a run of " +
+             std::to_string(position.ranks) + " rank(s); resume it with " +
+             std::to_string(position.ranks) +
+             " (its position counts global batches of that many ranks)";
     std::istringstream saved(position.rng); // checked by loadCheckpoint
     saved >> rng;
     summary.steps = position.step;
@@ -458,6 +463,7 @@ std::string Trainer::run(TrainSummary &summary) {
     position.step = summary.steps;
     position.skipped = summary.skipped;
     position.loss = summary.lastLoss;
+    position.ranks = options.worldSize;
     return saveCheckpoint(options.saveState, step, trainer, position);
   };
   std::vector<int64_t> order(train.count);
