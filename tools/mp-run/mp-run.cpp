@@ -646,10 +646,11 @@ static llvm::Error joinWorld() {
   if (trainCommand.file.empty() || compileOnlyFlag)
     return error("launched as one of " + llvm::Twine(runOptions.worldSize) +
                  " ranks: only training (--train) runs data-parallel");
-  if (backend == Backend::cuda || backend == Backend::gpuEmulation)
-    return error("data-parallel training runs on the CPU backend (NCCL for "
-                 "GPUs is not there yet): use --backend cpu");
-  backend = Backend::cpu;
+  if (backend == Backend::cuda)
+    return error("data-parallel training runs on the CPU (--backend cpu or "
+                 "gpu-emulation): NCCL for GPUs is not there yet");
+  if (backend == Backend::automatic)
+    backend = Backend::cpu;
   step.dataParallel = true;
   return llvm::Error::success();
 }

@@ -57,7 +57,7 @@ def ConvertMPToRuntimePass : Pass<"convert-mp-to-runtime", "::mlir::ModuleOp"> {
     The pass declares both functions in the module (private, resolved when
     the runtime loads the compiled module). A buffer with a non-identity
     layout is an error at the op (bufferizing `mp.all_reduce` never makes
-    one). Part of `mp-lower-to-cpu`.
+    one). Part of `mp-lower-to-cpu` and of the GPU pipelines.
 
     ```mlir
     mp.all_reduce sum %buf : memref<4xf32>

@@ -99,6 +99,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
   addBufferizationPasses(pm);
+  // Collectives of data-parallel steps: host calls on the buffers.
+  pm.addPass(createConvertMPToRuntimePass());
 }
 
 /// Tensor Core contractions as the target-independent tiled stage.
