@@ -78,27 +78,37 @@
 // ACC: %[[NS:.*]], %[[NT:.*]] = mp.update_scale %[[SCALE]], %[[T]], %[[SUMS]]#4
 // ACC: scf.if
 // ACC: return {{.*}}, %[[NS]], %[[NT]] :
-// Data parallel: gradients and loss are averaged over the ranks (sum, then
-// times 1 / world size), the overflow flag ORed (max of i1); the loss scale
-// is updated once, with the flag of all ranks, before the skip.
+// Data parallel: gradients and loss are averaged over the ranks (summed in
+// one all-reduce of their concatenation, as DDP's buckets, then times
+// 1 / world size), the overflow flag ORed (max of i1); the loss scale is
+// updated once, with the flag of all ranks, before the skip.
 // DP-LABEL: func.func @grad_step(
 // DP-SAME: %[[SCALE:[^:]+]]: tensor<f32> {mp.loss_scale, mp.state = 6.553600e+04 : f32}, %[[T:[^:]+]]: tensor<i32> {mp.state = 0 : i32})
 // DP: %[[R:.*]]:7 = call @grad(
 // DP: %[[N:.*]] = mp.world_size : i32
 // DP: %[[NF:.*]] = arith.sitofp %[[N]] : i32 to f32
 // DP: %[[INV:.*]] = arith.divf %{{.*}}, %[[NF]] : f32
-// DP: %[[SW:.*]] = mp.all_reduce sum %[[R]]#1 : tensor<4x3xf32> -> tensor<4x3xf32>
-// DP: %[[GW:.*]] = linalg.generic {{.*}} ins(%[[SW]] :
+// DP: %[[FW:.*]] = tensor.collapse_shape %[[R]]#1 {{\[}}[0, 1]] : tensor<4x3xf32> into tensor<12xf32>
+// DP: %[[FL:.*]] = tensor.expand_shape %[[R]]#0 [] output_shape [1] : tensor<f32> into tensor<1xf32>
+// DP: %[[CAT:.*]] = tensor.concat dim(0) %[[FW]], %[[R]]#2, %[[FL]] : (tensor<12xf32>, tensor<3xf32>, tensor<1xf32>) -> tensor<16xf32>
+// DP: %[[SUM:.*]] = mp.all_reduce sum %[[CAT]] : tensor<16xf32> -> tensor<16xf32>
+// DP: %[[SW:.*]] = tensor.extract_slice %[[SUM]][0] [12] [1]
+// DP: %[[SW2:.*]] = tensor.expand_shape %[[SW]] {{\[}}[0, 1]] output_shape [4, 3]
+// DP: %[[SB:.*]] = tensor.extract_slice %[[SUM]][12] [3] [1]
+// DP: %[[SL:.*]] = tensor.extract_slice %[[SUM]][15] [1] [1]
+// DP: %[[SL2:.*]] = tensor.collapse_shape %[[SL]] [] : tensor<1xf32> into tensor<f32>
+// DP: %[[GW:.*]] = linalg.generic {{.*}} ins(%[[SW2]] :
 // DP: arith.mulf %{{.*}}, %[[INV]] : f32
-// DP: mp.all_reduce sum %[[R]]#2 : tensor<3xf32> -> tensor<3xf32>
-// DP: %[[SL:.*]] = mp.all_reduce sum %[[R]]#0 : tensor<f32> -> tensor<f32>
-// DP: %[[L:.*]] = linalg.generic {{.*}} ins(%[[SL]] :
+// DP: linalg.generic {{.*}} ins(%[[SB]] :
+// DP: %[[L:.*]] = linalg.generic {{.*}} ins(%[[SL2]] :
 // DP: %[[F:.*]] = mp.all_reduce max %[[R]]#4 : tensor<i1> -> tensor<i1>
 // DP: %[[NS:.*]], %[[NT:.*]] = mp.update_scale %[[SCALE]], %[[T]], %[[F]]
 // DP: %[[SKIP:.*]] = tensor.extract %[[F]][]
 // DP: scf.if %[[SKIP]]
 // DP: linalg.generic {{.*}} ins(%{{.*}}, %[[GW]] :
 // DP: return %{{.*}}, %{{.*}}, %[[L]], %[[R]]#3, %[[F]], %[[NS]], %[[NT]] :
+// Compressed: trunc(g * scale / N) in f16, one all-reduce, then mp.unscale,
+// whose finite check is ORed into the flag; the loss goes alone in f32.
 // DPF16-LABEL: func.func @grad_step(
 // DPF16-SAME: %[[SCALE:[^:]+]]: tensor<f32> {mp.loss_scale
 // DPF16: %[[R:.*]]:7 = call @grad(
@@ -108,9 +118,14 @@
 // DPF16: %[[CW:.*]] = linalg.generic {{.*}} ins(%[[R]]#1 : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xf16>)
 // DPF16: %[[M:.*]] = arith.mulf %{{.*}}, %[[FACTOR]] : f32
 // DPF16: arith.truncf %[[M]] : f32 to f16
-// DPF16: %[[SW:.*]] = mp.all_reduce sum %[[CW]] : tensor<4x3xf16> -> tensor<4x3xf16>
-// DPF16: %[[SB:.*]] = mp.all_reduce sum %{{.*}} : tensor<3xf16> -> tensor<3xf16>
+// DPF16: %[[CB:.*]] = linalg.generic {{.*}} ins(%[[R]]#2 : tensor<3xf32>) outs(%{{.*}} : tensor<3xf16>)
+// DPF16: %[[FW:.*]] = tensor.collapse_shape %[[CW]]
+// DPF16: %[[CAT:.*]] = tensor.concat dim(0) %[[FW]], %[[CB]] : (tensor<12xf16>, tensor<3xf16>) -> tensor<15xf16>
+// DPF16: %[[SUM:.*]] = mp.all_reduce sum %[[CAT]] : tensor<15xf16> -> tensor<15xf16>
+// DPF16: %[[SW:.*]] = tensor.expand_shape
+// DPF16: %[[SB:.*]] = tensor.extract_slice %[[SUM]][12] [3] [1]
 // DPF16: %[[U:.*]]:2, %[[CHECK:.*]] = mp.unscale %[[SCALE]], %[[SW]], %[[SB]] : tensor<4x3xf16>, tensor<3xf16> -> tensor<4x3xf32>, tensor<3xf32>
+// DPF16: mp.all_reduce sum %[[R]]#0 : tensor<f32> -> tensor<f32>
 // DPF16: %[[F:.*]] = mp.all_reduce max %[[R]]#4 : tensor<i1> -> tensor<i1>
 // DPF16: %[[ANY:.*]] = linalg.generic {{.*}} ins(%[[F]], %[[CHECK]] : tensor<i1>, tensor<i1>)
 // DPF16: arith.ori
@@ -118,10 +133,10 @@
 // Without loss scaling, bf16 gradients are sent as g / N and widened back.
 // DPBF16-LABEL: func.func @grad_step(
 // DPBF16: %[[R:.*]]:4 = call @grad(
-// DPBF16: %[[C:.*]] = linalg.generic {{.*}} ins(%[[R]]#1 : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xbf16>)
+// DPBF16: linalg.generic {{.*}} ins(%[[R]]#1 : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xbf16>)
 // DPBF16: arith.truncf %{{.*}} : f32 to bf16
-// DPBF16: %[[SW:.*]] = mp.all_reduce sum %[[C]] : tensor<4x3xbf16> -> tensor<4x3xbf16>
-// DPBF16: mp.all_reduce sum %{{.*}} : tensor<3xbf16> -> tensor<3xbf16>
+// DPBF16: %[[SUM:.*]] = mp.all_reduce sum %{{.*}} : tensor<15xbf16> -> tensor<15xbf16>
+// DPBF16: %[[SW:.*]] = tensor.expand_shape
 // DPBF16: linalg.generic {{.*}} ins(%[[SW]] : tensor<4x3xbf16>) outs(%{{.*}} : tensor<4x3xf32>)
 // DPBF16: arith.extf %{{.*}} : bf16 to f32
 // DPBF16-NOT: mp.all_reduce max

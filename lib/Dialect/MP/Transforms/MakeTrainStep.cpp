@@ -297,6 +297,63 @@ static Value scaleBy(OpBuilder &b, Location loc, Value tensor, Value factor) {
                            })[0];
 }
 
+/// The element-wise sums over the ranks of `values` (of one element type) in
+/// one all-reduce, as DDP's gradient buckets: flattened, concatenated,
+/// reduced and sliced back. Values of dynamic shape are reduced alone.
+static SmallVector<Value> allReduceSums(OpBuilder &b, Location loc,
+                                        ValueRange values) {
+  auto sum = [&](Value v) -> Value {
+    return AllReduceOp::create(b, loc, CollectiveKind::sum, v).getResult();
+  };
+  auto isStatic = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).hasStaticShape();
+  };
+  if (values.size() < 2 || !llvm::all_of(values, isStatic))
+    return llvm::map_to_vector(values, sum);
+  // The reassociation that flattens a tensor of `rank` (none for a scalar).
+  auto flatten = [](int64_t rank) {
+    SmallVector<ReassociationIndices> all;
+    if (rank > 0)
+      all.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+    return all;
+  };
+  SmallVector<Value> flat;
+  for (Value v : values) {
+    auto type = cast<RankedTensorType>(v.getType());
+    auto flatType =
+        RankedTensorType::get({type.getNumElements()}, type.getElementType());
+    if (type.getRank() == 1)
+      flat.push_back(v);
+    else if (type.getRank() == 0)
+      flat.push_back(
+          tensor::ExpandShapeOp::create(b, loc, flatType, v, flatten(0)));
+    else
+      flat.push_back(
+          tensor::CollapseShapeOp::create(b, loc, v, flatten(type.getRank())));
+  }
+  Value bucket = sum(tensor::ConcatOp::create(b, loc, /*dim=*/0, flat));
+  SmallVector<Value> sums;
+  int64_t offset = 0;
+  for (Value v : values) {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t size = type.getNumElements();
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, bucket, ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(size)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    offset += size;
+    if (type.getRank() == 1)
+      sums.push_back(slice);
+    else if (type.getRank() == 0)
+      sums.push_back(
+          tensor::CollapseShapeOp::create(b, loc, type, slice, flatten(0)));
+    else
+      sums.push_back(tensor::ExpandShapeOp::create(b, loc, type, slice,
+                                                   flatten(type.getRank())));
+  }
+  return sums;
+}
+
 /// The step's argument for `v` if it is an argument of `fn`'s body.
 static Value getStepArgument(func::FuncOp fn, ValueRange args, Value v) {
   auto blockArg = dyn_cast_or_null<BlockArgument>(v);
@@ -434,9 +491,15 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
 
   Value overflow; // found by the finite check of compressed sums
   if (allreduceType == AllReduceType::f32) {
+    // Gradients and loss in one bucket.
+    SmallVector<Value> values;
     for (unsigned r : gradResults)
-      results[r] =
-          scaleBy(b, loc, allReduce(CollectiveKind::sum, results[r]), inv);
+      values.push_back(results[r]);
+    values.push_back(results[contract.loss]);
+    SmallVector<Value> sums = allReduceSums(b, loc, values);
+    for (auto [r, sum] : llvm::zip(gradResults, sums))
+      results[r] = scaleBy(b, loc, sum, inv);
+    results[contract.loss] = scaleBy(b, loc, sums.back(), inv);
   } else {
     if (allreduceType == AllReduceType::f16 && !contract.foundInf)
       return fn.emitError()
@@ -466,19 +529,19 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
                                                     : Type(b.getBF16Type());
     Value factor =
         arith::MulFOp::create(b, loc, extractScalar(b, loc, scale), inv);
-    SmallVector<Value> sums;
+    SmallVector<Value> compressed;
     SmallVector<Type> unscaledTypes;
     for (unsigned r : gradResults) {
-      Value compressed = createElementwise(
+      compressed.push_back(createElementwise(
           b, loc, results[r], wire,
           [&](OpBuilder &eb, Location el, ValueRange x) {
             Value scaled = arith::MulFOp::create(eb, el, x[0], factor);
             return SmallVector<Value>{
                 arith::TruncFOp::create(eb, el, wire, scaled)};
-          })[0];
-      sums.push_back(allReduce(CollectiveKind::sum, compressed));
+          })[0]);
       unscaledTypes.push_back(results[r].getType());
     }
+    SmallVector<Value> sums = allReduceSums(b, loc, compressed);
     if (contract.foundInf) {
       auto widened = UnscaleOp::create(b, loc, unscaledTypes,
                                        RankedTensorType::get({}, b.getI1Type()),
@@ -494,9 +557,9 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
                   arith::ExtFOp::create(eb, el, eb.getF32Type(), x[0])};
             })[0];
     }
+    results[contract.loss] = scaleBy(
+        b, loc, allReduce(CollectiveKind::sum, results[contract.loss]), inv);
   }
-  results[contract.loss] = scaleBy(
-      b, loc, allReduce(CollectiveKind::sum, results[contract.loss]), inv);
   if (contract.foundInf) {
     Value flag = allReduce(CollectiveKind::max, results[*contract.foundInf]);
     if (overflow)
