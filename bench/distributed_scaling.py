@@ -11,7 +11,7 @@ reach up to N x the samples/s of one; the all-reduces of gradients, loss and
 overflow flag cost the rest.
 
 Usage: bench/distributed_scaling.py [--mp-run build/bin/mp-run]
-       [--ranks 1,2] [--steps 200] [--amp fp16]
+       [--ranks 1,2] [--steps 600] [--amp fp16]
 (needs Open MPI's mpirun and Fashion-MNIST; scripts/install-deps.sh installs
 both)
 """
@@ -58,7 +58,7 @@ def main():
     parser.add_argument("--mp-run", default=os.path.join(ROOT, "build", "bin",
                                                          "mp-run"))
     parser.add_argument("--ranks", default="1,2")
-    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--amp", default="fp16")
     args = parser.parse_args()
     if not shutil.which("mpirun"):
