@@ -42,6 +42,11 @@ install(TARGETS ${mp_targets} MPRuntime EXPORT MPTargets
   LIBRARY DESTINATION ${MP_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${MP_INSTALL_BINDIR})
 install(TARGETS mp-opt mp-run RUNTIME DESTINATION ${MP_INSTALL_BINDIR})
+# mp-exec needs the runtime alone: bin/mp-exec and lib/libMPRuntime.so (and
+# lib/libMPRuntimeMPI.so for mpirun) run where nothing else of ours is.
+set_target_properties(mp-exec PROPERTIES
+  INSTALL_RPATH "\$ORIGIN/../${MP_INSTALL_LIBDIR}")
+install(TARGETS mp-exec RUNTIME DESTINATION ${MP_INSTALL_BINDIR})
 install(TARGETS MPPlugin LIBRARY DESTINATION ${MP_INSTALL_LIBDIR})
 # The runtime loads its MPI plugin from its own directory.
 if(TARGET MPRuntimeMPI)
