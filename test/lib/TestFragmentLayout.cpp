@@ -10,7 +10,8 @@
 // (nvgpu.mma.sync for f16, nvvm.mma.sync for bf16): it replaces gpu.lane_id
 // by the lane, evaluates the index expressions (affine.apply, constants) and
 // follows every element of the A, B and C operands back to the load it comes
-// from, and every element of the result D to the store it goes to. It prints
+// from (ldmatrix as the PTX ISA defines it, C through the K loop that carries
+// it), and every element of the result D to the store it goes to. It prints
 //   mma 0 A lane 5: 1,2 1,3 9,2 9,3 1,10 1,11 9,10 9,11
 // (row,column of the loaded buffer, in the ISA's element order a0..a7;
 // B's rows are K), one line per operand and lane, for a script to compare
@@ -26,6 +27,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
@@ -56,6 +58,11 @@ static std::optional<int64_t> evaluate(Value value, int64_t lane) {
     return c;
   if (value.getDefiningOp<gpu::LaneIdOp>())
     return lane;
+  // One warp per block here: thread x is the lane, the rest are 0.
+  if (auto thread = value.getDefiningOp<gpu::ThreadIdOp>())
+    return thread.getDimension() == gpu::Dimension::x ? lane : 0;
+  if (value.getDefiningOp<gpu::BlockIdOp>())
+    return 0;
   auto apply = value.getDefiningOp<affine::AffineApplyOp>();
   if (!apply)
     return std::nullopt;
@@ -141,6 +148,15 @@ trace(Value value, function_ref<std::optional<SmallVector<T>>(Value)> leaf) {
   }
   if (auto bitcast = dyn_cast_or_null<vector::BitCastOp>(op))
     return trace<T>(bitcast.getSource(), leaf);
+  // Loop-carried values (accumulators kept in registers across K): an
+  // iteration argument is its initial value, a result the value yielded.
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (OpOperand *init = loop.getTiedLoopInit(arg))
+        return trace<T>(init->get(), leaf);
+  if (auto loop = dyn_cast_or_null<scf::ForOp>(op))
+    return trace<T>(
+        loop.getYieldedValues()[cast<OpResult>(value).getResultNumber()], leaf);
   if (auto extract = dyn_cast_or_null<vector::ExtractOp>(op)) {
     auto type = cast<VectorType>(extract.getSource().getType());
     SmallVector<T> all = trace<T>(extract.getSource(), leaf);
@@ -159,9 +175,28 @@ trace(Value value, function_ref<std::optional<SmallVector<T>>(Value)> leaf) {
   return SmallVector<T>(n, T());
 }
 
+/// The elements lane `lane` receives from `load`, as the PTX ISA defines
+/// ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16: lane 8i + r gives the
+/// address of row r of matrix i (8 consecutive elements); register i of lane
+/// l holds row l/4, elements 2(l%4) and 2(l%4)+1 of matrix i, or with .trans
+/// element l/4 of rows 2(l%4) and 2(l%4)+1.
+static SmallVector<Coord> ldmatrix(nvgpu::LdMatrixOp load, int64_t lane) {
+  SmallVector<Coord> coords;
+  for (int64_t i = 0; i < load.getNumTiles(); ++i) {
+    for (int64_t j = 0; j < 2; ++j) {
+      int64_t row = load.getTranspose() ? 2 * (lane % 4) + j : lane / 4;
+      int64_t column = load.getTranspose() ? lane / 4 : 2 * (lane % 4) + j;
+      coords.push_back(element(load.getIndices(), column, 8 * i + row));
+    }
+  }
+  return coords;
+}
+
 /// Where each element of `value` was loaded from in lane `lane`.
 static SmallVector<Coord> sources(Value value, int64_t lane) {
   return trace<Coord>(value, [&](Value v) -> std::optional<SmallVector<Coord>> {
+    if (auto load = v.getDefiningOp<nvgpu::LdMatrixOp>())
+      return ldmatrix(load, lane);
     if (auto load = v.getDefiningOp<memref::LoadOp>())
       return SmallVector<Coord>{element(load.getIndices(), 0, lane)};
     if (auto load = v.getDefiningOp<vector::LoadOp>()) {

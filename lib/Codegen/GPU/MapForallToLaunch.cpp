@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -135,6 +136,27 @@ struct GPUMapForallToLaunchPass
     rewriter.inlineBlockBefore(forall.getBody(), terminator, ivs);
     rewriter.eraseOp(forall);
 
+    // The block's workgroup buffers become workgroup attributions of the
+    // launch (freed with the block).
+    SmallVector<memref::AllocOp> buffers;
+    launch.getBody().walk([&](memref::AllocOp alloc) {
+      if (isa_and_nonnull<gpu::AddressSpaceAttr>(
+              alloc.getType().getMemorySpace()))
+        buffers.push_back(alloc);
+    });
+    for (memref::AllocOp alloc : buffers) {
+      if (alloc->getBlock() != &body || !alloc.getType().hasStaticShape())
+        return alloc.emitError("mp-gpu-map-forall-to-launch: expected a "
+                               "workgroup buffer of static shape allocated "
+                               "once per thread block");
+      BlockArgument buffer =
+          launch.addWorkgroupAttribution(alloc.getType(), alloc.getLoc());
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          rewriter.eraseOp(user);
+      rewriter.replaceOp(alloc, buffer);
+    }
+
     // Thread distribution expects foralls from 0 in steps of 1.
     SmallVector<scf::ForallOp> nested;
     launch.getBody().walk([&](scf::ForallOp op) { nested.push_back(op); });
@@ -152,7 +174,7 @@ struct GPUMapForallToLaunchPass
     DiagnosedSilenceableFailure mapped =
         transform::gpu::mapNestedForallToThreadsImpl(
             rewriter, std::nullopt, launch, *blockDims, kWarpSize,
-            /*syncAfterDistribute=*/false);
+            /*syncAfterDistribute=*/true);
     if (!mapped.succeeded()) {
       (void)mapped.silence();
       return launch.emitError(

@@ -122,8 +122,8 @@ static void addKernelStage(OpPassManager &pm,
                            const GpuPipelineOptions &options) {
   pm.addPass(createGPULibraryGemmPass());
   addTiledStage(pm, options);
-  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
+  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
@@ -144,8 +144,12 @@ static void addKernelStage(OpPassManager &pm,
 /// chip; host code to the LLVM dialect (mgpu* calls); binaries.
 static void addTargetStage(OpPassManager &pm,
                            const GpuPipelineOptions &options) {
-  pm.addPass(createConvertNVGPUToNVVMPass());
+  // Constants and index computations go into the kernels (loop bounds,
+  // sizes) rather than being passed as parameters.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -203,6 +207,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addTensorStage(pm, options, /*withLibrary=*/false);
   addTiledStage(pm, options);
+  pm.addNestedPass<func::FuncOp>(createGPUEmulateWorkgroupMemoryPass());
   // The kernel stage's loop order for reductions (same summation order).
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());

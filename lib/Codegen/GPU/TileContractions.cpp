@@ -76,17 +76,112 @@ static std::optional<SmallVector<int64_t>> getMmaNativeShape(Operation *op) {
   return std::nullopt;
 }
 
+/// The widest copy (8, 4, 2 or 1 elements) that is aligned to its size in
+/// every row of a panel of `type` whose innermost size is `inner`: the
+/// innermost stride is 1, and the offset and the other strides are multiples
+/// of it (the panels start at multiples of their sizes; buffers are aligned
+/// to 16 bytes).
+static int64_t getCopyWidth(MemRefType type, int64_t inner) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
+      strides.back() != 1 || ShapedType::isDynamic(offset))
+    return 1;
+  for (int64_t width : {8, 4, 2}) {
+    auto aligned = [&](int64_t v) {
+      return !ShapedType::isDynamic(v) && v % width == 0;
+    };
+    if (inner % width == 0 && aligned(offset) &&
+        llvm::all_of(ArrayRef(strides).drop_back(), aligned))
+      return width;
+  }
+  return 1;
+}
+
+/// Copies `src` into `dst` (both of the same static shape, row major) with
+/// the threads of a block, `threads` = {y, x}: an scf.forall mapped to
+/// #gpu.thread<y>, #gpu.thread<x> in which thread t (y * x-count + x) moves
+/// the chunks t, t + threads, ... of `width` contiguous elements.
+static void buildPanelCopy(OpBuilder &b, Location loc, Value src, Value dst,
+                           ArrayRef<int64_t> threads, int64_t width) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<MemRefType>(dst.getType());
+  int64_t numThreads = threads[0] * threads[1];
+  int64_t numChunks = type.getNumElements() / width;
+  auto forall = scf::ForallOp::create(
+      b, loc, getAsIndexOpFoldResult(ctx, threads), ValueRange(),
+      b.getArrayAttr(
+          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimY),
+           gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getBody()->getTerminator());
+  Value y = forall.getInductionVar(0), x = forall.getInductionVar(1);
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  AffineExpr thread = d0 * threads[1] + d1;
+  Type elementType = type.getElementType();
+  auto vectorType = VectorType::get({width}, elementType);
+  llvm::MaybeAlign alignment(width * elementType.getIntOrFloatBitWidth() / 8);
+  for (int64_t first = 0; first < numChunks; first += numThreads) {
+    AffineExpr chunk = thread + first;
+    OpBuilder::InsertionGuard chunkGuard(b);
+    if (first + numThreads > numChunks) {
+      Value index = affine::makeComposedAffineApply(
+          b, loc, AffineMap::get(2, 0, chunk), {y, x});
+      Value count = arith::ConstantIndexOp::create(b, loc, numChunks);
+      Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                            index, count);
+      auto guarded = scf::IfOp::create(b, loc, inRange);
+      b.setInsertionPoint(guarded.thenBlock()->getTerminator());
+    }
+    // Row-major coordinates of the chunk's first element.
+    SmallVector<Value> indices;
+    int64_t stride = 1;
+    ArrayRef<int64_t> shape = type.getShape();
+    SmallVector<AffineExpr> coords(shape.size());
+    for (int64_t d = shape.size() - 1; d >= 0; --d) {
+      coords[d] = (chunk * width).floorDiv(stride) % shape[d];
+      stride *= shape[d];
+    }
+    for (AffineExpr coord : coords)
+      indices.push_back(affine::makeComposedAffineApply(
+          b, loc, AffineMap::get(2, 0, coord), {y, x}));
+    // The load indexes the buffer under the tiles' views, which later
+    // folding would otherwise rebuild without the alignment.
+    Value source = src;
+    SmallVector<Value> sourceIndices = indices;
+    while (auto view = source.getDefiningOp<memref::SubViewOp>()) {
+      if (!view.hasUnitStride() ||
+          view.getSourceType().getRank() != view.getType().getRank())
+        break;
+      for (auto [index, offset] :
+           llvm::zip_equal(sourceIndices, view.getMixedOffsets()))
+        index =
+            affine::makeComposedAffineApply(b, loc, d0 + d1, {offset, index});
+      source = view.getSource();
+    }
+    if (width == 1) {
+      Value v = memref::LoadOp::create(b, loc, source, sourceIndices);
+      memref::StoreOp::create(b, loc, v, dst, indices);
+      continue;
+    }
+    Value v = vector::LoadOp::create(b, loc, vectorType, source, sourceIndices,
+                                     /*nontemporal=*/false, alignment);
+    vector::StoreOp::create(b, loc, v, dst, indices, /*nontemporal=*/false,
+                            alignment);
+  }
+}
+
 namespace {
 struct GPUTileContractionsPass
     : public mp::impl::GPUTileContractionsPassBase<GPUTileContractionsPass> {
   using Base::Base;
 
   /// Tiles `target` by `sizes` (0: not tiled) with loops of `type`; the
-  /// tiled op replaces it.
-  FailureOr<Operation *> tile(RewriterBase &rewriter, Operation *target,
-                              ArrayRef<int64_t> sizes,
-                              scf::SCFTilingOptions::LoopType type,
-                              ArrayRef<Attribute> mapping) {
+  /// tiled op replaces it. Returns the tiled op and its innermost loop.
+  FailureOr<std::pair<Operation *, Operation *>>
+  tile(RewriterBase &rewriter, Operation *target, ArrayRef<int64_t> sizes,
+       scf::SCFTilingOptions::LoopType type, ArrayRef<Attribute> mapping) {
     scf::SCFTilingOptions options;
     options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
     options.setLoopType(type);
@@ -95,10 +190,37 @@ struct GPUTileContractionsPass
     rewriter.setInsertionPoint(target);
     FailureOr<scf::SCFTilingResult> tiled =
         scf::tileUsingSCF(rewriter, cast<TilingInterface>(target), options);
-    if (failed(tiled))
+    if (failed(tiled) || tiled->loops.empty())
       return failure();
     rewriter.eraseOp(target); // on buffers the tiled op writes in place
-    return tiled->tiledOps.front();
+    return std::make_pair(tiled->tiledOps.front(),
+                          tiled->loops.back().getOperation());
+  }
+
+  /// Stages the A and B operands of `step` (a block's tile for one trip of
+  /// `kLoop`) in workgroup buffers allocated before `kLoop` and freed after
+  /// it: on each trip the block's `threads` copy the panels of A and B into
+  /// them (`widths` elements at a time), and `step` reads the copies.
+  void stageOperands(RewriterBase &rewriter, linalg::LinalgOp step,
+                     Operation *kLoop, ArrayRef<int64_t> threads,
+                     ArrayRef<int64_t> widths) {
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        &getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+    Location loc = step.getLoc();
+    for (auto [operand, width] :
+         llvm::zip_equal(step.getDpsInputOperands(), widths)) {
+      auto panelType = cast<MemRefType>(operand->get().getType());
+      auto bufferType =
+          MemRefType::get(panelType.getShape(), panelType.getElementType(),
+                          MemRefLayoutAttrInterface(), workgroup);
+      rewriter.setInsertionPoint(kLoop);
+      Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+      rewriter.setInsertionPointAfter(kLoop);
+      memref::DeallocOp::create(rewriter, loc, buffer);
+      rewriter.setInsertionPoint(step);
+      buildPanelCopy(rewriter, loc, operand->get(), buffer, threads, width);
+      rewriter.modifyOpInPlace(step, [&] { operand->set(buffer); });
+    }
   }
 
   /// Tiles `op` with `tiles` (tile-m, tile-n, warp-m, warp-n).
@@ -106,6 +228,8 @@ struct GPUTileContractionsPass
                         const MmaContraction &c, ArrayRef<int64_t> tiles) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
+    // Two mma K steps per trip where K allows.
+    int64_t kStep = c.ranges[c.k] % (2 * kMmaK) == 0 ? 2 * kMmaK : kMmaK;
     SmallVector<int64_t> blockSizes(numLoops, 0), warpSizes(numLoops, 0),
         kSizes(numLoops, 0);
     SmallVector<Attribute> blockMapping, warpMapping;
@@ -130,31 +254,47 @@ struct GPUTileContractionsPass
         block(gpu::MappingId::DimX);
         warp(gpu::MappingId::DimX);
       } else if (d == c.k) {
-        kSizes[d] = kMmaK;
+        kSizes[d] = kStep;
       }
     }
+    // The copy width of each operand, from its buffer and the innermost size
+    // of its panels.
+    SmallVector<int64_t> widths;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+      int64_t inner = !dim ? 1
+                      : dim.getPosition() == c.k
+                          ? kStep
+                          : blockSizes[dim.getPosition()];
+      widths.push_back(
+          getCopyWidth(cast<MemRefType>(operand->get().getType()), inner));
+    }
     using LoopType = scf::SCFTilingOptions::LoopType;
-    FailureOr<Operation *> blockTile =
+    auto blockTile =
         tile(rewriter, op, blockSizes, LoopType::ForallOp, blockMapping);
     if (failed(blockTile))
       return failure();
-    FailureOr<Operation *> warpTile =
-        tile(rewriter, *blockTile, warpSizes, LoopType::ForallOp, warpMapping);
+    auto kTile = tile(rewriter, blockTile->first, kSizes, LoopType::ForOp, {});
+    if (failed(kTile))
+      return failure();
+    int64_t threads[] = {tiles[0] / tiles[2], tiles[1] / tiles[3] * 32};
+    stageOperands(rewriter, cast<linalg::LinalgOp>(kTile->first), kTile->second,
+                  threads, widths);
+    auto warpTile = tile(rewriter, kTile->first, warpSizes, LoopType::ForallOp,
+                         warpMapping);
     if (failed(warpTile))
       return failure();
-    FailureOr<Operation *> step =
-        tile(rewriter, *warpTile, kSizes, LoopType::ForOp, {});
-    if (failed(step))
-      return failure();
-    rewriter.setInsertionPoint(*step);
+    Operation *step = warpTile->first;
+    rewriter.setInsertionPoint(step);
     FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(
-        rewriter, *step, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+        rewriter, step, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
         /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
         /*assumeDynamicDimsMatchVecSizes=*/false,
         /*createNamedContraction=*/true);
     if (failed(vectorized))
       return failure();
-    rewriter.replaceOp(*step, vectorized->replacements);
+    rewriter.replaceOp(step, vectorized->replacements);
     return success();
   }
 

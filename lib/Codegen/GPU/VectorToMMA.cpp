@@ -15,15 +15,21 @@
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
 namespace mp {
@@ -35,10 +41,28 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// Keeps the accumulators of the contractions in `stage` in registers across
+/// K: views folded into the transfers, loop-invariant code hoisted, then
+/// each read and write of the same accumulator tile around a loop become an
+/// iteration argument of the loop (the tiles of different warps are
+/// disjoint, so per-warp hoisting is sound).
+static LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp stage) {
+  RewritePatternSet patterns(stage.getContext());
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
+  if (failed(applyPatternsGreedily(stage, std::move(patterns))))
+    return failure();
+  IRRewriter rewriter(stage.getContext());
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, stage);
+  stage.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  linalg::hoistRedundantVectorTransfers(stage, /*verifyNonZeroTrip=*/true);
+  return success();
+}
+
 /// Re-types the bf16 operand reads of `stage` as f16 reads of the same bits.
 /// Returns whether there were any.
 static FailureOr<bool> punBF16Reads(RewriterBase &rewriter,
-                                    scf::ForallOp stage) {
+                                    gpu::LaunchOp stage) {
   SmallVector<vector::TransferReadOp> reads;
   stage.walk([&](vector::TransferReadOp read) {
     if (read.getVectorType().getElementType().isBF16())
@@ -116,15 +140,18 @@ struct GPUVectorToMMAPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<scf::ForallOp> stages;
-    getOperation()->walk([&](scf::ForallOp forall) {
-      std::optional<ArrayAttr> mapping = forall.getMapping();
-      if (mapping && !mapping->empty() &&
-          isa<gpu::GPUBlockMappingAttr>((*mapping)[0]))
-        stages.push_back(forall);
+    SmallVector<gpu::LaunchOp> stages;
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      auto hasContract = [](vector::ContractionOp) {
+        return WalkResult::interrupt();
+      };
+      if (launch.getBody().walk(hasContract).wasInterrupted())
+        stages.push_back(launch);
     });
     IRRewriter rewriter(&getContext());
-    for (scf::ForallOp stage : stages) {
+    for (gpu::LaunchOp stage : stages) {
+      if (failed(keepAccumulatorsInRegisters(stage)))
+        return signalPassFailure();
       FailureOr<bool> bf16 = punBF16Reads(rewriter, stage);
       if (failed(bf16))
         return signalPassFailure();

@@ -1,14 +1,16 @@
 // The per-lane code of mp-gpu-vector-to-mma for one warp and one m16n8k16
 // tile, evaluated for all 32 lanes (mp-test-fragment-layout follows every
 // element of A, B, C and D to the buffer element it is loaded from or stored
-// to) against the PTX ISA's fragment tables (Inputs/fragment_table.py, written
+// to: A and B through ldmatrix from the block's staged panels, which here
+// cover the whole matrices, C through the K loop that keeps it in registers)
+// against the PTX ISA's fragment tables (Inputs/fragment_table.py, written
 // from the document): f16 and bf16, and B read transposed (A x B^T).
-// RUN: mp-opt %s --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s
-// RUN: sed 's/xf16/xbf16/g' %s | mp-opt --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s
-// RUN: mp-opt %S/Inputs/fragment-abt.mlir --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --b-transposed | FileCheck %s
+// RUN: mp-opt %s --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s
+// RUN: sed 's/xf16/xbf16/g' %s | mp-opt --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s
+// RUN: mp-opt %S/Inputs/fragment-abt.mlir --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --b-transposed | FileCheck %s
 // The table itself is not vacuous: the transposed case read as if B were
 // K x N mismatches on every lane.
-// RUN: mp-opt %S/Inputs/fragment-abt.mlir --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | not %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=WRONG
+// RUN: mp-opt %S/Inputs/fragment-abt.mlir --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | not %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=WRONG
 
 // CHECK: mma 0 A: 32 lanes match, 0 differ
 // CHECK: mma 0 B: 32 lanes match, 0 differ

@@ -3,15 +3,25 @@
 // RUN: not mp-opt %s --mp-lower-to-gpu-emulation='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The GPU pipeline's tiled stage on the CPU: a 37x61x29 f16 matmul padded to
-// 64x64x32, the block and warp foralls as sequential loops around the K loop
-// of m16n8k16 contracts, then lowered like mp-lower-to-cpu with C wrappers.
+// 64x64x32, the foralls of blocks, of the threads copying the operand panels
+// into the block's buffers (host buffers here: their workgroup address space
+// dropped), and of warps as sequential loops around the m16n8k16 contracts
+// of the K step (one K step of 32: its loop folds away), then lowered like
+// mp-lower-to-cpu with C wrappers.
 // TILED: func.func @odd
 // TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64
 // TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c64
+// TILED: %[[A:.*]] = memref.alloc() : memref<64x32xf16>
+// TILED: %[[B:.*]] = memref.alloc() : memref<32x64xf16>
+// TILED: scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step %c1
+// TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c1
+// TILED: vector.store %{{.*}}, %[[A]][{{.*}}] {alignment = 16 : i64} : memref<64x32xf16>, vector<8xf16>
+// TILED: vector.store %{{.*}}, %[[B]][{{.*}}] {alignment = 16 : i64} : memref<32x64xf16>, vector<8xf16>
 // TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c32
 // TILED: scf.for %{{.*}} = %{{.*}} to %c64{{.*}} step %c32
-// TILED: scf.for %{{.*}} = %c0 to %c32 step %c16
-// TILED-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// TILED-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// TILED: memref.dealloc %[[B]]
+// TILED: memref.dealloc %[[A]]
 // CHECK: llvm.func @odd
 // CHECK: llvm.func @_mlir_ciface_odd
 // BAD: error: mp-lower-to-gpu: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid

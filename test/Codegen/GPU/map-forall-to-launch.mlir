@@ -1,4 +1,5 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-map-forall-to-launch --canonicalize | FileCheck %s
+// RUN: mp-opt %S/Inputs/map-forall-to-launch-errors.mlir --mp-gpu-map-forall-to-launch --verify-diagnostics
 
 // Blocks of the tiled stage on the grid (x: 2 column tiles, y: 3 row tiles),
 // 2x2 warps as 64x2 threads; warp ids from the thread ids.
@@ -40,5 +41,42 @@ func.func @one_warp_row(%out: memref<16x128xf32>) {
       memref.store %one, %out[%r, %c] : memref<16x128xf32>
     } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
   } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  return
+}
+
+// -----
+
+// A block's workgroup buffer becomes a workgroup attribution of the launch
+// (its dealloc goes: it lives as long as the block); every distributed forall
+// is followed by a barrier, so the warps read what all threads copied and
+// the next copy waits for the reads.
+// CHECK-LABEL: func.func @staged
+// CHECK: gpu.launch {{.*}} workgroup(%[[BUF:.*]] : memref<2x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[BUF]]
+// CHECK-NEXT: gpu.barrier
+// CHECK: memref.load %[[BUF]]
+// CHECK: memref.store
+// CHECK: gpu.barrier
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.dealloc
+func.func @staged(%in: memref<4x2x64xf32>, %out: memref<2x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.forall (%i) = (0) to (1) step (1) {
+    %buf = memref.alloc() : memref<2x64xf32, #gpu.address_space<workgroup>>
+    scf.for %k = %c0 to %c4 step %c1 {
+      scf.forall (%ty, %tx) in (2, 64) {
+        %v = memref.load %in[%k, %ty, %tx] : memref<4x2x64xf32>
+        memref.store %v, %buf[%ty, %tx] : memref<2x64xf32, #gpu.address_space<workgroup>>
+      } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+      scf.forall (%w) in (2) {
+        %a = memref.load %buf[%w, %c0] : memref<2x64xf32, #gpu.address_space<workgroup>>
+        memref.store %a, %out[%w, %k] : memref<2x64xf32>
+      } {mapping = [#gpu.warp<x>]}
+    }
+    memref.dealloc %buf : memref<2x64xf32, #gpu.address_space<workgroup>>
+  } {mapping = [#gpu.block<x>]}
   return
 }

@@ -1,23 +1,39 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=32 tile-n=32 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' | FileCheck %s --check-prefix=EDGE
 // RUN: not mp-opt %s --mp-gpu-tile-contractions='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
 
 // An f16 matmul whose sizes the tiles divide: blocks of 64x64 (2x1 of them),
-// 2x2 warps of 32x32, K in steps of 16, each step 2x4 m16n8k16 contracts.
+// K in steps of 32; on each step the block's 128 threads (2 x 64) copy the
+// 64x32 panel of A and the 32x64 panel of B into workgroup buffers, 16 bytes
+// at a time (2 chunks each), then 2x2 warps of 32x32 compute on the copies,
+// each step 2x4x2 m16n8k16 contracts.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 64) step (64, 64)
+// CHECK: %[[A:.*]] = memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK: %[[B:.*]] = memref.alloc() : memref<32x64xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c32
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK-COUNT-2: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<128x96xf16>, vector<8xf16>
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK-COUNT-2: vector.store {{.*}}, %[[B]][{{.*}}] {alignment = 16 : i64} : memref<32x64xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 64) step (32, 32)
-// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c16
-// CHECK-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK: memref.subview %[[A]]
+// CHECK-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
 // CHECK: } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+// CHECK-DAG: memref.dealloc %[[A]] :
+// CHECK-DAG: memref.dealloc %[[B]] :
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 // CHECK-NOT: linalg.matmul
 // SMALL-LABEL: func.func @matmul
 // SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 64) step (32, 32)
+// SMALL: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
 // SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (32, 32) step (16, 16)
-// SMALL-COUNT-2: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// SMALL-COUNT-4: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
 // SMALL-NOT: vector.contract
 // SMALL: {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
 func.func @matmul(%a: memref<128x96xf16>, %b: memref<96x64xf16>, %c: memref<128x64xf32>) {
@@ -30,7 +46,8 @@ func.func @matmul(%a: memref<128x96xf16>, %b: memref<96x64xf16>, %c: memref<128x
 // Batches go on the grid's z.
 // CHECK-LABEL: func.func @batch
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (3, 64, 64) step (1, 64, 64)
-// CHECK-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// CHECK: memref.alloc() : memref<1x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
 // CHECK: {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
 func.func @batch(%a: memref<3x64x32xf16>, %b: memref<3x32x64xf16>, %c: memref<3x64x64xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<3x64x32xf16>, memref<3x32x64xf16>) outs(%c : memref<3x64x64xf32>)
@@ -62,7 +79,9 @@ func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: mem
 // contraction and stays.
 // CHECK-LABEL: func.func @generic_abt
 // CHECK: scf.forall
-// CHECK-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+// CHECK: memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK: memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
 // CHECK: linalg.generic
 // CHECK: arith.mulf {{.*}} : f16
 func.func @generic_abt(%x: memref<64x128xf16>, %w: memref<64x128xf16>, %c: memref<64x64xf32>) {
@@ -81,5 +100,27 @@ func.func @generic_abt(%x: memref<64x128xf16>, %w: memref<64x128xf16>, %c: memre
     %s = arith.addf %acc, %e : f32
     linalg.yield %s : f32
   }
+  return
+}
+
+// -----
+
+// Copies of panels: rows of A that are not 16-byte aligned (a stride of 17)
+// are copied one element at a time (8 per thread of the block's warp); the
+// 16 chunks of B's panel leave half of the 32 threads idle, under a guard.
+// EDGE-LABEL: func.func @unaligned
+// EDGE: scf.forall (%{{.*}}, %{{.*}}) in (1, 32)
+// EDGE-COUNT-8: memref.load %arg0
+// EDGE-NOT: vector.load %arg0
+// EDGE: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// EDGE: scf.forall (%{{.*}}, %{{.*}}) in (1, 32)
+// EDGE: %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c16 : index
+// EDGE: scf.if %[[IN]]
+// EDGE: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<16x8xf16>, vector<8xf16>
+// EDGE: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// EDGE-COUNT-1: vector.contract
+// EDGE-NOT: vector.contract
+func.func @unaligned(%a: memref<16x16xf16, strided<[17, 1]>>, %b: memref<16x8xf16>, %c: memref<16x8xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x16xf16, strided<[17, 1]>>, memref<16x8xf16>) outs(%c : memref<16x8xf32>)
   return
 }

@@ -1,14 +1,33 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-vector-to-mma | FileCheck %s --implicit-check-not=vector.contract
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --implicit-check-not=vector.contract
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=LOOP
 
 // The tiled stage's m16n8k16 contracts become mma.sync with f32
-// accumulators (2x4 per warp and K step); the generic outside stays.
+// accumulators (2x4x2 per warp and K step of 32) reading their operands
+// from the staged panels with ldmatrix (B, K x N, transposed by it); the
+// accumulators stay in registers across K: read before the K loop, carried
+// by it, written after it. The generic outside stays.
 // CHECK-LABEL: func.func @matmul_then_relu
-// CHECK: scf.forall
-// CHECK-COUNT-8: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: gpu.launch {{.*}} workgroup(%[[A:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<32x64xf16, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK: vector.store %{{.*}}, %[[A]]
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}}, %[[B]]
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[A]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[B]][{{.*}}] {numTiles = 2 : i32, transpose = true}
+// CHECK-COUNT-16: nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.yield
 // CHECK: linalg.generic
 // CHECK: arith.maximumf
-func.func @matmul_then_relu(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) {
-  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>)
+// LOOP-LABEL: func.func @matmul_then_relu
+// LOOP: vector.load %arg2[
+// LOOP: scf.for {{.*}} iter_args
+// LOOP-NOT: %arg2[
+// LOOP: scf.yield
+// LOOP: vector.store %{{.*}}, %arg2[
+func.func @matmul_then_relu(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<64x64xf32>) {
   ^bb0(%x: f32):
     %zero = arith.constant 0.0 : f32
@@ -24,9 +43,10 @@ func.func @matmul_then_relu(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: me
 // the same bits, and each tile becomes nvvm.mma.sync of type bf16 on the
 // 32-bit registers (4 of A, 2 of B) with the f32 accumulator.
 // CHECK-LABEL: func.func @bf16_matmul
-// CHECK: scf.forall
-// CHECK: builtin.unrealized_conversion_cast {{.*}} : memref<{{.*}}xbf16, {{.*}}> to memref<{{.*}}xf16,
-// CHECK-COUNT-8: nvvm.mma.sync A[{{.*}}, {{.*}}, {{.*}}, {{.*}}] B[{{.*}}, {{.*}}] C[{{.*}}, {{.*}}, {{.*}}, {{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK: gpu.launch
+// CHECK: builtin.unrealized_conversion_cast {{.*}} : memref<{{.*}}xbf16, #gpu.address_space<workgroup>> to memref<{{.*}}xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.ldmatrix
+// CHECK-COUNT-16: nvvm.mma.sync A[{{.*}}, {{.*}}, {{.*}}, {{.*}}] B[{{.*}}, {{.*}}] C[{{.*}}, {{.*}}, {{.*}}, {{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NOT: nvgpu.mma.sync
 // CHECK: return
 func.func @bf16_matmul(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>, %c: memref<64x64xf32>) {

@@ -237,23 +237,35 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     both f16 or both bf16, whose accumulator is f32 and whose static sizes
     the tiles divide (M by `tile-m`, N by `tile-n`, K by 16; the tiles are
     the op's `mp.gpu_tile` if it has one, else the options): tiles it to an
-    `scf.forall` over thread blocks (`#gpu.block`, batch on z), an
-    `scf.forall` over the warps of a block (`#gpu.warp`, each warp a
-    `warp-m` x `warp-n` tile), and an `scf.for` over K in steps of 16;
-    vectorizes each step to `vector.contract`, and unrolls it to the
-    m16n8k16 shape of `mma.sync` (f32 accumulation). This is the
-    target-independent tiled stage; other contractions (f32, mixed operand
-    types, sizes the tiles do not divide: `mp-gpu-pad-contractions` pads
-    those first in the pipeline) are left to the parallel-loop path.
-    Part of `mp-lower-to-gpu`.
+    `scf.forall` over thread blocks (`#gpu.block`, batch on z) and an
+    `scf.for` over K in steps of 32 (16 when 32 does not divide K). Each
+    block allocates a workgroup buffer (`#gpu.address_space<workgroup>`) for
+    its panel of A and one for its panel of B; on each K step the block's
+    threads copy the panels into them (an `scf.forall` over
+    `#gpu.thread<y>`, `#gpu.thread<x>`, 16 bytes per copy where the rows of
+    the operand are 16-byte aligned, else narrower), then an `scf.forall`
+    over the warps of the block (`#gpu.warp`, each a `warp-m` x `warp-n`
+    tile of C) computes on the copies: vectorized to `vector.contract`
+    and unrolled to the m16n8k16 shape of `mma.sync` (f32 accumulation).
+    This is the target-independent tiled stage; other contractions (f32,
+    mixed operand types, sizes the tiles do not divide:
+    `mp-gpu-pad-contractions` pads those first in the pipeline) are left to
+    the parallel-loop path. Part of `mp-lower-to-gpu`.
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
                   outs(%c : memref<64x64xf32>)
     // becomes
     scf.forall (%bi, %bj) in (1, 1) {        // {mapping = [#gpu.block<y>, #gpu.block<x>]}
-      scf.forall (%wi, %wj) in (2, 2) {      // {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
-        scf.for %k = %c0 to %c64 step %c16 {
+      %pa = memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+      %pb = memref.alloc() : memref<32x64xf16, #gpu.address_space<workgroup>>
+      scf.for %k = %c0 to %c64 step %c32 {
+        scf.forall (%ty, %tx) in (2, 64) {   // {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+          %v = vector.load %a[...] {alignment = 16 : i64} : memref<64x64xf16>, vector<8xf16>
+          vector.store %v, %pa[...] ...
+        }
+        ... the same for %pb ...
+        scf.forall (%wi, %wj) in (2, 2) {    // {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
           ... vector.contract ... : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
         }
       }
@@ -283,21 +295,58 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   ];
 }
 
+def GPUEmulateWorkgroupMemoryPass : Pass<"mp-gpu-emulate-workgroup-memory"> {
+  let summary = "Make the tiled stage's workgroup buffers host buffers";
+  let description = [{
+    Drops the GPU address space (`#gpu.address_space<workgroup>`) from every
+    buffer type, so that the tiled stage of `mp-gpu-tile-contractions`, whose
+    thread blocks stage their operand panels in workgroup buffers, compiles
+    for the CPU: each block iteration allocates its panels on the host.
+    Part of `mp-lower-to-gpu-emulation`.
+  }];
+}
+
+def GPUAlignWorkgroupBuffersPass : Pass<"mp-gpu-align-workgroup-buffers"> {
+  let summary = "Align the workgroup buffers of outlined kernels";
+  let description = [{
+    Gives every workgroup attribution of a `gpu.func` an `llvm.align` of at
+    least `alignment` bytes. Kernel outlining leaves them without one, and
+    the NVVM lowering would then align each shared-memory array to its
+    element type only, while the GEMMs' staged operand panels are written
+    with 16-byte vector stores and read with `ldmatrix`, whose row addresses
+    must be 16-byte aligned. Part of `mp-lower-to-gpu` (after outlining).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Smallest alignment of a workgroup buffer in bytes (a power of "
+           "two)">,
+  ];
+  let statistics = [
+    Statistic<"numAligned", "aligned", "Workgroup buffers given an alignment">,
+  ];
+}
+
 def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
   let summary = "Lower the tiled stage's vector.contract to mma.sync";
   let description = [{
-    Inside each `scf.forall` mapped to thread blocks (the tiled stage of
-    `mp-gpu-tile-contractions`), rewrites the m16n8k16 `vector.contract`s
-    with f16 or bf16 operands and f32 accumulators, and the transfers that
-    feed them, into mma.sync and per-lane loads. f16 takes upstream's
-    vector-to-nvgpu conversion (`nvgpu.mma.sync`); bf16, which upstream
-    lacks, takes the same conversion with its operand reads re-typed as f16
-    (bf16 fragments have f16's layout; the loads move bits) and becomes
-    `nvvm.mma.sync` with `multiplicandAPtxType = bf16` on those registers.
-    Vector and scalar code elsewhere is left alone. Part of
+    Inside each `gpu.launch` that holds the tiled stage of
+    `mp-gpu-tile-contractions` (after `mp-gpu-map-forall-to-launch`):
+    keeps the accumulator tiles in registers across the K loop (views
+    folded into the transfers, loop-invariant code hoisted, each read and
+    write of a C tile around the loop turned into a loop-carried value), then
+    rewrites the m16n8k16 `vector.contract`s with f16 or bf16 operands and
+    f32 accumulators, and the transfers that feed them, into mma.sync with
+    `nvgpu.ldmatrix` from the workgroup panels (`.trans` for an operand
+    stored the other way) and per-lane loads and stores of C. f16 takes
+    upstream's vector-to-nvgpu conversion (`nvgpu.mma.sync`); bf16, which
+    upstream lacks, takes the same conversion with its operand reads
+    re-typed as f16 (bf16 fragments have f16's layout; the loads move bits)
+    and becomes `nvvm.mma.sync` with `multiplicandAPtxType = bf16` on those
+    registers. Vector and scalar code elsewhere is left alone. Part of
     `mp-lower-to-gpu`.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
@@ -317,10 +366,14 @@ def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {
     variables become `gpu.block_id`s. The `scf.forall`s nested in it that
     are mapped to warps or threads are distributed over the block's threads
     (block size: 32 threads per warp along x, as many warps as the nest
-    needs along y and z). Part of `mp-lower-to-gpu`.
+    needs along y and z), each followed by a `gpu.barrier` (the threads of
+    a block share what they wrote); the buffers the block allocates in
+    workgroup memory become workgroup attributions of the launch. Part of
+    `mp-lower-to-gpu`.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
   let statistics = [
     Statistic<"numLaunches", "launches", "Kernels created from scf.forall">,
   ];
