@@ -74,8 +74,20 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
   return success();
 }
 
+/// The block and warp tiles of `options` as the options of a pass that
+/// takes them.
+template <typename PassOptions>
+static PassOptions getTileOptions(const GpuPipelineOptions &options) {
+  PassOptions tiles;
+  tiles.tileM = options.tileM;
+  tiles.tileN = options.tileN;
+  tiles.warpM = options.warpM;
+  tiles.warpN = options.warpN;
+  return tiles;
+}
+
 /// Tensors on the way in: mp ops and aggregates as linalg, Tensor Core
-/// contractions given to cuBLASLt (`withLibrary`) or padded to the tiles,
+/// contractions given to cuBLASLt (`withLibrary`) or their tiles chosen,
 /// then buffers.
 static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
                            bool withLibrary) {
@@ -89,12 +101,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
     select.libraryMinMacs = options.libraryMinMacs;
     pm.addNestedPass<func::FuncOp>(createGPUSelectGemmPass(select));
   }
-  GPUPadContractionsPassOptions pad;
-  pad.tileM = options.tileM;
-  pad.tileN = options.tileN;
-  pad.warpM = options.warpM;
-  pad.warpN = options.warpN;
-  pm.addNestedPass<func::FuncOp>(createGPUPadContractionsPass(pad));
+  pm.addNestedPass<func::FuncOp>(createGPUChooseTilesPass(
+      getTileOptions<GPUChooseTilesPassOptions>(options)));
   pm.addNestedPass<func::FuncOp>(createGPUGeneratePadsPass());
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
@@ -106,12 +114,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
 /// Tensor Core contractions as the target-independent tiled stage.
 static void addTiledStage(OpPassManager &pm,
                           const GpuPipelineOptions &options) {
-  GPUTileContractionsPassOptions tiles;
-  tiles.tileM = options.tileM;
-  tiles.tileN = options.tileN;
-  tiles.warpM = options.warpM;
-  tiles.warpN = options.warpN;
-  pm.addNestedPass<func::FuncOp>(createGPUTileContractionsPass(tiles));
+  pm.addNestedPass<func::FuncOp>(createGPUTileContractionsPass(
+      getTileOptions<GPUTileContractionsPassOptions>(options)));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -150,7 +154,11 @@ static void addTargetStage(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createConvertVectorToSCFPass());
+  // Masked transfers (the tile copies at a GEMM's edges) as checked loads
+  // and stores.
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(transfers));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -76,8 +76,8 @@ static std::optional<SmallVector<int64_t>> getMmaNativeShape(Operation *op) {
   return std::nullopt;
 }
 
-/// The widest copy (8, 4, 2 or 1 elements) that is aligned to its size in
-/// every row of a panel of `type` whose innermost size is `inner`: the
+/// The widest copy (16 bytes, 8, 4, 2 or 1 element) that is aligned to its size
+/// in every row of a panel of `type` whose innermost size is `inner`: the
 /// innermost stride is 1, and the offset and the other strides are multiples
 /// of it (the panels start at multiples of their sizes; buffers are aligned
 /// to 16 bytes).
@@ -87,7 +87,8 @@ static int64_t getCopyWidth(MemRefType type, int64_t inner) {
   if (failed(type.getStridesAndOffset(strides, offset)) || strides.empty() ||
       strides.back() != 1 || ShapedType::isDynamic(offset))
     return 1;
-  for (int64_t width : {8, 4, 2}) {
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  for (int64_t width = 16 / bytes; width > 1; width /= 2) {
     auto aligned = [&](int64_t v) {
       return !ShapedType::isDynamic(v) && v % width == 0;
     };
@@ -98,16 +99,97 @@ static int64_t getCopyWidth(MemRefType type, int64_t inner) {
   return 1;
 }
 
-/// Copies `src` into `dst` (both of the same static shape, row major) with
-/// the threads of a block, `threads` = {y, x}: an scf.forall mapped to
+/// One side of a copy between a tile of an operand and a block's buffer.
+struct CopySide {
+  Value buffer;
+  /// Whether the copy's static shape may extend past the buffer's (dynamic)
+  /// sizes: reads there give zeros, writes there do nothing.
+  bool masked = false;
+};
+
+/// `value` and `indices` into it seen through the unit-stride views that
+/// tiling made of its buffer (folded later, views would lose the alignment).
+static std::pair<Value, SmallVector<Value>>
+resolveViews(OpBuilder &b, Location loc, Value value, ValueRange indices) {
+  SmallVector<Value> resolved(indices);
+  AffineExpr d0, d1;
+  bindDims(b.getContext(), d0, d1);
+  while (auto view = value.getDefiningOp<memref::SubViewOp>()) {
+    if (!view.hasUnitStride() ||
+        view.getSourceType().getRank() != view.getType().getRank())
+      break;
+    for (auto [index, offset] :
+         llvm::zip_equal(resolved, view.getMixedOffsets()))
+      index = affine::makeComposedAffineApply(b, loc, d0 + d1, {offset, index});
+    value = view.getSource();
+  }
+  return {value, resolved};
+}
+
+/// Whether `indices` are within the sizes of `buffer`.
+static Value buildInBounds(OpBuilder &b, Location loc, Value buffer,
+                           ValueRange indices) {
+  Value inBounds;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    Value size = memref::DimOp::create(b, loc, buffer, d);
+    Value lt =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, size);
+    inBounds = inBounds ? arith::AndIOp::create(b, loc, inBounds, lt) : lt;
+  }
+  return inBounds;
+}
+
+/// Copies the chunk of `type` at `indices` from `from` to `to`: one vector
+/// load and store, or with a masked side (whose chunks are one element), the
+/// element if it is inside: a read outside gives zero, a write outside is
+/// skipped.
+static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
+                           const CopySide &to, ValueRange indices,
+                           VectorType type, llvm::MaybeAlign alignment) {
+  if (!from.masked && !to.masked) {
+    auto [source, at] = resolveViews(b, loc, from.buffer, indices);
+    Value v = vector::LoadOp::create(b, loc, type, source, at,
+                                     /*nontemporal=*/false, alignment);
+    auto [dest, destAt] = resolveViews(b, loc, to.buffer, indices);
+    vector::StoreOp::create(b, loc, v, dest, destAt, /*nontemporal=*/false,
+                            alignment);
+    return;
+  }
+  assert(type.getNumElements() == 1 && "masked copies go element by element");
+  Value in = buildInBounds(b, loc, (from.masked ? from : to).buffer, indices);
+  if (to.masked) {
+    auto guarded = scf::IfOp::create(b, loc, in);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(guarded.thenBlock()->getTerminator());
+    Value v = memref::LoadOp::create(b, loc, from.buffer, indices);
+    memref::StoreOp::create(b, loc, v, to.buffer, indices);
+    return;
+  }
+  auto element = scf::IfOp::create(
+      b, loc, in,
+      [&](OpBuilder &then, Location thenLoc) {
+        Value v = memref::LoadOp::create(then, thenLoc, from.buffer, indices);
+        scf::YieldOp::create(then, thenLoc, v);
+      },
+      [&](OpBuilder &otherwise, Location otherwiseLoc) {
+        Value zero = arith::ConstantOp::create(
+            otherwise, otherwiseLoc,
+            otherwise.getZeroAttr(type.getElementType()));
+        scf::YieldOp::create(otherwise, otherwiseLoc, zero);
+      });
+  memref::StoreOp::create(b, loc, element.getResult(0), to.buffer, indices);
+}
+
+/// Copies the elements of a static `shape` (row major) from `from` to `to`
+/// with the threads of a block, `threads` = {y, x}: an scf.forall mapped to
 /// #gpu.thread<y>, #gpu.thread<x> in which thread t (y * x-count + x) moves
 /// the chunks t, t + threads, ... of `width` contiguous elements.
-static void buildPanelCopy(OpBuilder &b, Location loc, Value src, Value dst,
-                           ArrayRef<int64_t> threads, int64_t width) {
+static void buildCopy(OpBuilder &b, Location loc, const CopySide &from,
+                      const CopySide &to, ArrayRef<int64_t> shape,
+                      ArrayRef<int64_t> threads, int64_t width) {
   MLIRContext *ctx = b.getContext();
-  auto type = cast<MemRefType>(dst.getType());
   int64_t numThreads = threads[0] * threads[1];
-  int64_t numChunks = type.getNumElements() / width;
+  int64_t numChunks = ShapedType::getNumElements(shape) / width;
   auto forall = scf::ForallOp::create(
       b, loc, getAsIndexOpFoldResult(ctx, threads), ValueRange(),
       b.getArrayAttr(
@@ -119,7 +201,7 @@ static void buildPanelCopy(OpBuilder &b, Location loc, Value src, Value dst,
   AffineExpr d0, d1;
   bindDims(ctx, d0, d1);
   AffineExpr thread = d0 * threads[1] + d1;
-  Type elementType = type.getElementType();
+  Type elementType = getElementTypeOrSelf(to.buffer.getType());
   auto vectorType = VectorType::get({width}, elementType);
   llvm::MaybeAlign alignment(width * elementType.getIntOrFloatBitWidth() / 8);
   for (int64_t first = 0; first < numChunks; first += numThreads) {
@@ -137,7 +219,6 @@ static void buildPanelCopy(OpBuilder &b, Location loc, Value src, Value dst,
     // Row-major coordinates of the chunk's first element.
     SmallVector<Value> indices;
     int64_t stride = 1;
-    ArrayRef<int64_t> shape = type.getShape();
     SmallVector<AffineExpr> coords(shape.size());
     for (int64_t d = shape.size() - 1; d >= 0; --d) {
       coords[d] = (chunk * width).floorDiv(stride) % shape[d];
@@ -146,29 +227,7 @@ static void buildPanelCopy(OpBuilder &b, Location loc, Value src, Value dst,
     for (AffineExpr coord : coords)
       indices.push_back(affine::makeComposedAffineApply(
           b, loc, AffineMap::get(2, 0, coord), {y, x}));
-    // The load indexes the buffer under the tiles' views, which later
-    // folding would otherwise rebuild without the alignment.
-    Value source = src;
-    SmallVector<Value> sourceIndices = indices;
-    while (auto view = source.getDefiningOp<memref::SubViewOp>()) {
-      if (!view.hasUnitStride() ||
-          view.getSourceType().getRank() != view.getType().getRank())
-        break;
-      for (auto [index, offset] :
-           llvm::zip_equal(sourceIndices, view.getMixedOffsets()))
-        index =
-            affine::makeComposedAffineApply(b, loc, d0 + d1, {offset, index});
-      source = view.getSource();
-    }
-    if (width == 1) {
-      Value v = memref::LoadOp::create(b, loc, source, sourceIndices);
-      memref::StoreOp::create(b, loc, v, dst, indices);
-      continue;
-    }
-    Value v = vector::LoadOp::create(b, loc, vectorType, source, sourceIndices,
-                                     /*nontemporal=*/false, alignment);
-    vector::StoreOp::create(b, loc, v, dst, indices, /*nontemporal=*/false,
-                            alignment);
+    buildChunkCopy(b, loc, from, to, indices, vectorType, alignment);
   }
 }
 
@@ -197,29 +256,51 @@ struct GPUTileContractionsPass
                           tiled->loops.back().getOperation());
   }
 
-  /// Stages the A and B operands of `step` (a block's tile for one trip of
-  /// `kLoop`) in workgroup buffers allocated before `kLoop` and freed after
-  /// it: on each trip the block's `threads` copy the panels of A and B into
-  /// them (`widths` elements at a time), and `step` reads the copies.
+  /// How a block copies one operand's tile.
+  struct Staging {
+    SmallVector<int64_t> shape; // of the tile for one K step
+    bool masked;                // whether the tile may extend past the operand
+    int64_t width;              // elements per copy
+  };
+
+  /// Stages the operands of `step` (a block's tile for one trip of `kLoop`)
+  /// in workgroup buffers allocated before `kLoop` and freed after it. On
+  /// each trip the block's `threads` copy the tiles of A and B into theirs
+  /// (zeros past the operands' edges). C is staged only when its tile may
+  /// extend past it: copied in before `kLoop`, out (its part inside C)
+  /// after. `step` then reads and writes the buffers.
   void stageOperands(RewriterBase &rewriter, linalg::LinalgOp step,
                      Operation *kLoop, ArrayRef<int64_t> threads,
-                     ArrayRef<int64_t> widths) {
+                     ArrayRef<Staging> stagings) {
     auto workgroup = gpu::AddressSpaceAttr::get(
         &getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
     Location loc = step.getLoc();
-    for (auto [operand, width] :
-         llvm::zip_equal(step.getDpsInputOperands(), widths)) {
-      auto panelType = cast<MemRefType>(operand->get().getType());
+    for (auto [operand, staging] :
+         llvm::zip_equal(step->getOpOperands(), stagings)) {
+      bool isInit = step.isDpsInit(&operand);
+      if (isInit && !staging.masked)
+        continue;
+      Value tile = operand.get();
       auto bufferType =
-          MemRefType::get(panelType.getShape(), panelType.getElementType(),
+          MemRefType::get(staging.shape, getElementTypeOrSelf(tile.getType()),
                           MemRefLayoutAttrInterface(), workgroup);
       rewriter.setInsertionPoint(kLoop);
       Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
-      rewriter.setInsertionPointAfter(kLoop);
+      CopySide global{tile, staging.masked}, local{buffer};
+      if (isInit) {
+        buildCopy(rewriter, loc, global, local, staging.shape, threads,
+                  staging.width);
+        rewriter.setInsertionPointAfter(kLoop);
+        buildCopy(rewriter, loc, local, global, staging.shape, threads,
+                  staging.width);
+      } else {
+        rewriter.setInsertionPoint(step);
+        buildCopy(rewriter, loc, global, local, staging.shape, threads,
+                  staging.width);
+        rewriter.setInsertionPointAfter(kLoop);
+      }
       memref::DeallocOp::create(rewriter, loc, buffer);
-      rewriter.setInsertionPoint(step);
-      buildPanelCopy(rewriter, loc, operand->get(), buffer, threads, width);
-      rewriter.modifyOpInPlace(step, [&] { operand->set(buffer); });
+      rewriter.modifyOpInPlace(step, [&] { operand.set(buffer); });
     }
   }
 
@@ -228,10 +309,14 @@ struct GPUTileContractionsPass
                         const MmaContraction &c, ArrayRef<int64_t> tiles) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
-    // Two mma K steps per trip where K allows.
-    int64_t kStep = c.ranges[c.k] % (2 * kMmaK) == 0 ? 2 * kMmaK : kMmaK;
+    // Two mma K steps per trip where they divide K or K is not a multiple
+    // of one (its tiles are masked either way), else one.
+    int64_t k = c.ranges[c.k];
+    int64_t kStep = k % (2 * kMmaK) == 0 || (k % kMmaK != 0 && k > kMmaK)
+                        ? 2 * kMmaK
+                        : kMmaK;
     SmallVector<int64_t> blockSizes(numLoops, 0), warpSizes(numLoops, 0),
-        kSizes(numLoops, 0);
+        kSizes(numLoops, 0), stepSizes(numLoops, 1);
     SmallVector<Attribute> blockMapping, warpMapping;
     auto block = [&](gpu::MappingId id) {
       blockMapping.push_back(gpu::GPUBlockMappingAttr::get(ctx, id));
@@ -244,31 +329,38 @@ struct GPUTileContractionsPass
         blockSizes[d] = 1;
         block(gpu::MappingId::DimZ);
       } else if (d == c.m) {
-        blockSizes[d] = tiles[0];
+        blockSizes[d] = stepSizes[d] = tiles[0];
         warpSizes[d] = tiles[2];
         block(gpu::MappingId::DimY);
         warp(gpu::MappingId::DimY);
       } else if (d == c.n) {
-        blockSizes[d] = tiles[1];
+        blockSizes[d] = stepSizes[d] = tiles[1];
         warpSizes[d] = tiles[3];
         block(gpu::MappingId::DimX);
         warp(gpu::MappingId::DimX);
       } else if (d == c.k) {
-        kSizes[d] = kStep;
+        kSizes[d] = stepSizes[d] = kStep;
       }
     }
-    // The copy width of each operand, from its buffer and the innermost size
-    // of its panels.
-    SmallVector<int64_t> widths;
-    for (OpOperand *operand : op.getDpsInputOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(operand);
-      auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
-      int64_t inner = !dim ? 1
-                      : dim.getPosition() == c.k
-                          ? kStep
-                          : blockSizes[dim.getPosition()];
-      widths.push_back(
-          getCopyWidth(cast<MemRefType>(operand->get().getType()), inner));
+    // How each operand's tile is copied: its shape for one K step, masked
+    // where a loop's extent is not a multiple of its tile, and as wide as
+    // its buffer's alignment allows.
+    SmallVector<Staging> stagings;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Staging staging{{}, false, 1};
+      for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
+        unsigned d = cast<AffineDimExpr>(e).getPosition();
+        staging.shape.push_back(stepSizes[d]);
+        staging.masked |= c.ranges[d] % stepSizes[d] != 0;
+      }
+      // Masked tiles go element by element (a vector path for the chunks
+      // inside as well made the edge kernels spill).
+      staging.width =
+          staging.masked
+              ? 1
+              : getCopyWidth(cast<MemRefType>(operand.get().getType()),
+                             staging.shape.back());
+      stagings.push_back(staging);
     }
     using LoopType = scf::SCFTilingOptions::LoopType;
     auto blockTile =
@@ -280,7 +372,7 @@ struct GPUTileContractionsPass
       return failure();
     int64_t threads[] = {tiles[0] / tiles[2], tiles[1] / tiles[3] * 32};
     stageOperands(rewriter, cast<linalg::LinalgOp>(kTile->first), kTile->second,
-                  threads, widths);
+                  threads, stagings);
     auto warpTile = tile(rewriter, kTile->first, warpSizes, LoopType::ForallOp,
                          warpMapping);
     if (failed(warpTile))
@@ -315,14 +407,12 @@ struct GPUTileContractionsPass
         c = matchMmaContraction(op);
       if (!c)
         return;
-      // mp-gpu-pad-contractions' choice for this op, else the options.
+      // mp-gpu-choose-tiles' choice for this op, else the options.
       SmallVector<int64_t> tiles = {tileM, tileN, warpM, warpN};
       if (auto chosen = op->getAttrOfType<DenseI64ArrayAttr>(
               MPDialect::GpuTileAttrHelper::getNameStr()))
         tiles = llvm::to_vector(chosen.asArrayRef());
-      if (c->ranges[c->m] % tiles[0] == 0 && c->ranges[c->n] % tiles[1] == 0 &&
-          c->ranges[c->k] % kMmaK == 0)
-        targets.push_back({op, *c, tiles});
+      targets.push_back({op, *c, tiles});
     });
     if (targets.empty())
       return;

@@ -1,7 +1,7 @@
 // RUN: mp-opt %s --mp-gpu-select-gemm=gemm=library | FileCheck %s --check-prefix=LIB
 // RUN: mp-opt %s --mp-gpu-select-gemm='gemm=auto library-min-macs=50000' | FileCheck %s --check-prefix=AUTO
 // RUN: mp-opt %s --mp-gpu-select-gemm | FileCheck %s --check-prefix=CODEGEN --implicit-check-not=mp.gpu_gemm
-// RUN: mp-opt %s --mp-gpu-select-gemm='gemm=library' --mp-gpu-pad-contractions | FileCheck %s --check-prefix=PAD
+// RUN: mp-opt %s --mp-gpu-select-gemm='gemm=library' --mp-gpu-choose-tiles | FileCheck %s --check-prefix=TILES
 // RUN: not mp-opt %s --mp-gpu-select-gemm='library-min-macs=-1' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: mp-gpu-select-gemm: library-min-macs=-1 is invalid: expected a count of multiply-accumulates >= 0
@@ -9,8 +9,8 @@
 // gemm=library marks every Tensor Core contraction (37x61x29 = 65,453 MACs,
 // 3x37x61x29 = 196,359 and 4x4x16 = 256); not an f32 matmul nor one whose
 // body is not a multiply-accumulate. gemm=auto marks those of at least
-// library-min-macs. The default (codegen) marks none, and the padding of
-// mp-gpu-pad-contractions leaves marked ones alone.
+// library-min-macs. The default (codegen) marks none, and
+// mp-gpu-choose-tiles gives marked ones no tiles.
 // LIB-LABEL: func.func @gemms
 // LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>
 // LIB: linalg.batch_matmul {mp.gpu_gemm = "library"}
@@ -24,9 +24,10 @@
 // AUTO: linalg.batch_matmul {mp.gpu_gemm = "library"}
 // AUTO: linalg.matmul ins(%arg4, %arg5 : tensor<4x16xbf16>
 // CODEGEN-LABEL: func.func @gemms
-// PAD-LABEL: func.func @gemms
-// PAD-NOT: tensor.pad
-// PAD: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>, tensor<29x61xf16>) outs(%arg2 : tensor<37x61xf32>)
+// TILES-LABEL: func.func @gemms
+// TILES-NOT: mp.gpu_tile
+// TILES: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>, tensor<29x61xf16>) outs(%arg2 : tensor<37x61xf32>)
+// TILES-NOT: mp.gpu_tile
 func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
                  %c: tensor<37x61xf32>, %ba: tensor<3x37x29xf16>,
                  %sa: tensor<4x16xbf16>, %sb: tensor<16x4xbf16>,

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Passes of the NVIDIA GPU backend (mp-lower-to-gpu). They work on buffers
-// (after one-shot bufferization; the padding before it): contractions with
+// (after one-shot bufferization; the tile choice before it): contractions with
 // f16 or bf16 operands and an f32 accumulator become a target-independent
 // tiled stage (scf.forall over thread blocks and warps, vector.contract on
 // 16x8x16 tiles) lowered to mma.sync; everything else becomes parallel
@@ -18,36 +18,30 @@
 
 include "mlir/Pass/PassBase.td"
 
-def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
-  let summary = "Pad Tensor Core contractions with zeros to sizes the tiles "
-                "divide";
+def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
+  let summary = "Choose the block and warp tiles of Tensor Core contractions";
   let description = [{
     For each contraction on tensors that `mp-gpu-tile-contractions` takes
     (f16 or bf16 operands, an f32 accumulator, static shapes): chooses its
     tiles and records them as `mp.gpu_tile = array<i64: tile-m, tile-n,
-    warp-m, warp-n>` (a small GEMM gets the smallest tile of 16, 32, ...
+    warp-m, warp-n>`. A small GEMM gets the smallest tile of 16, 32, ...
     rows up to `warp-m` that covers M, else `tile-m`; columns likewise from
-    8 up to `warp-n`), and if the tiles do not divide its sizes pads M, N
-    and K (to a multiple of 16) with zeros (`tensor.pad`), computes the
-    contraction at the padded size and takes the original sizes of the
-    result (`tensor.extract_slice`). Zero rows of A and columns of B add
-    nothing, so 1x1, 37x61x29 or a 10-class output run on the Tensor Core
-    path. Part of `mp-lower-to-gpu`, before bufferization.
+    8 up to `warp-n`: a 10-class output takes one 16-column tile, not a
+    64-column block. Sizes the tiles do not divide (1x1, 37x61x29) need
+    nothing more: the tiled stage copies the operands' tiles into its
+    buffers with zeros past their edges and writes only the part of C
+    inside C. Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
     %c = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>)
                        outs(%acc : tensor<37x61xf32>) -> tensor<37x61xf32>
     // becomes
-    %pa = tensor.pad %a low[0, 0] high[27, 3] { ... } : tensor<37x29xf16> to tensor<64x32xf16>
-    ...
-    %pc = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>}
-                        ins(%pa, %pb : tensor<64x32xf16>, tensor<32x64xf16>)
-                        outs(%pacc : tensor<64x64xf32>) -> tensor<64x64xf32>
-    %c = tensor.extract_slice %pc[0, 0] [37, 61] [1, 1] : tensor<64x64xf32> to tensor<37x61xf32>
+    %c = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>}
+                       ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>)
+                       outs(%acc : tensor<37x61xf32>) -> tensor<37x61xf32>
     ```
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"64",
            "Rows of C per thread block (mp-gpu-tile-contractions' tile-m)">,
@@ -60,7 +54,7 @@ def GPUPadContractionsPass : Pass<"mp-gpu-pad-contractions"> {
            "Columns of C per warp (mp-gpu-tile-contractions' warp-n)">,
   ];
   let statistics = [
-    Statistic<"numPadded", "padded", "Contractions padded to the tiles">,
+    Statistic<"numChosen", "chosen", "Contractions given tiles">,
   ];
 }
 
@@ -77,7 +71,7 @@ def GPUFuseElementwisePass : Pass<"mp-gpu-fuse-elementwise"> {
     and their order stay the same. Results with several uses are not
     fused (their computation would be repeated), nor anything into a
     contraction: its f16/bf16 operands stay visible to the Tensor Core path
-    (and cuBLASLt). Part of `mp-lower-to-gpu`, before padding.
+    (and cuBLASLt). Part of `mp-lower-to-gpu`, before the tiles are chosen.
 
     ```mlir
     %h = linalg.generic {...} ins(%x : tensor<64x128xf32>) ... { arith.truncf }   // one use
@@ -97,14 +91,14 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     most one batch loop: `linalg.matmul`, `linalg.batch_matmul`, their
     transposed forms and the `linalg.generic` contractions torch-mlir
     emits) decides how the GPU backend computes it: with `gemm=codegen` a
-    generated mma.sync kernel (mp-gpu-pad-contractions and
+    generated mma.sync kernel (mp-gpu-choose-tiles and
     mp-gpu-tile-contractions take it); with `gemm=library` a cuBLASLt
     matmul (f16/bf16 in, 32F compute and f32 out), marked `mp.gpu_gemm =
     "library"` for mp-gpu-library-gemm; with `gemm=auto` the library for
     contractions of at least `library-min-macs` multiply-accumulates
     (batch x M x N x K), generated kernels below (small GEMMs are launch
     bound either way and stay open to fusion). Part of `mp-lower-to-gpu`,
-    before padding.
+    before the tiles are chosen.
   }];
   let options = [
     Option<"gemm", "gemm", "::mlir::mp::GpuGemm",
@@ -162,7 +156,7 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
   let summary = "Pad tensors in one kernel: tensor.pad as tensor.generate";
   let description = [{
     Rewrites each `tensor.pad` of static shape with a constant padding value
-    (those of mp-gpu-pad-contractions, and a convolution's) as a
+    (a convolution's, or the input's own) as a
     `tensor.generate` whose element is the source's where the index falls
     in it and the padding value elsewhere (`scf.if` around the
     `tensor.extract`, so nothing is read out of bounds). Bufferized, that
@@ -234,23 +228,25 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   let description = [{
     For each contraction on buffers (`linalg.matmul`, `linalg.batch_matmul`,
     their transposed forms, contraction `linalg.generic`s) whose operands are
-    both f16 or both bf16, whose accumulator is f32 and whose static sizes
-    the tiles divide (M by `tile-m`, N by `tile-n`, K by 16; the tiles are
-    the op's `mp.gpu_tile` if it has one, else the options): tiles it to an
-    `scf.forall` over thread blocks (`#gpu.block`, batch on z) and an
-    `scf.for` over K in steps of 32 (16 when 32 does not divide K). Each
+    both f16 or both bf16, whose accumulator is f32 and whose sizes are
+    static (the tiles are the op's `mp.gpu_tile` if it has one, else the
+    options): tiles it to an `scf.forall` over thread blocks (`#gpu.block`,
+    batch on z) and an `scf.for` over K in steps of 32 (16 when K is). Each
     block allocates a workgroup buffer (`#gpu.address_space<workgroup>`) for
-    its panel of A and one for its panel of B; on each K step the block's
-    threads copy the panels into them (an `scf.forall` over
+    its tile of A and one for its tile of B; on each K step the block's
+    threads copy the tiles into them (an `scf.forall` over
     `#gpu.thread<y>`, `#gpu.thread<x>`, 16 bytes per copy where the rows of
     the operand are 16-byte aligned, else narrower), then an `scf.forall`
     over the warps of the block (`#gpu.warp`, each a `warp-m` x `warp-n`
     tile of C) computes on the copies: vectorized to `vector.contract`
     and unrolled to the m16n8k16 shape of `mma.sync` (f32 accumulation).
-    This is the target-independent tiled stage; other contractions (f32,
-    mixed operand types, sizes the tiles do not divide:
-    `mp-gpu-pad-contractions` pads those first in the pipeline) are left to
-    the parallel-loop path. Part of `mp-lower-to-gpu`.
+    Where the tiles do not divide M, N or K, the copies of the tiles at the
+    edges read zeros past the operands (masked transfers, rows checked),
+    which add nothing to C, and C's tile is staged too: copied into a
+    workgroup buffer before the K loop (zeros outside C) and its part inside
+    C copied back after it. This is the target-independent tiled stage;
+    other contractions (f32, mixed operand types) are left to the
+    parallel-loop path. Part of `mp-lower-to-gpu`.
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)

@@ -74,7 +74,7 @@ def MP_Dialect : Dialect {
     "::mlir::mp::PrecisionAttr":$accumulator,
     "::mlir::mp::PrecisionAttr":$signature_precision,
     // The GPU backend's tiles for one contraction: rows and columns of C per
-    // thread block and per warp (set by mp-gpu-pad-contractions).
+    // thread block and per warp (set by mp-gpu-choose-tiles).
     "::mlir::DenseI64ArrayAttr":$gpu_tile,
     // How the GPU backend computes one contraction: "library" (cuBLASLt; set
     // by mp-gpu-select-gemm).

@@ -1,0 +1,73 @@
+//===- ChooseTiles.cpp - Tiles of Tensor Core contractions ----------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The block and warp tiles of each Tensor Core contraction, chosen on tensors
+// (where the whole graph is visible) and recorded for the tiled stage. Sizes
+// the tiles do not divide need nothing here: the tiled stage copies the
+// operands' tiles into its buffers with zeros past their edges and writes
+// only the part of C inside C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "MmaContraction.h"
+
+#include "mp/Dialect/MP/IR/MPDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUCHOOSETILESPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// The smallest tile of `size` rows (or columns) for a dimension of `extent`:
+/// `step` (16 rows or 8 columns, one mma.sync) doubled while it is below
+/// `extent` and at most `warp`, or `block` (then warps of `warp`).
+static int64_t chooseTile(int64_t extent, int64_t step, int64_t warp,
+                          int64_t block) {
+  for (int64_t tile = step; tile <= warp && tile < block; tile *= 2)
+    if (tile >= extent)
+      return tile;
+  return block;
+}
+
+namespace {
+struct GPUChooseTilesPass
+    : public mp::impl::GPUChooseTilesPassBase<GPUChooseTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(verifyTileOptions(getOperation()->getLoc(),
+                                 "mp-gpu-choose-tiles", tileM, tileN, warpM,
+                                 warpN)))
+      return signalPassFailure();
+    Builder b(&getContext());
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      // Contractions given to cuBLASLt (mp-gpu-select-gemm) need no tiles.
+      if (!op.hasPureTensorSemantics() ||
+          op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()))
+        return;
+      std::optional<MmaContraction> c = matchMmaContraction(op);
+      if (!c)
+        return;
+      // Small GEMMs get small tiles rather than a whole block.
+      int64_t m = chooseTile(c->ranges[c->m], kMmaM, warpM, tileM);
+      int64_t n = chooseTile(c->ranges[c->n], kMmaN, warpN, tileN);
+      op->setAttr(MPDialect::GpuTileAttrHelper::getNameStr(),
+                  b.getDenseI64ArrayAttr({m, n, std::min<int64_t>(warpM, m),
+                                          std::min<int64_t>(warpN, n)}));
+      ++numChosen;
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,51 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles | FileCheck %s --implicit-check-not=tensor.pad
+// RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='tile-m=32 tile-n=16 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
+// RUN: not mp-opt %s --mp-gpu-choose-tiles='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mp-gpu-choose-tiles: tile-m=64 tile-n=0 warp-m=32 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
+
+// 37x61x29: whole 64x64 blocks of 32x32 warps, recorded as mp.gpu_tile for
+// mp-gpu-tile-contractions; the sizes stay (nothing is padded: the tiled
+// stage masks the edges).
+// CHECK-LABEL: func.func @odd
+// CHECK: %[[R:.*]] = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} ins(%arg0, %arg1 : tensor<37x29xf16>, tensor<29x61xf16>) outs(%arg2 : tensor<37x61xf32>)
+// CHECK: return %[[R]]
+// SMALL-LABEL: func.func @odd
+// SMALL: linalg.matmul {mp.gpu_tile = array<i64: 32, 16, 16, 16>} {{.*}} outs({{.*}} : tensor<37x61xf32>)
+func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf32>) -> tensor<37x61xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>) outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  return %r : tensor<37x61xf32>
+}
+
+// -----
+
+// bf16, batch 3 of 1x1x1: the smallest tiles (one m16n8k16) cover M and N,
+// not a whole block.
+// CHECK-LABEL: func.func @batch_of_ones
+// CHECK: linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 8, 16, 8>} {{.*}} -> tensor<3x1x1xf32>
+func.func @batch_of_ones(%a: tensor<3x1x1xbf16>, %b: tensor<3x1x1xbf16>, %c: tensor<3x1x1xf32>) -> tensor<3x1x1xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x1x1xbf16>, tensor<3x1x1xbf16>) outs(%c : tensor<3x1x1xf32>) -> tensor<3x1x1xf32>
+  return %r : tensor<3x1x1xf32>
+}
+
+// -----
+
+// Sizes the tiles divide get tiles too; left alone: f32 and mixed operands,
+// an f16 accumulator, dynamic sizes, buffers.
+// CHECK-LABEL: func.func @left_alone
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} ins(%arg0, %arg1
+// CHECK-NOT: mp.gpu_tile
+// CHECK: return
+func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,
+                      %f: tensor<37x29xf32>, %fb: tensor<29x61xf32>, %fc: tensor<37x61xf32>,
+                      %h: tensor<37x29xf16>, %hb: tensor<29x61xbf16>, %hc16: tensor<37x61xf16>,
+                      %hh: tensor<29x61xf16>, %d: tensor<?x29xf16>, %dc: tensor<?x61xf32>,
+                      %m: memref<37x29xf16>, %mb: memref<29x61xf16>, %mc: memref<37x61xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %1 = linalg.matmul ins(%f, %fb : tensor<37x29xf32>, tensor<29x61xf32>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %2 = linalg.matmul ins(%h, %hb : tensor<37x29xf16>, tensor<29x61xbf16>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %3 = linalg.matmul ins(%h, %hh : tensor<37x29xf16>, tensor<29x61xf16>) outs(%hc16 : tensor<37x61xf16>) -> tensor<37x61xf16>
+  %4 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>
+  linalg.matmul ins(%m, %mb : memref<37x29xf16>, memref<29x61xf16>) outs(%mc : memref<37x61xf32>)
+  return
+}
