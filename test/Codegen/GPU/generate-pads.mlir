@@ -1,6 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-generate-pads --cse | FileCheck %s --implicit-check-not=tensor.pad
 
-// High padding (mp-gpu-pad-contractions'): the element is the source's below
+// High padding: the element is the source's below
 // 37 rows and 29 columns, the padding value elsewhere.
 // CHECK-LABEL: func.func @high
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f16
