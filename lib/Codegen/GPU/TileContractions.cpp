@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -105,7 +106,53 @@ struct CopySide {
   /// Whether the copy's static shape may extend past the buffer's (dynamic)
   /// sizes: reads there give zeros, writes there do nothing.
   bool masked = false;
+  /// The producer fused into the copy (a cast or transpose that `buffer` is
+  /// a tile of the result of): the copy reads its input instead.
+  linalg::GenericOp producer = nullptr;
 };
+
+/// Whether `op` is an elementwise producer that copies into a Tensor Core
+/// contraction's operand buffers may compute: one input read through a
+/// permutation, one output written whole (identity map), all loops
+/// parallel, and a body that yields its input or `arith.truncf` of it.
+static bool isFusibleProducer(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics())
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isIdentity())
+    return false;
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  Value yielded = yield.getValues()[0];
+  if (yielded == body.getArgument(0))
+    return true;
+  auto trunc = yielded.getDefiningOp<arith::TruncFOp>();
+  return trunc && trunc.getIn() == body.getArgument(0) &&
+         body.getOperations().size() == 2;
+}
+
+/// `value` read at `indices` of the result of `producer`: its input at the
+/// indices its map gives, converted as its body does.
+static Value buildProducedRead(OpBuilder &b, Location loc,
+                               linalg::GenericOp producer, ValueRange indices,
+                               Type type, llvm::MaybeAlign alignment) {
+  AffineMap map = producer.getIndexingMapsArray()[0];
+  SmallVector<Value> at;
+  for (AffineExpr e : map.getResults())
+    at.push_back(indices[cast<AffineDimExpr>(e).getPosition()]);
+  Value source = producer.getDpsInputs()[0];
+  Type sourceElement = getElementTypeOrSelf(source.getType());
+  Value v;
+  if (auto vectorType = dyn_cast<VectorType>(type))
+    v = vector::LoadOp::create(b, loc, vectorType.clone(sourceElement), source,
+                               at, /*nontemporal=*/false, alignment);
+  else
+    v = memref::LoadOp::create(b, loc, source, at);
+  if (sourceElement != getElementTypeOrSelf(type))
+    v = arith::TruncFOp::create(b, loc, type, v);
+  return v;
+}
 
 /// `value` and `indices` into it seen through the unit-stride views that
 /// tiling made of its buffer (folded later, views would lose the alignment).
@@ -145,14 +192,32 @@ static Value buildInBounds(OpBuilder &b, Location loc, Value buffer,
 /// skipped.
 static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
                            const CopySide &to, ValueRange indices,
-                           VectorType type, llvm::MaybeAlign alignment) {
+                           VectorType type) {
+  auto alignment = [&](Type element) {
+    return llvm::MaybeAlign(type.getNumElements() *
+                            element.getIntOrFloatBitWidth() / 8);
+  };
+  Type toElement = type.getElementType();
+  // The element (or, unmasked, the vector) of `from` at `indices`.
+  auto read = [&](OpBuilder &nested, Location nestedLoc,
+                  Type readType) -> Value {
+    auto [source, at] = resolveViews(nested, nestedLoc, from.buffer, indices);
+    if (linalg::GenericOp producer = from.producer) {
+      Type input = getElementTypeOrSelf(producer.getDpsInputs()[0]);
+      return buildProducedRead(nested, nestedLoc, producer, at, readType,
+                               alignment(input));
+    }
+    if (isa<VectorType>(readType))
+      return vector::LoadOp::create(nested, nestedLoc, readType, source, at,
+                                    /*nontemporal=*/false, alignment(toElement))
+          .getResult();
+    return memref::LoadOp::create(nested, nestedLoc, source, at).getResult();
+  };
   if (!from.masked && !to.masked) {
-    auto [source, at] = resolveViews(b, loc, from.buffer, indices);
-    Value v = vector::LoadOp::create(b, loc, type, source, at,
-                                     /*nontemporal=*/false, alignment);
+    Value v = read(b, loc, type);
     auto [dest, destAt] = resolveViews(b, loc, to.buffer, indices);
     vector::StoreOp::create(b, loc, v, dest, destAt, /*nontemporal=*/false,
-                            alignment);
+                            alignment(toElement));
     return;
   }
   assert(type.getNumElements() == 1 && "masked copies go element by element");
@@ -161,20 +226,18 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
     auto guarded = scf::IfOp::create(b, loc, in);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(guarded.thenBlock()->getTerminator());
-    Value v = memref::LoadOp::create(b, loc, from.buffer, indices);
+    Value v = read(b, loc, toElement);
     memref::StoreOp::create(b, loc, v, to.buffer, indices);
     return;
   }
   auto element = scf::IfOp::create(
       b, loc, in,
       [&](OpBuilder &then, Location thenLoc) {
-        Value v = memref::LoadOp::create(then, thenLoc, from.buffer, indices);
-        scf::YieldOp::create(then, thenLoc, v);
+        scf::YieldOp::create(then, thenLoc, read(then, thenLoc, toElement));
       },
       [&](OpBuilder &otherwise, Location otherwiseLoc) {
         Value zero = arith::ConstantOp::create(
-            otherwise, otherwiseLoc,
-            otherwise.getZeroAttr(type.getElementType()));
+            otherwise, otherwiseLoc, otherwise.getZeroAttr(toElement));
         scf::YieldOp::create(otherwise, otherwiseLoc, zero);
       });
   memref::StoreOp::create(b, loc, element.getResult(0), to.buffer, indices);
@@ -203,7 +266,6 @@ static void buildCopy(OpBuilder &b, Location loc, const CopySide &from,
   AffineExpr thread = d0 * threads[1] + d1;
   Type elementType = getElementTypeOrSelf(to.buffer.getType());
   auto vectorType = VectorType::get({width}, elementType);
-  llvm::MaybeAlign alignment(width * elementType.getIntOrFloatBitWidth() / 8);
   for (int64_t first = 0; first < numChunks; first += numThreads) {
     AffineExpr chunk = thread + first;
     OpBuilder::InsertionGuard chunkGuard(b);
@@ -227,8 +289,76 @@ static void buildCopy(OpBuilder &b, Location loc, const CopySide &from,
     for (AffineExpr coord : coords)
       indices.push_back(affine::makeComposedAffineApply(
           b, loc, AffineMap::get(2, 0, coord), {y, x}));
-    buildChunkCopy(b, loc, from, to, indices, vectorType, alignment);
+    buildChunkCopy(b, loc, from, to, indices, vectorType);
   }
+}
+
+/// Whether `user` only reads `value` (conservatively: a linalg op taking it
+/// as an input, a load, a dealloc).
+static bool onlyReads(Operation *user, Value value) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user))
+    return llvm::none_of(linalgOp.getDpsInits(),
+                         [&](Value init) { return init == value; });
+  return isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp,
+             memref::DeallocOp>(user);
+}
+
+/// The producers that the copies of `consumers` (Tensor Core contractions
+/// about to be tiled) compute instead of reading their results: for each
+/// operand buffer allocated in the function, written only by a cast or
+/// transpose (isFusibleProducer) and read only by one or two of
+/// `consumers` as an A or B operand, when the producer's input is not
+/// written or viewed between the producer and the last consumer. The
+/// buffer is then never written nor read; each consumer reads the input.
+static DenseMap<Value, linalg::GenericOp>
+findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
+  DenseMap<Value, SmallVector<Operation *>> readers;
+  for (linalg::LinalgOp op : consumers)
+    for (Value input : op.getDpsInputs())
+      readers[input].push_back(op);
+  DenseMap<Value, linalg::GenericOp> fused;
+  for (auto &[buffer, ops] : readers) {
+    if (!buffer.getDefiningOp<memref::AllocOp>() || ops.size() > 2)
+      continue;
+    linalg::GenericOp producer;
+    bool ok = true;
+    for (OpOperand &use : buffer.getUses()) {
+      Operation *user = use.getOwner();
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (isa<memref::DeallocOp>(user) ||
+          (llvm::is_contained(ops, user) &&
+           cast<linalg::LinalgOp>(user).isDpsInput(&use)))
+        continue;
+      if (generic && !producer && generic.isDpsInit(&use) &&
+          isFusibleProducer(generic)) {
+        producer = generic;
+        continue;
+      }
+      ok = false;
+    }
+    if (!ok || !producer)
+      continue;
+    Block *block = producer->getBlock();
+    Operation *last = producer;
+    for (Operation *op : ops) {
+      if (op->getBlock() != block || !producer->isBeforeInBlock(op))
+        ok = false;
+      else if (last->isBeforeInBlock(op))
+        last = op;
+    }
+    Value input = producer.getDpsInputs()[0];
+    for (Operation *user : input.getUsers()) {
+      if (isa<ViewLikeOpInterface>(user))
+        ok = false;
+      Operation *at = block->findAncestorOpInBlock(*user);
+      if (user != producer && at && producer->isBeforeInBlock(at) &&
+          !last->isBeforeInBlock(at) && !onlyReads(user, input))
+        ok = false;
+    }
+    if (ok)
+      fused[buffer] = producer;
+  }
+  return fused;
 }
 
 namespace {
@@ -261,6 +391,7 @@ struct GPUTileContractionsPass
     SmallVector<int64_t> shape; // of the tile for one K step
     bool masked;                // whether the tile may extend past the operand
     int64_t width;              // elements per copy
+    linalg::GenericOp producer; // fused into the copies, if any
   };
 
   /// Stages the operands of `step` (a block's tile for one trip of `kLoop`)
@@ -286,7 +417,7 @@ struct GPUTileContractionsPass
                           MemRefLayoutAttrInterface(), workgroup);
       rewriter.setInsertionPoint(kLoop);
       Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
-      CopySide global{tile, staging.masked}, local{buffer};
+      CopySide global{tile, staging.masked, staging.producer}, local{buffer};
       if (isInit) {
         buildCopy(rewriter, loc, global, local, staging.shape, threads,
                   staging.width);
@@ -306,7 +437,8 @@ struct GPUTileContractionsPass
 
   /// Tiles `op` with `tiles` (tile-m, tile-n, warp-m, warp-n).
   LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
-                        const MmaContraction &c, ArrayRef<int64_t> tiles) {
+                        const MmaContraction &c, ArrayRef<int64_t> tiles,
+                        const DenseMap<Value, linalg::GenericOp> &fused) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
     // Two mma K steps per trip where they divide K or K is not a multiple
@@ -347,19 +479,25 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{}, false, 1};
+      Staging staging{{}, false, 1, fused.lookup(operand.get())};
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
         unsigned d = cast<AffineDimExpr>(e).getPosition();
         staging.shape.push_back(stepSizes[d]);
         staging.masked |= c.ranges[d] % stepSizes[d] != 0;
       }
+      // A fused producer's input is read instead, in vectors only where it
+      // is not transposed.
+      Value read = operand.get();
+      if (staging.producer) {
+        read = staging.producer.getDpsInputs()[0];
+        if (!staging.producer.getIndexingMapsArray()[0].isIdentity())
+          read = nullptr;
+      }
       // Masked tiles go element by element (a vector path for the chunks
       // inside as well made the edge kernels spill).
-      staging.width =
-          staging.masked
-              ? 1
-              : getCopyWidth(cast<MemRefType>(operand.get().getType()),
-                             staging.shape.back());
+      if (!staging.masked && read)
+        staging.width = getCopyWidth(cast<MemRefType>(read.getType()),
+                                     staging.shape.back());
       stagings.push_back(staging);
     }
     using LoopType = scf::SCFTilingOptions::LoopType;
@@ -417,22 +555,35 @@ struct GPUTileContractionsPass
     if (targets.empty())
       return;
     IRRewriter rewriter(&getContext());
-    for (auto &[op, c, tiles] : targets) {
-      // A generic vectorizes to a multi-reduction; as linalg.contract it
-      // becomes a vector.contract.
-      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+    // A generic vectorizes to a multi-reduction; as linalg.contract it
+    // becomes a vector.contract.
+    SmallVector<Target> tileable;
+    for (Target &target : targets) {
+      if (auto generic =
+              dyn_cast<linalg::GenericOp>(target.op.getOperation())) {
         FailureOr<linalg::LinalgOp> named =
             rewriteAsNamedContraction(rewriter, generic);
         if (failed(named))
           continue;
-        op = *named;
+        target.op = *named;
       }
-      if (failed(tileOne(rewriter, op, c, tiles))) {
+      tileable.push_back(target);
+    }
+    DenseMap<Value, linalg::GenericOp> fused = findFusedProducers(
+        llvm::map_to_vector(tileable, [](Target &t) { return t.op; }));
+    for (auto &[op, c, tiles] : tileable) {
+      if (failed(tileOne(rewriter, op, c, tiles, fused))) {
         op->emitError("mp-gpu-tile-contractions: cannot tile this "
                       "contraction for Tensor Cores");
         return signalPassFailure();
       }
       ++numTiled;
+    }
+    // The copies read the producers' inputs now; their results die with
+    // them (canonicalization removes the buffers).
+    for (auto &[buffer, producer] : fused) {
+      rewriter.eraseOp(producer);
+      ++numFused;
     }
     RewritePatternSet patterns(&getContext());
     vector::populateVectorUnrollPatterns(

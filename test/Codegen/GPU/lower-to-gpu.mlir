@@ -29,7 +29,7 @@
 // RUN: %if ptxas %{ %python %S/Inputs/assemble_ptx.py %ptxas %t.bf16.ptx %t.bf16.mlir | FileCheck %s --check-prefix=PTXAS-BF16 %}
 // PTXAS-NOT: failed
 // PTXAS-NOT: [1-9][0-9]* bytes spilled
-// PTXAS: 66 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
+// PTXAS: 56 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
 // PTXAS-BF16-NOT: [1-9][0-9]* bytes spilled
-// PTXAS-BF16: 33 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
+// PTXAS-BF16: 28 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
 func.func private @nothing()

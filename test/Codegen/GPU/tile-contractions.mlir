@@ -82,7 +82,7 @@ func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: mem
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
 // CHECK: %[[IN:.*]] = arith.andi
 // CHECK: %[[V:.*]] = scf.if %[[IN]] -> (f32)
-// CHECK: memref.load %{{.*}} : memref<?x?xf32, strided<[61, 1], offset: ?>>
+// CHECK: memref.load %arg2[{{.*}}] : memref<37x61xf32>
 // CHECK: } else {
 // CHECK: scf.yield %{{.*}} : f32
 // CHECK: memref.store %[[V]], %[[CT]]
@@ -154,5 +154,54 @@ func.func @generic_abt(%x: memref<64x128xf16>, %w: memref<64x128xf16>, %c: memre
 // EDGE-NOT: vector.contract
 func.func @unaligned(%a: memref<16x16xf16, strided<[17, 1]>>, %b: memref<16x8xf16>, %c: memref<16x8xf32>) {
   linalg.matmul ins(%a, %b : memref<16x16xf16, strided<[17, 1]>>, memref<16x8xf16>) outs(%c : memref<16x8xf32>)
+  return
+}
+
+// -----
+
+// Casts and transposes that only Tensor Core operands read are computed in
+// the copies of the tiles: the f32 weight is read (16 bytes at a time) and
+// rounded to f16 on its way to the block's buffer, the transposed activation
+// read transposed (one element at a time); neither kernel nor buffer stays.
+// A cast that something else also reads stays.
+// CHECK-LABEL: func.func @fused
+// EDGE-LABEL: func.func @fused
+// CHECK: scf.forall
+// CHECK: %[[W:.*]] = vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK: arith.truncf %[[W]] : vector<4xf32> to vector<4xf16>
+// CHECK: vector.contract
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.generic
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 2 : i64} : memref<64x64xf16>, vector<1xf16>
+// CHECK: vector.store %{{.*}}, %{{.*}}[{{.*}}] {alignment = 2 : i64} : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<1xf16>
+// CHECK: vector.contract
+// CHECK: return
+func.func @fused(%x: memref<64x64xf16>, %w: memref<64x64xf32>, %c: memref<64x64xf32>, %d: memref<64x64xf32>, %e: memref<64x64xf16>) {
+  %w16 = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : memref<64x64xf32>) outs(%w16 : memref<64x64xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul ins(%x, %w16 : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  %xt = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x64xf16>) outs(%xt : memref<64x64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  }
+  %d16 = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%d : memref<64x64xf32>) outs(%d16 : memref<64x64xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul ins(%xt, %d16 : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.copy %d16, %e : memref<64x64xf16> to memref<64x64xf16>
+  memref.dealloc %w16 : memref<64x64xf16>
+  memref.dealloc %xt : memref<64x64xf16>
+  memref.dealloc %d16 : memref<64x64xf16>
   return
 }

@@ -244,7 +244,10 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     edges read zeros past the operands (masked transfers, rows checked),
     which add nothing to C, and C's tile is staged too: copied into a
     workgroup buffer before the K loop (zeros outside C) and its part inside
-    C copied back after it. This is the target-independent tiled stage;
+    C copied back after it. An operand buffer that a cast (`arith.truncf`)
+    or a transpose writes and only one or two of these contractions read
+    is not made: their copies read the producer's input and round it, and
+    the producer is erased. This is the target-independent tiled stage;
     other contractions (f32, mixed operand types) are left to the
     parallel-loop path. Part of `mp-lower-to-gpu`.
 
@@ -288,6 +291,8 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Contractions tiled for Tensor Cores">,
+    Statistic<"numFused", "fused",
+              "Casts and transposes fused into operand copies">,
   ];
 }
 
