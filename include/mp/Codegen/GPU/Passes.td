@@ -231,7 +231,8 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     both f16 or both bf16, whose accumulator is f32 and whose sizes are
     static (the tiles are the op's `mp.gpu_tile` if it has one, else the
     options): tiles it to an `scf.forall` over thread blocks (`#gpu.block`,
-    batch on z) and an `scf.for` over K in steps of 32 (16 when K is). Each
+    batch on z) and an `scf.for` over K in steps of 32 (16 when K is at
+    most 16, or a multiple of 16 but not of 32: no step is masked). Each
     block allocates a workgroup buffer (`#gpu.address_space<workgroup>`) for
     its tile of A and one for its tile of B; on each K step the block's
     threads copy the tiles into them (an `scf.forall` over
