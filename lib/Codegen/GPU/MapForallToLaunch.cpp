@@ -6,6 +6,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "MmaContraction.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,9 +27,6 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
-
-/// The number of threads in a warp.
-static constexpr int64_t kWarpSize = 32;
 
 /// The dimension (0 for x...) of each mapping attribute of `forall` if all
 /// are `Mapping`s on x, y or z.

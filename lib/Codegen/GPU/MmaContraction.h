@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What the GPU backend's Tensor Core passes agree on: the m16n8k16 shape of
-// mma.sync and which contractions take it.
+// What the GPU backend's passes agree on: the warp size, the m16n8k16 shape
+// of mma.sync and which contractions take it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,9 @@ namespace mp {
 /// The runtime function that runs a contraction with cuBLASLt
 /// (mp-gpu-library-gemm).
 constexpr llvm::StringLiteral kLibraryGemmFunction = "mp_cuda_gemm";
+
+/// The threads of a warp.
+constexpr int64_t kWarpSize = 32;
 
 /// The m16n8k16 shape of mma.sync.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;

@@ -111,11 +111,13 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addPass(createConvertMPToRuntimePass());
 }
 
-/// Tensor Core contractions as the target-independent tiled stage.
+/// Tensor Core contractions and long reductions as the target-independent
+/// tiled stage.
 static void addTiledStage(OpPassManager &pm,
                           const GpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createGPUTileContractionsPass(
       getTileOptions<GPUTileContractionsPassOptions>(options)));
+  pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -127,6 +129,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addPass(createGPULibraryGemmPass());
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
+  pm.addNestedPass<func::FuncOp>(createGPUSubgroupReduceToShufflesPass());
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
@@ -216,6 +219,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   addTensorStage(pm, options, /*withLibrary=*/false);
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUEmulateWorkgroupMemoryPass());
+  pm.addNestedPass<func::FuncOp>(createGPUEmulateSubgroupReducePass());
   // The kernel stage's loop order for reductions (same summation order).
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());

@@ -297,6 +297,89 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   ];
 }
 
+def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
+  let summary = "Distribute long reductions over the threads of a block";
+  let description = [{
+    For each reduction on buffers (a `linalg.reduce` or `linalg.generic`
+    with reduction iterators, elementwise producers fused in) with static
+    sizes, one output indexed by exactly its parallel dimensions, a body
+    that folds each term into the output with one combiner that has a
+    neutral element (`arith.addf`, `arith.maxnumf`, `arith.ori`, ...) and
+    an accumulator of 32 bits or more, that either reduces to one element
+    (it has no parallel loop to run otherwise) or has a reduction extent of
+    at least `min-extent` and at most `max-outputs` output elements:
+    rewrites it to an `scf.forall` over thread blocks (`#gpu.block<x>`, one
+    per output element). In each block, `threads` threads (fewer for fewer
+    terms: the extent rounded up to a power of two, at least 32)
+    (`#gpu.thread<x>`) fold the terms t, t + threads, ... into the
+    neutral element in the accumulator's type and store their partial in
+    a workgroup buffer; then a tree (foralls over threads/2, threads/4,
+    ..., 32 threads, each combining element t with element t + half), one
+    warp reduces the last 32 with `gpu.subgroup_reduce` (shuffles on the
+    GPU) and its thread 0 folds the total into the output. A combiner
+    that `gpu.subgroup_reduce` lacks, or values wider than 32 bits, take
+    the tree down to 2 elements instead, which thread 0 combines. Shorter reductions and
+    outputs with more elements stay one thread per output element (the
+    parallel-loop path). Part of `mp-lower-to-gpu`'s tiled stage, so
+    `gpu-emulation` runs the same summation order as the GPU.
+
+    ```mlir
+    linalg.reduce ins(%x : memref<4096xf32>) outs(%sum : memref<f32>)
+      dimensions = [0] (%in: f32, %acc: f32) {
+        %0 = arith.addf %in, %acc : f32
+        linalg.yield %0 : f32
+      }
+    // becomes
+    scf.forall (%b) in (1) {                 // {mapping = [#gpu.block<x>]}
+      %partials = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+      scf.forall (%t) in (256) {             // {mapping = [#gpu.thread<x>]}
+        %p = scf.for %i = %t to %c4096 step %c256 iter_args(%a = %zero) -> (f32) { ... }
+        memref.store %p, %partials[%t]
+      }
+      scf.forall (%t) in (128) { ... }       // partials[t] += partials[t + 128]
+      ...                                    // 64, 32
+      scf.forall (%t) in (32) {
+        %v = memref.load %partials[%t]
+        %total = gpu.subgroup_reduce add %v uniform : (f32) -> f32
+        scf.if %t == 0 { ... %sum[] = %total + %sum[] }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"256",
+           "Threads per block (a power of two from 32 to 1024)">,
+    Option<"minExtent", "min-extent", "int64_t", /*default=*/"256",
+           "Fewest terms per output element for a block reduction">,
+    Option<"maxOutputs", "max-outputs", "int64_t", /*default=*/"4096",
+           "Most output elements for block reductions (one block each)">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "tiled", "Reductions distributed over blocks">,
+  ];
+}
+
+def GPUEmulateSubgroupReducePass : Pass<"mp-gpu-emulate-subgroup-reduce"> {
+  let summary = "Compute the tiled stage's warp reductions lane by lane";
+  let description = [{
+    For `gpu-emulation`, where the lanes of a warp run one after another:
+    replaces each `gpu.subgroup_reduce` of the tiled stage (in an
+    `scf.forall` over the 32 lanes of a warp, lane l reducing element l of a
+    buffer) by that reduction computed from the buffer in every lane, in
+    the order the shuffles combine the lanes (`mp-gpu-subgroup-reduce-to-
+    shuffles`: XOR offsets 1, 2, 4, 8, 16, adjacent pairs first), so the
+    emulated results equal the GPU's. A `gpu.subgroup_reduce` of any other
+    form is an error.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def GPUEmulateWorkgroupMemoryPass : Pass<"mp-gpu-emulate-workgroup-memory"> {
   let summary = "Make the tiled stage's workgroup buffers host buffers";
   let description = [{
@@ -358,6 +441,22 @@ def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
   let statistics = [
     Statistic<"numConverted", "converted", "Tiled stages lowered to mma.sync">,
   ];
+}
+
+def GPUSubgroupReduceToShufflesPass
+    : Pass<"mp-gpu-subgroup-reduce-to-shuffles"> {
+  let summary = "Lower warp reductions to shuffles";
+  let description = [{
+    Lowers each `gpu.subgroup_reduce` (the last level of
+    `mp-gpu-tile-reductions`' block reductions) to five `gpu.shuffle xor`s
+    (offsets 1, 2, 4, 8, 16, each lane combining its value with its
+    partner's) with upstream's patterns, for warps of 32 lanes and 32-bit
+    shuffles. A reduction they cannot lower is an error. Part of
+    `mp-lower-to-gpu`, after `mp-gpu-map-forall-to-launch`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {

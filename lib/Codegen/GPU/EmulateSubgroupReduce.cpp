@@ -1,0 +1,85 @@
+//===- EmulateSubgroupReduce.cpp - Warp reductions on the host ------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "MmaContraction.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUEMULATESUBGROUPREDUCEPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// The buffer whose element `lane` each lane of a warp-wide `reduce` reads,
+/// if its value is a load of `buffer[lane]` in an scf.forall of one warp's
+/// lanes (lane from 0 in steps of 1).
+static Value getLaneBuffer(gpu::SubgroupReduceOp reduce) {
+  auto load = reduce.getValue().getDefiningOp<memref::LoadOp>();
+  if (!load || load.getIndices().size() != 1 || reduce.getClusterSize())
+    return nullptr;
+  auto forall = reduce->getParentOfType<scf::ForallOp>();
+  if (!forall || forall.getRank() != 1 ||
+      load.getIndices()[0] != forall.getInductionVar(0) ||
+      getConstantIntValue(forall.getMixedLowerBound()[0]) != 0 ||
+      getConstantIntValue(forall.getMixedStep()[0]) != 1 ||
+      getConstantIntValue(forall.getMixedUpperBound()[0]) != kWarpSize)
+    return nullptr;
+  return load.getMemRef();
+}
+
+namespace {
+struct GPUEmulateSubgroupReducePass
+    : public mp::impl::GPUEmulateSubgroupReducePassBase<
+          GPUEmulateSubgroupReducePass> {
+  void runOnOperation() override {
+    SmallVector<gpu::SubgroupReduceOp> reduces;
+    getOperation()->walk(
+        [&](gpu::SubgroupReduceOp op) { reduces.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (gpu::SubgroupReduceOp reduce : reduces) {
+      Value buffer = getLaneBuffer(reduce);
+      if (!buffer) {
+        reduce.emitError("mp-gpu-emulate-subgroup-reduce: expected the value "
+                         "of lane l to be element l of a buffer, in an "
+                         "scf.forall over the 32 lanes of a warp");
+        return signalPassFailure();
+      }
+      // Every lane computes what the shuffles give (upstream's lowering:
+      // XOR offsets 1, 2, ..., 16, each lane combining its value with its
+      // partner's), in the same order: adjacent pairs first.
+      Location loc = reduce.getLoc();
+      rewriter.setInsertionPoint(reduce);
+      SmallVector<Value> values;
+      for (int64_t lane = 0; lane < kWarpSize; ++lane)
+        values.push_back(memref::LoadOp::create(
+            rewriter, loc, buffer,
+            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, lane)}));
+      vector::CombiningKind kind = gpu::convertReductionKind(reduce.getOp());
+      while (values.size() > 1) {
+        SmallVector<Value> next;
+        for (size_t i = 0; i < values.size(); i += 2)
+          next.push_back(vector::makeArithReduction(rewriter, loc, kind,
+                                                    values[i], values[i + 1]));
+        values = std::move(next);
+      }
+      rewriter.replaceOp(reduce, values.front());
+    }
+  }
+};
+} // namespace

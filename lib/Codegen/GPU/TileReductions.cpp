@@ -1,0 +1,328 @@
+//===- TileReductions.cpp - Reductions over the threads of a block --------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The target-independent tiled stage of the GPU backend's long reductions
+// (the loss, the finite check, bias and filter gradients): one thread block
+// per output element, each thread a strided partial in the accumulator's
+// type, then a tree over a workgroup buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "MmaContraction.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUTILEREDUCTIONSPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+/// A reduction the pass distributes: `combiner` (one of whose operands is
+/// the accumulator `acc`, the body's output argument) folds each term into
+/// the output; `neutral` is its neutral element. There are `outputs`
+/// elements of `extent` terms each.
+struct Reduction {
+  linalg::LinalgOp op;
+  Operation *combiner = nullptr;
+  BlockArgument acc;
+  TypedAttr neutral;
+  /// The combiner as a gpu.subgroup_reduce operation, if it is one on 32
+  /// bits or fewer (a warp's shuffles).
+  std::optional<gpu::AllReduceOperation> warpOp;
+  SmallVector<int64_t> ranges;
+  SmallVector<unsigned> parallelDims, reductionDims;
+  int64_t outputs = 1, extent = 1;
+};
+} // namespace
+
+/// The gpu.subgroup_reduce operation that `combiner` is, if its values fit
+/// a 32-bit shuffle.
+static std::optional<gpu::AllReduceOperation>
+getWarpOperation(Operation *combiner) {
+  using Op = gpu::AllReduceOperation;
+  Type type = combiner->getResult(0).getType();
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() > 32)
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, std::optional<Op>>(combiner)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return Op::ADD; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return Op::MUL; })
+      .Case([](arith::MinNumFOp) { return Op::MINNUMF; })
+      .Case([](arith::MaxNumFOp) { return Op::MAXNUMF; })
+      .Case([](arith::MinimumFOp) { return Op::MINIMUMF; })
+      .Case([](arith::MaximumFOp) { return Op::MAXIMUMF; })
+      .Case([](arith::MinSIOp) { return Op::MINSI; })
+      .Case([](arith::MinUIOp) { return Op::MINUI; })
+      .Case([](arith::MaxSIOp) { return Op::MAXSI; })
+      .Case([](arith::MaxUIOp) { return Op::MAXUI; })
+      .Case([](arith::AndIOp) { return Op::AND; })
+      .Case([](arith::OrIOp) { return Op::OR; })
+      .Case([](arith::XOrIOp) { return Op::XOR; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// `op` as a Reduction if the pass takes it: on buffers, static sizes, one
+/// output indexed by exactly its parallel dimensions, a body that folds
+/// each term into the output with one combiner that has a neutral element,
+/// and an accumulator that is not a float narrower than 32 bits.
+static std::optional<Reduction> matchReductionOp(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || op->getNumRegions() != 1 ||
+      !op->getRegion(0).hasOneBlock())
+    return std::nullopt;
+  Reduction r;
+  r.op = op;
+  r.ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(r.ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  Type elementType = getElementTypeOrSelf(op.getDpsInits()[0].getType());
+  if (isa<FloatType>(elementType) && elementType.getIntOrFloatBitWidth() < 32)
+    return std::nullopt;
+
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!outputMap.isProjectedPermutation(/*allowZeroInResults=*/true))
+    return std::nullopt;
+  for (auto [d, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    bool parallel = iterator == utils::IteratorType::parallel;
+    if (parallel != outputMap.isFunctionOfDim(d))
+      return std::nullopt;
+    (parallel ? r.parallelDims : r.reductionDims).push_back(d);
+    (parallel ? r.outputs : r.extent) *= r.ranges[d];
+  }
+
+  SmallVector<Operation *> combiners;
+  SmallVector<BlockArgument> outputArgs(op.getRegionOutputArgs());
+  if (!matchReduction(outputArgs, 0, combiners) || combiners.size() != 1)
+    return std::nullopt;
+  r.combiner = combiners.front();
+  r.acc = outputArgs.front();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(r.combiner);
+  if (!neutral || r.combiner->getNumOperands() != 2 || !r.acc.hasOneUse() ||
+      r.combiner->getResult(0).getType() != elementType)
+    return std::nullopt;
+  r.neutral = *neutral;
+  r.warpOp = getWarpOperation(r.combiner);
+  return r;
+}
+
+/// The loop indices of `r` as expressions of d0, the output element (row
+/// major over the parallel loops), and d1, the term (row major over the
+/// reduction loops).
+static SmallVector<AffineExpr> getLoopExprs(const Reduction &r,
+                                            MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs(r.ranges.size());
+  for (auto [linear, dims] :
+       {std::make_pair(getAffineDimExpr(0, ctx), ArrayRef(r.parallelDims)),
+        std::make_pair(getAffineDimExpr(1, ctx), ArrayRef(r.reductionDims))}) {
+    int64_t stride = 1;
+    for (unsigned d : llvm::reverse(dims)) {
+      exprs[d] = linear.floorDiv(stride) % r.ranges[d];
+      stride *= r.ranges[d];
+    }
+  }
+  return exprs;
+}
+
+/// `expr` (of the output element and the term) at `output` and `term`.
+static Value applyAt(OpBuilder &b, Location loc, AffineExpr expr, Value output,
+                     Value term) {
+  return affine::makeComposedAffineApply(b, loc, AffineMap::get(2, 0, expr),
+                                         {OpFoldResult(output), term})
+      .getResult();
+}
+
+/// The indices of `operand` of `r` at `output` and `term`.
+static SmallVector<Value> getIndices(OpBuilder &b, Location loc,
+                                     const Reduction &r, OpOperand &operand,
+                                     ArrayRef<AffineExpr> loops, Value output,
+                                     Value term) {
+  AffineMap map = linalg::LinalgOp(r.op).getMatchingIndexingMap(&operand);
+  return llvm::map_to_vector(map.getResults(), [&](AffineExpr e) {
+    return applyAt(b, loc, e.replaceDims(loops), output, term);
+  });
+}
+
+/// `r`'s combiner applied to `term` and the accumulated `acc`, in the
+/// body's operand order.
+static Value combine(OpBuilder &b, const Reduction &r, Value term, Value acc) {
+  IRMapping mapping;
+  mapping.map(r.acc, acc);
+  for (Value operand : r.combiner->getOperands())
+    if (operand != r.acc)
+      mapping.map(operand, term);
+  return b.clone(*r.combiner, mapping)->getResult(0);
+}
+
+/// An scf.forall over `count` threads (#gpu.thread<x>) whose body
+/// `buildBody` builds from the thread index.
+static void buildThreads(OpBuilder &b, Location loc, int64_t count,
+                         function_ref<void(Value)> buildBody) {
+  MLIRContext *ctx = b.getContext();
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(count)}, ValueRange(),
+      b.getArrayAttr(
+          {gpu::GPUThreadMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getBody()->getTerminator());
+  buildBody(forall.getInductionVar(0));
+}
+
+/// Replaces `r.op` by its tiled form with `threads` threads per block.
+static void tileReduction(RewriterBase &rewriter, const Reduction &r,
+                          int64_t threads) {
+  linalg::LinalgOp op = r.op;
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  Type elementType = r.neutral.getType();
+  rewriter.setInsertionPoint(op);
+  auto blocks = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(r.outputs)},
+      ValueRange(),
+      rewriter.getArrayAttr(
+          {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
+  Value output = blocks.getInductionVar(0);
+  auto workgroup = gpu::AddressSpaceAttr::get(
+      ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+  Value partials = memref::AllocOp::create(
+      rewriter, loc,
+      MemRefType::get({threads}, elementType, MemRefLayoutAttrInterface(),
+                      workgroup));
+  Block *body = op.getBlock();
+  SmallVector<AffineExpr> loops = getLoopExprs(r, ctx);
+
+  // Thread t folds the terms t, t + threads, ... into the neutral element.
+  buildThreads(rewriter, loc, threads, [&](Value thread) {
+    Value neutral = arith::ConstantOp::create(rewriter, loc, r.neutral);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, threads);
+    Value extent = arith::ConstantIndexOp::create(rewriter, loc, r.extent);
+    auto loop =
+        scf::ForOp::create(rewriter, loc, thread, extent, step, neutral);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value term = loop.getInductionVar();
+    IRMapping mapping;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value value = input->get();
+      if (isa<MemRefType>(value.getType()))
+        value = memref::LoadOp::create(
+            rewriter, loc, value,
+            getIndices(rewriter, loc, r, *input, loops, output, term));
+      mapping.map(op.getMatchingBlockArgument(input), value);
+    }
+    mapping.map(r.acc, loop.getRegionIterArg(0));
+    for (Operation &inner : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(), applyAt(rewriter, loc,
+                                               loops[index.getDim()], output,
+                                               term));
+        continue;
+      }
+      rewriter.clone(inner, mapping);
+    }
+    Value folded = mapping.lookup(body->getTerminator()->getOperand(0));
+    scf::YieldOp::create(rewriter, loc, folded);
+    rewriter.setInsertionPointAfter(loop);
+    memref::StoreOp::create(rewriter, loc, loop.getResult(0), partials, thread);
+  });
+
+  // A tree over the partials: element t takes element t + half while more
+  // than a warp's worth (or, without a warp operation, two) are left.
+  int64_t last = r.warpOp ? kWarpSize : 2;
+  for (int64_t half = threads / 2; half >= last; half /= 2)
+    buildThreads(rewriter, loc, half, [&](Value thread) {
+      Value other = affine::makeComposedAffineApply(
+          rewriter, loc, rewriter.getAffineDimExpr(0) + half,
+          {OpFoldResult(thread)});
+      Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
+      Value theirs = memref::LoadOp::create(rewriter, loc, partials, other);
+      memref::StoreOp::create(rewriter, loc,
+                              combine(rewriter, r, theirs, mine), partials,
+                              thread);
+    });
+
+  // One warp reduces the last 32 (gpu.subgroup_reduce: shuffles), or thread
+  // 0 combines the last two (a forall of one thread would be inlined into
+  // all of them); then thread 0 folds the total into the output.
+  buildThreads(rewriter, loc, last, [&](Value thread) {
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value total;
+    if (r.warpOp)
+      total = gpu::SubgroupReduceOp::create(
+          rewriter, loc,
+          memref::LoadOp::create(rewriter, loc, partials, thread), *r.warpOp,
+          /*uniform=*/true);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        thread, zero);
+    auto ifFirst = scf::IfOp::create(rewriter, loc, first);
+    rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+    if (!r.warpOp) {
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value mine = memref::LoadOp::create(rewriter, loc, partials, zero);
+      Value theirs = memref::LoadOp::create(rewriter, loc, partials, one);
+      total = combine(rewriter, r, theirs, mine);
+    }
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> indices =
+        getIndices(rewriter, loc, r, *init, loops, output, zero);
+    Value old = memref::LoadOp::create(rewriter, loc, init->get(), indices);
+    memref::StoreOp::create(rewriter, loc, combine(rewriter, r, total, old),
+                            init->get(), indices);
+  });
+  memref::DeallocOp::create(rewriter, loc, partials);
+  rewriter.eraseOp(op);
+}
+
+namespace {
+struct GPUTileReductionsPass
+    : public mp::impl::GPUTileReductionsPassBase<GPUTileReductionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (threads < 32 || threads > 1024 || !llvm::isPowerOf2_64(threads)) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-tile-reductions: threads=" << static_cast<int64_t>(threads)
+          << " is invalid: expected a power of two from 32 to 1024";
+      return signalPassFailure();
+    }
+    SmallVector<Reduction, 4> reductions;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<scf::ForallOp>())
+        return;
+      // A full reduction has no parallel loop to run on the GPU otherwise.
+      std::optional<Reduction> r = matchReductionOp(op);
+      if (r && (r->parallelDims.empty() ||
+                (r->extent >= minExtent && r->outputs <= maxOutputs)))
+        reductions.push_back(std::move(*r));
+    });
+    IRRewriter rewriter(&getContext());
+    for (const Reduction &r : reductions) {
+      // No more threads than terms (rounded up to a power of two), at least
+      // a warp.
+      int64_t used = std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), 32,
+                                         threads);
+      tileReduction(rewriter, r, used);
+    }
+    numTiled += reductions.size();
+  }
+};
+} // namespace

@@ -1,0 +1,209 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions --mlir-print-local-scope | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='threads=64 min-extent=16 max-outputs=100000' --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
+// RUN: not mp-opt %s --mp-gpu-tile-reductions='threads=48' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: mp-gpu-tile-reductions: threads=48 is invalid: expected a power of two from 32 to 1024
+
+// A full sum of 4096 terms: one block of 256 threads, each folding the terms
+// t, t + 256, ... into 0 (the neutral element of addf), then a tree over the
+// workgroup buffer (128, 64, 32), and one warp reduces the last 32
+// (gpu.subgroup_reduce) and its thread 0 adds the total to the output's
+// initial value.
+// CHECK-LABEL: func.func @full_sum
+// CHECK-SAME: (%[[X:.*]]: memref<64x64xf32>, %[[OUT:.*]]: memref<f32>)
+// CHECK: scf.forall (%[[B:.*]]) in (1) {
+// CHECK: %[[P:.*]] = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall (%[[T:.*]]) in (256) {
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[STEP:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[N:.*]] = arith.constant 4096 : index
+// CHECK: %[[PART:.*]] = scf.for %[[I:.*]] = %[[T]] to %[[N]] step %[[STEP]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK-DAG: %[[ROW:.*]] = affine.apply affine_map<(d0) -> ((d0 floordiv 64) mod 64)>(%[[I]])
+// CHECK-DAG: %[[COL:.*]] = affine.apply affine_map<(d0) -> (d0 mod 64)>(%[[I]])
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[ROW]], %[[COL]]]
+// CHECK: %[[S:.*]] = arith.addf %[[V]], %[[ACC]] : f32
+// CHECK: scf.yield %[[S]]
+// CHECK: memref.store %[[PART]], %[[P]][%[[T]]]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: scf.forall (%[[T1:.*]]) in (128) {
+// CHECK: %[[O1:.*]] = affine.apply affine_map<(d0) -> (d0 + 128)>(%[[T1]])
+// CHECK: %[[M1:.*]] = memref.load %[[P]][%[[T1]]]
+// CHECK: %[[Y1:.*]] = memref.load %[[P]][%[[O1]]]
+// CHECK: %[[S1:.*]] = arith.addf %[[Y1]], %[[M1]] : f32
+// CHECK: memref.store %[[S1]], %[[P]][%[[T1]]]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: scf.forall (%{{.*}}) in (64)
+// CHECK: affine_map<(d0) -> (d0 + 64)>
+// CHECK: scf.forall (%{{.*}}) in (32)
+// CHECK: affine_map<(d0) -> (d0 + 32)>
+// CHECK: scf.forall (%[[L:.*]]) in (32) {
+// CHECK: %[[LV:.*]] = memref.load %[[P]][%[[L]]]
+// CHECK: %[[TOTAL:.*]] = gpu.subgroup_reduce add %[[LV]] uniform : (f32) -> f32
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[L]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][]
+// CHECK: %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
+// CHECK: memref.store %[[NEW]], %[[OUT]][]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: memref.dealloc %[[P]]
+// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK-NOT: linalg.reduce
+func.func @full_sum(%x: memref<64x64xf32>, %out: memref<f32>) {
+  linalg.reduce ins(%x : memref<64x64xf32>) outs(%out : memref<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// Row maxima of 3x1000, the terms computed in the body (exp(x) * 2) and a
+// linalg.index read: 3 blocks, the row from the block, the column from the
+// term; the partials start at -inf, the neutral element of maximumf.
+// CHECK-LABEL: func.func @row_max
+// CHECK: scf.forall (%[[B:.*]]) in (3) {
+// CHECK: memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall (%[[T:.*]]) in (256) {
+// CHECK-DAG: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[N:.*]] = arith.constant 1000 : index
+// CHECK: scf.for %[[I:.*]] = %[[T]] to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[NEG]])
+// CHECK: %[[ROW:.*]] = affine.apply affine_map<(d0) -> (d0 mod 3)>(%[[B]])
+// CHECK: %[[COL:.*]] = affine.apply affine_map<(d0) -> (d0 mod 1000)>(%[[I]])
+// CHECK: memref.load %arg0[%[[ROW]], %[[COL]]]
+// CHECK: math.exp
+// CHECK: %[[J:.*]] = affine.apply affine_map<(d0) -> (d0 mod 1000)>(%[[I]])
+// CHECK: arith.index_cast %[[J]]
+// CHECK: arith.maximumf %{{.*}}, %[[ACC]] : f32
+// CHECK: gpu.subgroup_reduce maximumf
+// CHECK: memref.store %{{.*}}, %arg1[%{{.*}}] : memref<3xf32>
+// CHECK: } {mapping = [#gpu.block<x>]}
+// SMALL-LABEL: func.func @row_max
+// SMALL: scf.forall (%{{.*}}) in (3) {
+// SMALL: memref<64xf32, #gpu.address_space<workgroup>>
+// SMALL: scf.forall (%{{.*}}) in (64) {
+// SMALL: scf.forall (%{{.*}}) in (32) {
+// SMALL: scf.forall (%{{.*}}) in (32) {
+// SMALL: gpu.subgroup_reduce maximumf
+// SMALL-NOT: in (64)
+// SMALL: } {mapping = [#gpu.block<x>]}
+func.func @row_max(%x: memref<3x1000xf32>, %out: memref<3xf32>) {
+  %two = arith.constant 2.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<3x1000xf32>) outs(%out : memref<3xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %e = math.exp %in : f32
+    %j = linalg.index 1 : index
+    %ji = arith.index_cast %j : index to i32
+    %jf = arith.sitofp %ji : i32 to f32
+    %t = arith.mulf %e, %jf : f32
+    %m = arith.maximumf %t, %acc : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// A column sum (reduction outermost, as the bias gradient): 64 terms, fewer
+// than min-extent, so the default leaves it; a full reduction of 64 terms
+// has no other way onto the GPU: a block of 64 threads (the extent rounded up
+// to a power of two, at least a warp).
+// CHECK-LABEL: func.func @short
+// CHECK: linalg.generic
+// CHECK: scf.forall (%{{.*}}) in (1) {
+// CHECK: memref<64xi32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall (%{{.*}}) in (64) {
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: iter_args(%{{.*}} = %[[ZERO]]) -> (i32)
+// CHECK: arith.ori
+// CHECK: scf.forall (%{{.*}}) in (32) {
+// CHECK: scf.forall (%{{.*}}) in (32) {
+// CHECK: gpu.subgroup_reduce or
+// SMALL-LABEL: func.func @short
+// SMALL: scf.forall (%{{.*}}) in (128) {
+// SMALL: scf.forall (%{{.*}}) in (1) {
+func.func @short(%x: memref<64x128xf32>, %bias: memref<1x128xf32>, %flags: memref<64xi32>, %any: memref<i32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (0, j)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x128xf32>) outs(%bias : memref<1x128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.reduce ins(%flags : memref<64xi32>) outs(%any : memref<i32>) dimensions = [0]
+    (%in: i32, %acc: i32) {
+      %o = arith.ori %in, %acc : i32
+      linalg.yield %o : i32
+    }
+  return
+}
+
+// -----
+
+// Left alone: an f16 accumulator (the pass does not accumulate in 16 bits),
+// two outputs, an accumulator used other than by the combiner, a dynamic
+// size, and (by default) more outputs than max-outputs.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT: scf.forall
+// CHECK-COUNT-5: linalg.
+// CHECK-NOT: scf.forall
+func.func @left_alone(%h: memref<4096xf16>, %hout: memref<f16>, %x: memref<4096xf32>, %o1: memref<f32>, %o2: memref<f32>, %d: memref<?xf32>, %big: memref<8192x256xf32>, %rows: memref<8192xf32>) {
+  linalg.reduce ins(%h : memref<4096xf16>) outs(%hout : memref<f16>) dimensions = [0]
+    (%in: f16, %acc: f16) {
+      %s = arith.addf %in, %acc : f16
+      linalg.yield %s : f16
+    }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<4096xf32>) outs(%o1, %o2 : memref<f32>, memref<f32>) {
+  ^bb0(%in: f32, %a: f32, %b: f32):
+    %s = arith.addf %in, %a : f32
+    %m = arith.maximumf %in, %b : f32
+    linalg.yield %s, %m : f32, f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%x : memref<4096xf32>) outs(%o1 : memref<f32>) {
+  ^bb0(%in: f32, %a: f32):
+    %t = arith.mulf %in, %a : f32
+    %s = arith.addf %t, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.reduce ins(%d : memref<?xf32>) outs(%o1 : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%big : memref<8192x256xf32>) outs(%rows : memref<8192xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// f64 partials do not fit a 32-bit shuffle: the tree goes down to two
+// elements and thread 0 combines them (a forall of two threads, the second
+// idle), with the neutral element 1 of mulf.
+// CHECK-LABEL: func.func @wide
+// CHECK: scf.forall (%{{.*}}) in (1) {
+// CHECK: memref<64xf64, #gpu.address_space<workgroup>>
+// CHECK: iter_args(%{{.*}} = %cst{{.*}}) -> (f64)
+// CHECK: scf.forall (%{{.*}}) in (32) {
+// CHECK: scf.forall (%{{.*}}) in (16) {
+// CHECK: scf.forall (%{{.*}}) in (8) {
+// CHECK: scf.forall (%{{.*}}) in (4) {
+// CHECK: scf.forall (%{{.*}}) in (2) {
+// CHECK: affine_map<(d0) -> (d0 + 2)>
+// CHECK: scf.forall (%[[T:.*]]) in (2) {
+// CHECK: arith.cmpi eq, %[[T]], %c0
+// CHECK: scf.if
+// CHECK: %[[A:.*]] = memref.load %{{.*}}[%c0
+// CHECK: %[[B:.*]] = memref.load %{{.*}}[%c1
+// CHECK: arith.mulf %[[B]], %[[A]] : f64
+// CHECK-NOT: gpu.subgroup_reduce
+func.func @wide(%x: memref<50xf64>, %out: memref<f64>) {
+  linalg.reduce ins(%x : memref<50xf64>) outs(%out : memref<f64>) dimensions = [0]
+    (%in: f64, %acc: f64) {
+      %p = arith.mulf %in, %acc : f64
+      linalg.yield %p : f64
+    }
+  return
+}
