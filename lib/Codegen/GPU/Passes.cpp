@@ -94,6 +94,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseElementwisePass());
   if (withLibrary) {
     GPUSelectGemmPassOptions select;
@@ -133,6 +134,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
+  pm.addNestedPass<func::FuncOp>(createGPUScalarOpsToParallelPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   GPUMapParallelLoopsPassOptions parallel;
   parallel.blockSize = options.blockSize;

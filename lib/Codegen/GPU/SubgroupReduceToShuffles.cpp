@@ -29,8 +29,8 @@ struct GPUSubgroupReduceToShufflesPass
           GPUSubgroupReduceToShufflesPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateGpuLowerSubgroupReduceToShufflePatterns(
-        patterns, kWarpSize, /*shuffleBitwidth=*/32);
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kWarpSize,
+                                                    /*shuffleBitwidth=*/32);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     WalkResult left = getOperation()->walk([](gpu::SubgroupReduceOp op) {

@@ -232,9 +232,9 @@ static void tileReduction(RewriterBase &rewriter, const Reduction &r,
     mapping.map(r.acc, loop.getRegionIterArg(0));
     for (Operation &inner : body->without_terminator()) {
       if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(index.getResult(), applyAt(rewriter, loc,
-                                               loops[index.getDim()], output,
-                                               term));
+        mapping.map(
+            index.getResult(),
+            applyAt(rewriter, loc, loops[index.getDim()], output, term));
         continue;
       }
       rewriter.clone(inner, mapping);
@@ -255,9 +255,8 @@ static void tileReduction(RewriterBase &rewriter, const Reduction &r,
           {OpFoldResult(thread)});
       Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
       Value theirs = memref::LoadOp::create(rewriter, loc, partials, other);
-      memref::StoreOp::create(rewriter, loc,
-                              combine(rewriter, r, theirs, mine), partials,
-                              thread);
+      memref::StoreOp::create(rewriter, loc, combine(rewriter, r, theirs, mine),
+                              partials, thread);
     });
 
   // One warp reduces the last 32 (gpu.subgroup_reduce: shuffles), or thread
@@ -318,8 +317,8 @@ struct GPUTileReductionsPass
     for (const Reduction &r : reductions) {
       // No more threads than terms (rounded up to a power of two), at least
       // a warp.
-      int64_t used = std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), 32,
-                                         threads);
+      int64_t used =
+          std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), kWarpSize, threads);
       tileReduction(rewriter, r, used);
     }
     numTiled += reductions.size();

@@ -82,6 +82,50 @@ def GPUFuseElementwisePass : Pass<"mp-gpu-fuse-elementwise"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GPUDeviceScalarsPass : Pass<"mp-gpu-device-scalars"> {
+  let summary = "Compute with 0-d tensors' elements in kernels, not on the "
+                "host";
+  let description = [{
+    A training step reads scalars out of 0-d tensors (the loss scale, the
+    growth tracker, the overflow flag) and computes with them. On the GPU
+    those tensors stay in device memory, so every `tensor.extract` would be
+    a host round trip per step. This pass moves such scalar code into linalg
+    ops that take the 0-d tensors as operands (the kernels then read them):
+    - a `tensor.from_elements` of a 0-d tensor whose element is computed
+      (pure scalar ops, constants) from elements of 0-d tensors becomes a
+      0-d `linalg.generic` of those tensors (the loss-scale update);
+    - a `linalg.generic` on tensors whose body uses such a computed scalar
+      takes the 0-d tensors as operands (broadcast to every iteration) and
+      computes it in its body (the scaled gradient seed);
+    - an `scf.if` on an element of a 0-d `i1` tensor (the step's overflow
+      flag: skip the update) whose branches compute tensors of static shape
+      without side effects computes both branches and chooses each result
+      that differs elementwise (`arith.select` in a `linalg.generic` reading
+      the flag), which `mp-gpu-fuse-elementwise` then fuses with the update:
+      the skip decision is taken on the device, and a skipped step keeps
+      the parameters' bits.
+    Part of `mp-lower-to-gpu`'s tensor stage.
+
+    ```mlir
+    %skip = tensor.extract %found_inf[] : tensor<i1>
+    %p = scf.if %skip -> (tensor<10xf32>) {
+      scf.yield %param : tensor<10xf32>
+    } else {
+      %new = linalg.generic ... ins(%param, %grad ...)   // the update
+      scf.yield %new : tensor<10xf32>
+    }
+    // becomes
+    %new = linalg.generic ... ins(%param, %grad ...)
+    %p = linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, ...]}
+        ins(%found_inf, %param, %new : tensor<i1>, tensor<10xf32>, tensor<10xf32>) ...
+      { arith.select %in, %in_0, %in_1 : f32 }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
   let summary = "Choose generated kernels or cuBLASLt for each Tensor Core "
                 "contraction";
@@ -513,6 +557,20 @@ def GPUParallelDimsOutermostPass : Pass<"mp-gpu-parallel-dims-outermost"> {
     Statistic<"numInterchanged", "interchanged",
               "Linalg ops whose parallel dimensions were moved outermost">,
   ];
+}
+
+def GPUScalarOpsToParallelPass : Pass<"mp-gpu-scalar-ops-to-parallel"> {
+  let summary = "Put 0-d linalg ops in one-iteration scf.parallel loops";
+  let description = [{
+    A linalg op on buffers with no loops (a 0-d fill, copy or generic: the
+    loss-scale update, the loss's scaling) would lower to scalar loads and
+    stores in the host function, reading device memory from the host. This
+    pass puts each one outside a kernel into an `scf.parallel` of one
+    iteration, which `mp-gpu-map-parallel-loops` makes a kernel. Part of
+    `mp-lower-to-gpu`'s kernel stage.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
