@@ -109,6 +109,9 @@ struct CopySide {
   /// The producer fused into the copy (a cast or transpose that `buffer` is
   /// a tile of the result of): the copy reads its input instead.
   linalg::GenericOp producer = nullptr;
+  /// The value every element reads instead of `buffer`'s (C's initial value
+  /// when a fill of C is folded into the contraction).
+  Value fill = nullptr;
 };
 
 /// Whether `op` is an elementwise producer that copies into a Tensor Core
@@ -201,6 +204,12 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
   // The element (or, unmasked, the vector) of `from` at `indices`.
   auto read = [&](OpBuilder &nested, Location nestedLoc,
                   Type readType) -> Value {
+    if (from.fill) {
+      if (isa<VectorType>(readType))
+        return vector::BroadcastOp::create(nested, nestedLoc, readType,
+                                           from.fill);
+      return from.fill;
+    }
     auto [source, at] = resolveViews(nested, nestedLoc, from.buffer, indices);
     if (linalg::GenericOp producer = from.producer) {
       Type input = getElementTypeOrSelf(producer.getDpsInputs()[0]);
@@ -361,6 +370,74 @@ findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
   return fused;
 }
 
+/// The last op before `op` in its block that uses `value` and satisfies
+/// `filter` (none if that use is in a nested region).
+static Operation *
+getLastUserBefore(Value value, Operation *op,
+                  function_ref<bool(Operation *)> filter = nullptr) {
+  Operation *last = nullptr;
+  bool nested = false;
+  for (Operation *user : value.getUsers()) {
+    Operation *at = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!at || !at->isBeforeInBlock(op) || (filter && !filter(user)))
+      continue;
+    if (!last || last->isBeforeInBlock(at)) {
+      last = at;
+      nested = at != user;
+    }
+  }
+  return nested ? nullptr : last;
+}
+
+namespace {
+/// An initial value of C folded into a contraction: `value` fills C; the
+/// ops that set it (a `linalg.fill` of C, or a `memref.copy` into C of a
+/// buffer a fill set) are erased.
+struct FoldedInit {
+  Value value;
+  Operation *setter;
+};
+} // namespace
+
+/// The initial value of `op`'s accumulator C, if C (of which there is no
+/// view) is set just before `op` (nothing uses it in between) by a
+/// `linalg.fill` or by a `memref.copy` from a buffer that a fill set (and only
+/// reads used in between). The tiled contraction then starts from the value
+/// instead of reading C, and the fill or the copy goes.
+static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op) {
+  Value c = op.getDpsInits()[0];
+  if (llvm::any_of(c.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
+    return std::nullopt;
+  Operation *setter = getLastUserBefore(c, op);
+  if (!setter)
+    return std::nullopt;
+  auto getFill = [](Operation *candidate, Value buffer) -> Value {
+    auto fill = dyn_cast_or_null<linalg::FillOp>(candidate);
+    if (!fill || !fill.hasPureBufferSemantics() ||
+        fill.getDpsInits()[0] != buffer)
+      return nullptr;
+    return fill.value();
+  };
+  if (Value value = getFill(setter, c))
+    return FoldedInit{value, setter};
+  auto copy = dyn_cast<memref::CopyOp>(setter);
+  if (!copy || copy.getTarget() != c)
+    return std::nullopt;
+  // The last op before the copy that writes the copy's source must be a
+  // fill (copies from it and other reads may come between).
+  Value source = copy.getSource();
+  if (llvm::any_of(source.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
+    return std::nullopt;
+  auto writes = [&](Operation *user) {
+    auto other = dyn_cast<memref::CopyOp>(user);
+    return !onlyReads(user, source) && !(other && other.getSource() == source);
+  };
+  Operation *writer = getLastUserBefore(source, copy, writes);
+  if (Value value = getFill(writer, source))
+    return FoldedInit{value, copy};
+  return std::nullopt;
+}
+
 namespace {
 struct GPUTileContractionsPass
     : public mp::impl::GPUTileContractionsPassBase<GPUTileContractionsPass> {
@@ -392,14 +469,16 @@ struct GPUTileContractionsPass
     bool masked;                // whether the tile may extend past the operand
     int64_t width;              // elements per copy
     linalg::GenericOp producer; // fused into the copies, if any
+    Value fill;                 // C's folded initial value, if any
   };
 
   /// Stages the operands of `step` (a block's tile for one trip of `kLoop`)
   /// in workgroup buffers allocated before `kLoop` and freed after it. On
   /// each trip the block's `threads` copy the tiles of A and B into theirs
   /// (zeros past the operands' edges). C is staged only when its tile may
-  /// extend past it: copied in before `kLoop`, out (its part inside C)
-  /// after. `step` then reads and writes the buffers.
+  /// extend past it or its initial value is folded: copied in (or set to
+  /// the value) before `kLoop`, out (its part inside C) after. `step` then
+  /// reads and writes the buffers.
   void stageOperands(RewriterBase &rewriter, linalg::LinalgOp step,
                      Operation *kLoop, ArrayRef<int64_t> threads,
                      ArrayRef<Staging> stagings) {
@@ -409,7 +488,7 @@ struct GPUTileContractionsPass
     for (auto [operand, staging] :
          llvm::zip_equal(step->getOpOperands(), stagings)) {
       bool isInit = step.isDpsInit(&operand);
-      if (isInit && !staging.masked)
+      if (isInit && !staging.masked && !staging.fill)
         continue;
       Value tile = operand.get();
       auto bufferType =
@@ -419,8 +498,15 @@ struct GPUTileContractionsPass
       Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
       CopySide global{tile, staging.masked, staging.producer}, local{buffer};
       if (isInit) {
-        buildCopy(rewriter, loc, global, local, staging.shape, threads,
-                  staging.width);
+        // Setting the whole buffer to the initial value needs no mask.
+        if (staging.fill)
+          buildCopy(rewriter, loc,
+                    CopySide{nullptr, false, nullptr, staging.fill}, local,
+                    staging.shape, threads,
+                    getCopyWidth(bufferType, staging.shape.back()));
+        else
+          buildCopy(rewriter, loc, global, local, staging.shape, threads,
+                    staging.width);
         rewriter.setInsertionPointAfter(kLoop);
         buildCopy(rewriter, loc, local, global, staging.shape, threads,
                   staging.width);
@@ -438,7 +524,8 @@ struct GPUTileContractionsPass
   /// Tiles `op` with `tiles` (tile-m, tile-n, warp-m, warp-n).
   LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
                         const MmaContraction &c, ArrayRef<int64_t> tiles,
-                        const DenseMap<Value, linalg::GenericOp> &fused) {
+                        const DenseMap<Value, linalg::GenericOp> &fused,
+                        Value initialValue) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
     // Two mma K steps per trip where they divide K or K is not a multiple
@@ -479,7 +566,9 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{}, false, 1, fused.lookup(operand.get())};
+      Staging staging{{}, false, 1, fused.lookup(operand.get()), nullptr};
+      if (op.isDpsInit(&operand))
+        staging.fill = initialValue;
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
         unsigned d = cast<AffineDimExpr>(e).getPosition();
         staging.shape.push_back(stepSizes[d]);
@@ -571,8 +660,18 @@ struct GPUTileContractionsPass
     }
     DenseMap<Value, linalg::GenericOp> fused = findFusedProducers(
         llvm::map_to_vector(tileable, [](Target &t) { return t.op; }));
+    SmallVector<Operation *> setters;
     for (auto &[op, c, tiles] : tileable) {
-      if (failed(tileOne(rewriter, op, c, tiles, fused))) {
+      // Not into blocks of fewer than 4 warps (ptxas spilled in one such
+      // sm_90a kernel, the transformer's 1792x32x96 GEMM with 2 warps of
+      // 32x32, when its C was staged).
+      std::optional<FoldedInit> init;
+      if ((tiles[0] / tiles[2]) * (tiles[1] / tiles[3]) >= 4)
+        init = findFoldedInit(op);
+      if (init)
+        setters.push_back(init->setter);
+      if (failed(tileOne(rewriter, op, c, tiles, fused,
+                         init ? init->value : nullptr))) {
         op->emitError("mp-gpu-tile-contractions: cannot tile this "
                       "contraction for Tensor Cores");
         return signalPassFailure();
@@ -584,6 +683,11 @@ struct GPUTileContractionsPass
     for (auto &[buffer, producer] : fused) {
       rewriter.eraseOp(producer);
       ++numFused;
+    }
+    // The contractions start from the fills' values and write all of C.
+    for (Operation *setter : setters) {
+      rewriter.eraseOp(setter);
+      ++numFoldedInits;
     }
     RewritePatternSet patterns(&getContext());
     vector::populateVectorUnrollPatterns(

@@ -205,3 +205,57 @@ func.func @fused(%x: memref<64x64xf16>, %w: memref<64x64xf32>, %c: memref<64x64x
   memref.dealloc %d16 : memref<64x64xf16>
   return
 }
+
+// -----
+
+// C set by a fill just before the contraction (directly, or by a copy of a
+// buffer a fill set): the block's C tile is staged and set to the fill's
+// value in the workgroup buffer (16 bytes per store), the warps accumulate
+// on it, its tile is copied out; the fill of C and the copy go, C is never
+// read. The fill of the copied buffer stays (something else reads it); a
+// fill that something reads before the contraction stays too.
+// CHECK-LABEL: func.func @folded_init
+// CHECK-SAME: (%[[A:.*]]: memref<64x64xf16>, %[[B:.*]]: memref<64x64xf16>, %[[C:.*]]: memref<64x64xf32>, %[[D:.*]]: memref<64x64xf32>, %[[Z:.*]]: memref<64x64xf32>, %[[E:.*]]: memref<64x64xf32>, %[[SUM:.*]]: memref<64x64xf32>)
+// CHECK-DAG: %[[SPLAT:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall
+// CHECK: %[[CT:.*]] = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK-COUNT-8: vector.store %[[SPLAT]], %[[CT]][{{.*}}] {alignment = 16 : i64}
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: scf.for
+// CHECK: vector.contract
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: %[[V:.*]] = vector.load %[[CT]][{{.*}}] {alignment = 16 : i64}
+// CHECK: vector.store %[[V]], %[[C]][{{.*}}] {alignment = 16 : i64}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[Z]] : memref<64x64xf32>)
+// CHECK-NOT: memref.copy %[[Z]], %[[D]]
+// CHECK: scf.forall
+// CHECK: vector.store %[[SPLAT]]
+// CHECK: vector.store %{{.*}}, %[[D]]
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: memref.copy %[[Z]], %[[SUM]]
+// CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : memref<64x64xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[E]] : memref<64x64xf32>)
+// CHECK: scf.forall
+// CHECK-NOT: vector.store %[[SPLAT]]
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+func.func @folded_init(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>, %d: memref<64x64xf32>, %z: memref<64x64xf32>, %e: memref<64x64xf32>, %sum: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.fill ins(%zero : f32) outs(%z : memref<64x64xf32>)
+  memref.copy %z, %d : memref<64x64xf32> to memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%d : memref<64x64xf32>)
+  memref.copy %z, %sum : memref<64x64xf32> to memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%e : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%e : memref<64x64xf32>) outs(%sum : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%e : memref<64x64xf32>)
+  return
+}

@@ -292,7 +292,12 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     C copied back after it. An operand buffer that a cast (`arith.truncf`)
     or a transpose writes and only one or two of these contractions read
     is not made: their copies read the producer's input and round it, and
-    the producer is erased. This is the target-independent tiled stage;
+    the producer is erased. When C is set just before the contraction by a
+    `linalg.fill` (or a `memref.copy` of a buffer a fill set) and a block
+    has at least 4 warps, C's tile is staged and set to the fill's value
+    in the workgroup buffer instead of being read, and the fill (or the
+    copy) is erased: C is written once and never read. This is the
+    target-independent tiled stage;
     other contractions (f32, mixed operand types) are left to the
     parallel-loop path. Part of `mp-lower-to-gpu`.
 
@@ -338,6 +343,8 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     Statistic<"numTiled", "tiled", "Contractions tiled for Tensor Cores">,
     Statistic<"numFused", "fused",
               "Casts and transposes fused into operand copies">,
+    Statistic<"numFoldedInits", "folded-inits",
+              "Fills of C folded into the contractions">,
   ];
 }
 
