@@ -95,6 +95,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseElementwisePass());
   if (withLibrary) {
     GPUSelectGemmPassOptions select;

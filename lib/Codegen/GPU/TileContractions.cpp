@@ -106,24 +106,24 @@ struct CopySide {
   /// Whether the copy's static shape may extend past the buffer's (dynamic)
   /// sizes: reads there give zeros, writes there do nothing.
   bool masked = false;
-  /// The producer fused into the copy (a cast or transpose that `buffer` is
-  /// a tile of the result of): the copy reads its input instead.
+  /// The producer fused into the copy (a cast, transpose or gather that
+  /// `buffer` is a tile of the result of): the copy reads its input instead.
   linalg::GenericOp producer = nullptr;
   /// The value every element reads instead of `buffer`'s (C's initial value
   /// when a fill of C is folded into the contraction).
   Value fill = nullptr;
 };
 
-/// Whether `op` is an elementwise producer that copies into a Tensor Core
-/// contraction's operand buffers may compute: one input read through a
-/// permutation, one output written whole (identity map), all loops
-/// parallel, and a body that yields its input or `arith.truncf` of it.
+/// Whether `op` is a producer that copies into a Tensor Core contraction's
+/// operand buffers may compute: one input read through any affine map (a
+/// permutation, a broadcast, a convolution's gather), one output written
+/// whole (identity map), all loops parallel, and a body that yields its
+/// input or `arith.truncf` of it.
 static bool isFusibleProducer(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics())
     return false;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!maps[0].isPermutation() || !maps[1].isIdentity())
+  if (!op.getIndexingMapsArray()[1].isIdentity())
     return false;
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
@@ -142,8 +142,9 @@ static Value buildProducedRead(OpBuilder &b, Location loc,
                                Type type, llvm::MaybeAlign alignment) {
   AffineMap map = producer.getIndexingMapsArray()[0];
   SmallVector<Value> at;
-  for (AffineExpr e : map.getResults())
-    at.push_back(indices[cast<AffineDimExpr>(e).getPosition()]);
+  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+    at.push_back(affine::makeComposedAffineApply(b, loc, map.getSubMap({i}),
+                                                 getAsOpFoldResult(indices)));
   Value source = producer.getDpsInputs()[0];
   Type sourceElement = getElementTypeOrSelf(source.getType());
   Value v;
@@ -312,12 +313,38 @@ static bool onlyReads(Operation *user, Value value) {
              memref::DeallocOp>(user);
 }
 
+/// Whether anything from just after `first` to `last` (ops of one block)
+/// may write `buffer`: through it, the buffer it is a view of, or any view
+/// of that one.
+static bool isWrittenBetween(Value buffer, Operation *first, Operation *last) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  Block *block = first->getBlock();
+  SmallVector<Value> worklist = {buffer};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(user);
+      if (view && view.getViewSource() == value) {
+        worklist.append(user->result_begin(), user->result_end());
+        continue;
+      }
+      Operation *at = block->findAncestorOpInBlock(*user);
+      if (at && first->isBeforeInBlock(at) && !last->isBeforeInBlock(at) &&
+          !onlyReads(user, value))
+        return true;
+    }
+  }
+  return false;
+}
+
 /// The producers that the copies of `consumers` (Tensor Core contractions
 /// about to be tiled) compute instead of reading their results: for each
-/// operand buffer allocated in the function, written only by a cast or
-/// transpose (isFusibleProducer) and read only by one or two of
-/// `consumers` as an A or B operand, when the producer's input is not
-/// written or viewed between the producer and the last consumer. The
+/// operand buffer allocated in the function, written only by a cast,
+/// transpose or gather (isFusibleProducer) and read only by one or two of
+/// `consumers` as an A or B operand, when nothing writes the producer's
+/// input (or a view of its memory) between the producer and the last
+/// consumer. The
 /// buffer is then never written nor read; each consumer reads the input.
 static DenseMap<Value, linalg::GenericOp>
 findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
@@ -355,16 +382,7 @@ findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
       else if (last->isBeforeInBlock(op))
         last = op;
     }
-    Value input = producer.getDpsInputs()[0];
-    for (Operation *user : input.getUsers()) {
-      if (isa<ViewLikeOpInterface>(user))
-        ok = false;
-      Operation *at = block->findAncestorOpInBlock(*user);
-      if (user != producer && at && producer->isBeforeInBlock(at) &&
-          !last->isBeforeInBlock(at) && !onlyReads(user, input))
-        ok = false;
-    }
-    if (ok)
+    if (ok && !isWrittenBetween(producer.getDpsInputs()[0], producer, last))
       fused[buffer] = producer;
   }
   return fused;
@@ -400,15 +418,28 @@ struct FoldedInit {
 } // namespace
 
 /// The initial value of `op`'s accumulator C, if C (of which there is no
-/// view) is set just before `op` (nothing uses it in between) by a
+/// view but the reshape that `op` writes through, if any) is set just before
+/// `op` (nothing uses it in between) by a
 /// `linalg.fill` or by a `memref.copy` from a buffer that a fill set (and only
 /// reads used in between). The tiled contraction then starts from the value
 /// instead of reading C, and the fill or the copy goes.
 static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op) {
+  // C may be a reshape of a buffer (a convolution's output seen as a
+  // matrix) that only `op` uses: the buffer is then what is set.
   Value c = op.getDpsInits()[0];
-  if (llvm::any_of(c.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
+  Operation *reshape = c.getDefiningOp();
+  if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+          reshape) &&
+      c.hasOneUse())
+    c = reshape->getOperand(0);
+  else
+    reshape = nullptr;
+  if (llvm::any_of(c.getUsers(), [&](Operation *user) {
+        return user != reshape && isa<ViewLikeOpInterface>(user);
+      }))
     return std::nullopt;
-  Operation *setter = getLastUserBefore(c, op);
+  Operation *setter = getLastUserBefore(
+      c, op, [&](Operation *user) { return user != reshape; });
   if (!setter)
     return std::nullopt;
   auto getFill = [](Operation *candidate, Value buffer) -> Value {
@@ -662,11 +693,14 @@ struct GPUTileContractionsPass
         llvm::map_to_vector(tileable, [](Target &t) { return t.op; }));
     SmallVector<Operation *> setters;
     for (auto &[op, c, tiles] : tileable) {
-      // Not into blocks of fewer than 4 warps (ptxas spilled in one such
+      // Not into blocks of fewer than 4 warps whose warps hold 32
+      // accumulators per lane (32x32 tiles): ptxas spilled in one such
       // sm_90a kernel, the transformer's 1792x32x96 GEMM with 2 warps of
-      // 32x32, when its C was staged).
+      // 32x32, when its C was staged.
+      int64_t warps = (tiles[0] / tiles[2]) * (tiles[1] / tiles[3]);
+      int64_t accumulators = tiles[2] * tiles[3] / kWarpSize;
       std::optional<FoldedInit> init;
-      if ((tiles[0] / tiles[2]) * (tiles[1] / tiles[3]) >= 4)
+      if (warps >= 4 || accumulators < 32)
         init = findFoldedInit(op);
       if (init)
         setters.push_back(init->setter);

@@ -58,6 +58,65 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
   ];
 }
 
+def GPUConvToGemmPass : Pass<"mp-gpu-conv-to-gemm"> {
+  let summary = "Convolutions with f16/bf16 operands as Tensor Core GEMMs "
+                "(implicit GEMM)";
+  let description = [{
+    Rewrites each convolution on tensors (any op of linalg's convolution
+    interface with an image, a filter and an output, static shapes, a
+    multiply-accumulate body) whose image and filter are both f16 or both
+    bf16 and whose accumulator is f32 as a GEMM that the Tensor Core path
+    takes: the output seen as a (batch x) M x N matrix, the reduction
+    loops (input channels and the filter's window) as K.
+    - The output's loops are grouped: the channels (loops that index the
+      filter, not the image), the pixels (the spatial loops, with the
+      batch loops next to them as in NHWC) and at most one batch group
+      (the other loops: N in NCHW, the groups of a grouped convolution).
+      Each group must be contiguous in the output, which is collapsed
+      accordingly (`tensor.collapse_shape`, a view); other convolutions
+      stay parallel loops.
+    - The image's patches (im2col) and the filter become gathers: a
+      `linalg.generic` reading its input through an affine map (the
+      convolution's own map composed with the delinearized GEMM loops:
+      strides, dilations and groups need no special case) into a
+      (batch x) rows x K tensor. `mp-gpu-tile-contractions` computes such a
+      producer in its operand copies, so neither is written to memory.
+    - The contraction is a `linalg.generic` with the convolution's body:
+      M is the group the output stores first (the channels in NCHW, the
+      pixels in NHWC), both operands are K-innermost.
+    Convolutions in f32 (the fp32 policy) are left alone: they would not
+    take Tensor Cores. Part of `mp-lower-to-gpu`'s tensor stage, before
+    elementwise fusion (which then fuses a cast of the image into its
+    gather).
+
+    ```mlir
+    %o = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, ...}
+        ins(%img, %w : tensor<64x8x16x16xf16>, tensor<16x8x3x3xf16>)
+        outs(%acc : tensor<64x16x7x7xf32>) -> tensor<64x16x7x7xf32>
+    // becomes
+    %patches = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) ->
+        (d0, d2 floordiv 9, (d1 floordiv 7) * 2 + (d2 floordiv 3) mod 3,
+         d1 * 2 + d2 - (d1 floordiv 7) * 14 - (d2 floordiv 3) * 3)>,
+        affine_map<(d0, d1, d2) -> (d0, d1, d2)>]}
+        ins(%img : tensor<64x8x16x16xf16>) outs(%e0 : tensor<64x49x72xf16>)
+    %filter = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) ->
+        (d1, d2 floordiv 9, (d2 mod 9) floordiv 3, d2 mod 3)>, ...]}
+        ins(%w : tensor<16x8x3x3xf16>) outs(%e1 : tensor<64x16x72xf16>)
+    %c = tensor.collapse_shape %acc [[0], [1], [2, 3]]
+    %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>,
+        affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>,
+        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], ...}
+        ins(%filter, %patches ...) outs(%c : tensor<64x16x49xf32>)
+    %o = tensor.expand_shape %g [[0], [1], [2, 3]] ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Convolutions rewritten as GEMMs">,
+  ];
+}
+
 def GPUFuseElementwisePass : Pass<"mp-gpu-fuse-elementwise"> {
   let summary = "Fuse elementwise producers into their consumers: one kernel "
                 "where there were several";
