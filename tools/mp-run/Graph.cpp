@@ -75,6 +75,8 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
 static void setGpuOptions(const CompileOptions &options,
                           mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
+  gpu.kernelReport = options.kernelReport;
+  gpu.kernelDot = options.kernelDot;
 }
 
 llvm::Expected<std::unique_ptr<CompiledModule>>

@@ -62,6 +62,8 @@ struct CompileOptions {
   std::string outputDir;       ///< with compileOnly: the artifact's directory
   bool compileOnly = false;
   std::string savePtx; ///< write each GPU module's PTX per chip here
+  std::string kernelReport; ///< with cuda: mp-gpu-kernel-report's JSON here
+  std::string kernelDot;    ///< with cuda: its Graphviz view here
 };
 
 /// mp-run --compile-only: compiles `module` (lowered in place) as `options`

@@ -139,6 +139,18 @@ static cl::opt<std::string> savePtx(
              "DIR/<module>.<chip>.ptx"),
     cl::value_desc("DIR"), cl::cat(category));
 
+static cl::opt<std::string> kernelReport(
+    "kernel-report",
+    cl::desc("With --backend cuda: write the kernels of each function (ops "
+             "fused, grid, block, shared memory, bytes moved) as JSON to FILE "
+             "(mp-gpu-kernel-report)"),
+    cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> kernelDot(
+    "kernel-dot",
+    cl::desc("With --backend cuda: write a Graphviz view of the kernels (the "
+             "source ops clustered and coloured by kernel) to FILE"),
+    cl::value_desc("FILE"), cl::cat(category));
+
 static cl::opt<mp::GpuGemm> gpuGemm(
     "gpu-gemm",
     cl::desc("With --backend cuda: how Tensor Core contractions are computed "
@@ -450,6 +462,8 @@ static CompileOptions getCompileOptions() {
   options.compileOnly = compileOnlyFlag;
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
+  options.kernelReport = kernelReport;
+  options.kernelDot = kernelDot;
   return options;
 }
 
@@ -571,6 +585,8 @@ static llvm::Error checkFlags() {
     return error("give the graph either as FILE or with --train, not both");
   if (!savePtx.empty() && backend != Backend::cuda)
     return error("--save-ptx needs --backend cuda");
+  if ((!kernelReport.empty() || !kernelDot.empty()) && backend != Backend::cuda)
+    return error("--kernel-report and --kernel-dot need --backend cuda");
   if (!outputDir.empty() &&
       (!compileOnlyFlag || !emitSo.empty() || !savePtx.empty()))
     return error("--output DIR needs --compile-only, and writes DIR/module.so: "

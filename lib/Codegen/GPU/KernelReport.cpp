@@ -26,7 +26,11 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 
 namespace mlir {
 namespace mp {
@@ -44,6 +48,13 @@ struct Kernel {
   gpu::LaunchOp launch;
   bool gemm = false;
   int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0;
+  /// Bytes of its workgroup (shared) memory.
+  int64_t sharedBytes = 0;
+  /// Where the ops computed in it come from (`file:line:col`, each once, in
+  /// the order they first appear): the ops fused into it.
+  SmallVector<std::string> ops;
+  /// The buffers (seen through views) it reads and writes.
+  llvm::SetVector<Value> reads, writes;
 };
 
 /// The kernels of one function.
@@ -79,9 +90,32 @@ static int64_t getBytes(Type type) {
          llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
 }
 
+/// `file:line:col` of `op` if it has one, else its location as MLIR prints
+/// it.
+static std::string getLocation(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getStartColumn();
+  else
+    op->getLoc().print(os);
+  return text;
+}
+
 static Kernel analyze(gpu::LaunchOp launch) {
   Kernel kernel{launch};
   Region &body = launch.getBody();
+  for (BlockArgument buffer : launch.getWorkgroupAttributions())
+    kernel.sharedBytes += getBytes(buffer.getType());
+  llvm::StringSet<> seen;
+  body.walk([&](Operation *op) {
+    if (!op->getLoc()->findInstanceOf<FileLineColLoc>())
+      return;
+    std::string location = getLocation(op);
+    if (seen.insert(location).second)
+      kernel.ops.push_back(location);
+  });
   // The buffers from outside the kernel it reads and writes; a view made
   // inside counts as the buffer it views.
   llvm::MapVector<Value, std::pair<bool, bool>> touched;
@@ -112,6 +146,10 @@ static Kernel analyze(gpu::LaunchOp launch) {
     }
   });
   for (auto &[buffer, access] : touched) {
+    if (access.first)
+      kernel.reads.insert(getRootBuffer(buffer));
+    if (access.second)
+      kernel.writes.insert(getRootBuffer(buffer));
     int64_t bytes = getBytes(buffer.getType());
     int64_t moved = (access.first ? bytes : 0) + (access.second ? bytes : 0);
     kernel.bytesRead += access.first ? bytes : 0;
@@ -130,19 +168,6 @@ static llvm::json::Array getSizes(gpu::KernelDim3 sizes) {
   return array;
 }
 
-/// `file:line:col` of `op` if it has one, else its location as MLIR prints
-/// it.
-static std::string getLocation(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getStartColumn();
-  else
-    op->getLoc().print(os);
-  return text;
-}
-
 static void writeJson(llvm::raw_ostream &os,
                       MutableArrayRef<FunctionKernels> functions) {
   llvm::json::Array functionArray;
@@ -155,6 +180,8 @@ static void writeJson(llvm::raw_ostream &os,
           {"grid", getSizes(k.launch.getGridSizeOperandValues())},
           {"block", getSizes(k.launch.getBlockSizeOperandValues())},
           {"location", getLocation(k.launch)},
+          {"ops", llvm::json::Array(k.ops)},
+          {"shared_bytes", k.sharedBytes},
           {"bytes_read", k.bytesRead},
           {"bytes_written", k.bytesWritten},
           {"activation_bytes", k.activationBytes}});
@@ -171,6 +198,56 @@ static void writeJson(llvm::raw_ostream &os,
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
                                    {"functions", std::move(functionArray)}}))
      << "\n";
+}
+
+/// The kernels of `functions` as a Graphviz graph: per function a cluster,
+/// in it per kernel a cluster of the ops fused into it (by location),
+/// filled by kind (GEMM on mma.sync, parallel loops), and an edge from the
+/// kernel that last wrote a buffer to each kernel that reads it.
+static void writeDot(llvm::raw_ostream &os,
+                     MutableArrayRef<FunctionKernels> functions) {
+  os << "digraph kernels {\n  compound=true;\n  node [shape=box, "
+        "style=filled, fillcolor=white, fontsize=10];\n";
+  for (auto [f, function] : llvm::enumerate(functions)) {
+    os << "  subgraph cluster_f" << f << " {\n    label=\"@"
+       << function.func.getName() << "\";\n";
+    auto node = [&](size_t k) {
+      return llvm::formatv("f{0}_k{1}_0", f, k).str();
+    };
+    for (auto [k, kernel] : llvm::enumerate(function.kernels)) {
+      os << "    subgraph cluster_f" << f << "_k" << k
+         << " {\n      style=filled; fillcolor=\""
+         << (kernel.gemm ? "palegreen" : "lightgrey") << "\";\n"
+         << "      label=\"kernel " << k << ": "
+         << (kernel.gemm ? "mma.sync GEMM" : "parallel loops") << ", "
+         << kernel.bytesRead + kernel.bytesWritten << " B\";\n";
+      // A kernel with no located op still gets a node to connect.
+      SmallVector<std::string> ops = kernel.ops;
+      if (ops.empty())
+        ops.push_back(getLocation(kernel.launch));
+      for (auto [i, op] : llvm::enumerate(ops))
+        os << "      f" << f << "_k" << k << "_" << i << " [label=\""
+           << llvm::sys::path::filename(op) << "\"];\n";
+      os << "    }\n";
+    }
+    DenseMap<Value, size_t> lastWriter;
+    llvm::SetVector<std::pair<size_t, size_t>> edges;
+    for (auto [k, kernel] : llvm::enumerate(function.kernels)) {
+      for (Value buffer : kernel.reads) {
+        auto it = lastWriter.find(buffer);
+        if (it != lastWriter.end() && it->second != k)
+          edges.insert({it->second, k});
+      }
+      for (Value buffer : kernel.writes)
+        lastWriter[buffer] = k;
+    }
+    for (auto [from, to] : edges)
+      os << "    " << node(from) << " -> " << node(to) << " [ltail=cluster_f"
+         << f << "_k" << from << ", lhead=cluster_f" << f << "_k" << to
+         << "];\n";
+    os << "  }\n";
+  }
+  os << "}\n";
 }
 
 namespace {
@@ -202,14 +279,22 @@ struct GPUKernelReportPass
                              : "")
                      << "), " << f.bytesMoved << " bytes moved, "
                      << f.activationBytes << " bytes of activations\n";
-    if (report.empty())
-      return;
-    auto file = openOutput(module, "mp-gpu-kernel-report", "report", report);
-    if (!file)
-      return signalPassFailure();
-    writeJson(file->os(), functions);
-    if (failed(closeOutput(module, "mp-gpu-kernel-report", "report", report,
-                           std::move(file))))
+    auto write = [&](StringRef option, StringRef path,
+                     function_ref<void(llvm::raw_ostream &)> print) {
+      if (path.empty())
+        return success();
+      auto file = openOutput(module, "mp-gpu-kernel-report", option, path);
+      if (!file)
+        return failure();
+      print(file->os());
+      return closeOutput(module, "mp-gpu-kernel-report", option, path,
+                         std::move(file));
+    };
+    if (failed(
+            write("report", report,
+                  [&](llvm::raw_ostream &os) { writeJson(os, functions); })) ||
+        failed(write("dot", dot,
+                     [&](llvm::raw_ostream &os) { writeDot(os, functions); })))
       return signalPassFailure();
   }
 };

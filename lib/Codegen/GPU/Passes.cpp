@@ -142,10 +142,12 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (!options.kernelReport.empty() || options.kernelSummary) {
+  if (!options.kernelReport.empty() || options.kernelSummary ||
+      !options.kernelDot.empty()) {
     GPUKernelReportPassOptions report;
     report.report = options.kernelReport;
     report.summary = options.kernelSummary;
+    report.dot = options.kernelDot;
     pm.addPass(createGPUKernelReportPass(report));
   }
 }

@@ -1,6 +1,8 @@
 // RUN: mp-opt %s --mp-gpu-kernel-report='summary report=%t.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: mp-opt %s --mp-gpu-kernel-report='report=-' | FileCheck %s --check-prefix=STDOUT
+// RUN: mp-opt %s --mp-gpu-kernel-report='dot=-' -o /dev/null | FileCheck %s --check-prefix=DOT
+// RUN: not mp-opt %s --mp-gpu-kernel-report='dot=/dev/full' 2>&1 | FileCheck %s --check-prefix=DOT-FULL
 // RUN: not mp-opt %s --mp-gpu-kernel-report='report=/dev/full' 2>&1 | FileCheck %s --check-prefix=FULL
 // RUN: not mp-opt %s --mp-gpu-kernel-report='report=%t.missing/r.json' 2>&1 | FileCheck %s --check-prefix=MISSING
 
@@ -27,9 +29,36 @@
 // CHECK-NEXT: "grid": [
 // CHECK-NEXT: 2,
 // CHECK: "kind": "parallel loops",
-// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+11]]:3"
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+38]]:3"
+// CHECK-NEXT: "ops": [
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:5",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:5"
+// CHECK-NEXT: ],
+// CHECK-NEXT: "shared_bytes": 0
 // CHECK: "bytes_read": 128,
 // CHECK-NEXT: "bytes_written": 64,
+// The second kernel reads what the first wrote: one edge between their
+// clusters; each op of a kernel is a node in its cluster.
+// DOT: digraph kernels {
+// DOT: subgraph cluster_f0 {
+// DOT-NEXT: label="@two_kernels";
+// DOT-NEXT: subgraph cluster_f0_k0 {
+// DOT-NEXT: style=filled; fillcolor="lightgrey";
+// DOT-NEXT: label="kernel 0: parallel loops, 384 B";
+// DOT-NEXT: f0_k0_0 [label="kernel-report.mlir:[[@LINE+20]]:10"];
+// DOT-COUNT-4: f0_k0_{{[1-4]}} [label=
+// DOT-NEXT: }
+// DOT-NEXT: subgraph cluster_f0_k1 {
+// DOT: label="kernel 1: parallel loops, 192 B";
+// DOT-COUNT-3: f0_k1_{{[0-2]}} [label=
+// DOT-NEXT: }
+// DOT-NEXT: f0_k0_0 -> f0_k1_0 [ltail=cluster_f0_k0, lhead=cluster_f0_k1];
+// DOT-NEXT: }
+// DOT-NEXT: }
+// DOT-FULL: error: mp-gpu-kernel-report: cannot write dot file '/dev/full': No space left on device
 // STDOUT: "functions": [
 // FULL: error: mp-gpu-kernel-report: cannot write report file '/dev/full': No space left on device
 // MISSING: error: mp-gpu-kernel-report: cannot write report file '{{.*}}.missing/r.json'

@@ -98,6 +98,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "kernel-summary",
       llvm::cl::desc("Print mp-gpu-kernel-report's line per function"),
       llvm::cl::init(false)};
+  PassOptions::Option<std::string> kernelDot{
+      *this, "kernel-dot",
+      llvm::cl::desc("Write mp-gpu-kernel-report's Graphviz view (ops "
+                     "clustered and coloured by kernel) to this file")};
   PassOptions::Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block of the parallel-loop kernels"),

@@ -686,9 +686,14 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     bytes of
     activations (the part moved to and from buffers the function allocates,
     as opposed to its arguments: parameters, inputs, optimizer state).
+    Per kernel the JSON also lists the ops computed in it (the locations of
+    the source ops fused into it) and its workgroup (shared) memory.
     `report=FILE` writes JSON, `summary` prints one line per function to
-    stderr. `mp-lower-to-gpu{kernel-report=FILE kernel-summary}` runs it
-    after its kernel stage.
+    stderr, `dot=FILE` a Graphviz view: per function, per kernel a cluster
+    of its ops filled by kind (GEMM on mma.sync green, parallel loops grey),
+    an edge from the kernel that last wrote a buffer to each kernel that
+    reads it. `mp-lower-to-gpu{kernel-report=FILE kernel-summary
+    kernel-dot=FILE}` runs it after its kernel stage.
 
     ```
     mp-gpu-kernel-report: @mlp_grad: 46 kernels (5 GEMMs on mma.sync), 3843584 bytes moved, 1490944 bytes of activations
@@ -699,6 +704,9 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
            "Write the kernels as JSON to this file ('-': stdout)">,
     Option<"summary", "summary", "bool", /*default=*/"false",
            "Print one line per function to stderr">,
+    Option<"dot", "dot", "std::string", /*default=*/"",
+           "Write a Graphviz (DOT) view of the kernels to this file ('-': "
+           "stdout)">,
   ];
 }
 
