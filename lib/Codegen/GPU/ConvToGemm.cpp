@@ -113,7 +113,11 @@ static std::optional<ConvGemm> matchConvGemm(linalg::LinalgOp op) {
                        : gemm.pixels)
         .push_back(loops[i]);
   }
-  if (gemm.channels.empty() || gemm.pixels.empty())
+  // The batch, if any, first (the layouts the Tensor Core path is tested
+  // with: NCHW, NGCHW, NHWC...; a depthwise convolution with a multiplier
+  // stores it between the pixels and the channels).
+  if (gemm.channels.empty() || gemm.pixels.empty() ||
+      (!gemm.batch.empty() && order.front() != Batch))
     return std::nullopt;
   gemm.channelsFirst = llvm::find(order, Channel) < llvm::find(order, Pixel);
   for (AffineExpr e : filter.getResults()) {

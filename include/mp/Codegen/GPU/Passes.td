@@ -73,8 +73,9 @@ def GPUConvToGemmPass : Pass<"mp-gpu-conv-to-gemm"> {
       batch loops next to them as in NHWC) and at most one batch group
       (the other loops: N in NCHW, the groups of a grouped convolution).
       Each group must be contiguous in the output, which is collapsed
-      accordingly (`tensor.collapse_shape`, a view); other convolutions
-      stay parallel loops.
+      accordingly (`tensor.collapse_shape`, a view), and the batch first;
+      other convolutions (a depthwise one with a multiplier stores its
+      groups between the pixels and the channels) stay parallel loops.
     - The image's patches (im2col) and the filter become gathers: a
       `linalg.generic` reading its input through an affine map (the
       convolution's own map composed with the delinearized GEMM loops:

@@ -1,7 +1,7 @@
 // Convolutions the GPU backend computes as implicit GEMMs
 // (mp-gpu-conv-to-gemm): NCHW with a stride, a bias and a ReLU; NHWC with
 // a dilation; a grouped NGCHW with a dilation (torch-mlir's filter
-// gradients); at channel and pixel counts no tile divides.
+// gradients); 1-d and 3-d; at channel and pixel counts no tile divides.
 
 #bias = affine_map<(n, f, h, w) -> (f)>
 #id = affine_map<(n, f, h, w) -> (n, f, h, w)>
@@ -41,4 +41,22 @@ func.func @grouped(%img: tensor<3x4x2x11x11xf32>, %w: tensor<4x6x2x3x3xf32>) -> 
   %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
       ins(%img, %w : tensor<3x4x2x11x11xf32>, tensor<4x6x2x3x3xf32>) outs(%acc : tensor<3x4x6x7x7xf32>) -> tensor<3x4x6x7x7xf32>
   return %c : tensor<3x4x6x7x7xf32>
+}
+
+func.func @conv1d(%img: tensor<3x20x5xf32>, %w: tensor<4x5x6xf32>) -> tensor<3x17x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x17x6xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<3x17x6xf32>) -> tensor<3x17x6xf32>
+  %c = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%img, %w : tensor<3x20x5xf32>, tensor<4x5x6xf32>) outs(%acc : tensor<3x17x6xf32>) -> tensor<3x17x6xf32>
+  return %c : tensor<3x17x6xf32>
+}
+
+func.func @conv3d(%img: tensor<2x6x7x8x3xf32>, %w: tensor<2x3x2x3x5xf32>) -> tensor<2x5x5x7x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x5x7x5xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x5x7x5xf32>) -> tensor<2x5x5x7x5xf32>
+  %c = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
+      ins(%img, %w : tensor<2x6x7x8x3xf32>, tensor<2x3x2x3x5xf32>) outs(%acc : tensor<2x5x5x7x5xf32>) -> tensor<2x5x5x7x5xf32>
+  return %c : tensor<2x5x5x7x5xf32>
 }
