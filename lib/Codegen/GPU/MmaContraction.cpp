@@ -32,8 +32,14 @@ std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
     return std::nullopt;
   MmaContraction c{std::nullopt, dims->m[0], dims->n[0], dims->k[0],
                    op.getStaticLoopRanges()};
-  if (!dims->batch.empty())
+  if (!dims->batch.empty()) {
+    // The tiles are (1 x) rows x columns: the batch outermost everywhere.
     c.batch = dims->batch[0];
+    AffineExpr batch = getAffineDimExpr(*c.batch, op.getContext());
+    if (llvm::any_of(op.getIndexingMapsArray(),
+                     [&](AffineMap map) { return map.getResult(0) != batch; }))
+      return std::nullopt;
+  }
   return c;
 }
 

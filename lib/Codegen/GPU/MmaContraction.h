@@ -43,7 +43,8 @@ struct MmaContraction {
 
 /// The loops of `op` if it is a contraction (on tensors or buffers) of static
 /// shape whose operands are both f16 or both bf16, whose accumulator is f32
-/// and that has one M, N and K loop and at most one batch loop.
+/// and that has one M, N and K loop and at most one batch loop, outermost in
+/// the operands and the result.
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
 
 /// What is wrong with these tile options, if anything: warp-m must be a

@@ -134,6 +134,13 @@ static void buildBF16MmaSync(RewriterBase &rewriter, nvgpu::MmaSyncOp mma) {
   rewriter.replaceOpWithNewOp<vector::FromElementsOp>(mma, accType, elements);
 }
 
+/// Whether `launch` computes a `vector.contract`.
+static bool hasContraction(gpu::LaunchOp launch) {
+  return launch.getBody()
+      .walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 namespace {
 struct GPUVectorToMMAPass
     : public mp::impl::GPUVectorToMMAPassBase<GPUVectorToMMAPass> {
@@ -142,14 +149,16 @@ struct GPUVectorToMMAPass
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> stages;
     getOperation()->walk([&](gpu::LaunchOp launch) {
-      auto hasContract = [](vector::ContractionOp) {
-        return WalkResult::interrupt();
-      };
-      if (launch.getBody().walk(hasContract).wasInterrupted())
+      if (hasContraction(launch))
         stages.push_back(launch);
     });
     IRRewriter rewriter(&getContext());
     for (gpu::LaunchOp stage : stages) {
+      auto cannotLower = [&] {
+        stage.emitError("mp-gpu-vector-to-mma: cannot lower this tiled "
+                        "contraction to mma.sync");
+        signalPassFailure();
+      };
       if (failed(keepAccumulatorsInRegisters(stage)))
         return signalPassFailure();
       FailureOr<bool> bf16 = punBF16Reads(rewriter, stage);
@@ -158,21 +167,22 @@ struct GPUVectorToMMAPass
       RewritePatternSet patterns(&getContext());
       populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
       if (failed(applyPatternsGreedily(stage, std::move(patterns))) ||
-          failed(convertVectorToNVVMCompatibleMMASync(rewriter, stage))) {
-        stage.emitError("mp-gpu-vector-to-mma: cannot lower this tiled "
-                        "contraction to mma.sync");
-        return signalPassFailure();
-      }
+          failed(convertVectorToNVVMCompatibleMMASync(rewriter, stage)))
+        return cannotLower();
       if (*bf16) {
         SmallVector<nvgpu::MmaSyncOp> mmas;
         stage.walk([&](nvgpu::MmaSyncOp mma) { mmas.push_back(mma); });
         for (nvgpu::MmaSyncOp mma : mmas)
           buildBF16MmaSync(rewriter, mma);
       }
-      // The conversion leaves the contracts and transfers it replaced dead.
+      // The conversion leaves the contracts and transfers it replaced dead,
+      // and a contraction it cannot take (with its whole chain) as it was:
+      // an error here.
       if (failed(
               applyPatternsGreedily(stage, RewritePatternSet(&getContext()))))
         return signalPassFailure();
+      if (hasContraction(stage))
+        return cannotLower();
       ++numConverted;
     }
   }

@@ -58,15 +58,25 @@ func.func @batch(%a: memref<3x64x32xf16>, %b: memref<3x32x64xf16>, %c: memref<3x
 // -----
 
 // Left to the parallel-loop path: f32 operands, f16 times bf16 (mma.sync
-// takes one type), an f16 accumulator, tensors.
+// takes one type), an f16 accumulator, tensors, a batch that is not the
+// outermost dimension of the result (its tiles would not be rows x columns).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-4: linalg.matmul
+// CHECK: linalg.generic
 // CHECK-NOT: vector.contract
-func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memref<64x64xf32>, %c16: memref<64x64xf16>, %t: tensor<64x64xf16>, %tc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memref<64x64xf32>, %c16: memref<64x64xf16>, %t: tensor<64x64xf16>, %tc: tensor<64x64xf32>, %ba: memref<3x20x16xf16>, %bb: memref<3x12x16xf16>, %bc: memref<20x3x12xf32>) -> tensor<64x64xf32> {
   linalg.matmul ins(%a32, %a32 : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
   linalg.matmul ins(%abf, %a : memref<64x64xbf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   linalg.matmul ins(%a, %a : memref<64x64xf16>, memref<64x64xf16>) outs(%c16 : memref<64x64xf16>)
   %r = linalg.matmul ins(%t, %t : tensor<64x64xf16>, tensor<64x64xf16>) outs(%tc : tensor<64x64xf32>) -> tensor<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (m, b, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%ba, %bb : memref<3x20x16xf16>, memref<3x12x16xf16>) outs(%bc : memref<20x3x12xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %ex = arith.extf %x : f16 to f32
+    %ey = arith.extf %y : f16 to f32
+    %p = arith.mulf %ex, %ey : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
   return %r : tensor<64x64xf32>
 }
 
