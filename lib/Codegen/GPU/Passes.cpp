@@ -117,7 +117,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
 /// tiled stage.
 static void addTiledStage(OpPassManager &pm,
                           const GpuPipelineOptions &options) {
-  pm.addNestedPass<func::FuncOp>(createGPUTileContractionsPass(
+  // On the module: fused producers are outlined into functions.
+  pm.addPass(createGPUTileContractionsPass(
       getTileOptions<GPUTileContractionsPassOptions>(options)));
   pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass());
   pm.addPass(createCanonicalizerPass());

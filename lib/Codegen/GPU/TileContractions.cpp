@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -26,8 +27,11 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir {
 namespace mp {
@@ -106,28 +110,53 @@ struct CopySide {
   /// Whether the copy's static shape may extend past the buffer's (dynamic)
   /// sizes: reads there give zeros, writes there do nothing.
   bool masked = false;
-  /// The producer fused into the copy (a cast, transpose or gather that
-  /// `buffer` is a tile of the result of): the copy reads its input instead.
+  /// The producer fused into the copy (a cast, transpose, gather or other
+  /// elementwise op that `buffer` is a tile of the result of): the copy
+  /// computes it from its inputs instead.
   linalg::GenericOp producer = nullptr;
   /// The value every element reads instead of `buffer`'s (C's initial value
   /// when a fill of C is folded into the contraction).
   Value fill = nullptr;
 };
 
+/// The most operations (besides `linalg.index` and the yield) in the body
+/// of a producer that the copies of a contraction's operand tiles compute:
+/// every block that reads a tile computes it again.
+constexpr int64_t kMaxFusedProducerOps = 8;
+
 /// Whether `op` is a producer that copies into a Tensor Core contraction's
-/// operand buffers may compute: one input read through any affine map (a
-/// permutation, a broadcast, a convolution's gather), one output written
-/// whole (identity map), all loops parallel, and a body that yields its
-/// input or `arith.truncf` of it.
+/// operand buffers may compute, element by element: all loops parallel, one
+/// output written whole (identity map) and not read, inputs read through any
+/// affine maps (permutations, broadcasts, a convolution's gather), and a
+/// small body of pure operations, `linalg.index` and loads (a flipped
+/// filter).
 static bool isFusibleProducer(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0 || !op.hasPureBufferSemantics())
-    return false;
-  if (!op.getIndexingMapsArray()[1].isIdentity())
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.hasPureBufferSemantics() ||
+      !op.getIndexingMapsArray().back().isIdentity())
     return false;
   Block &body = op.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  Value yielded = yield.getValues()[0];
+  if (!body.getArguments().back().use_empty())
+    return false;
+  int64_t numOps = 0;
+  for (Operation &inner : body.without_terminator()) {
+    if (isa<linalg::IndexOp>(inner))
+      continue;
+    if (inner.getNumRegions() != 0 ||
+        !(isMemoryEffectFree(&inner) || isa<memref::LoadOp>(inner)) ||
+        ++numOps > kMaxFusedProducerOps)
+      return false;
+  }
+  return true;
+}
+
+/// Whether the fused producer `op` only loads: it yields its one input or
+/// `arith.truncf` of it.
+static bool isLoadingProducer(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1)
+    return false;
+  Block &body = op.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(0);
   if (yielded == body.getArgument(0))
     return true;
   auto trunc = yielded.getDefiningOp<arith::TruncFOp>();
@@ -135,26 +164,123 @@ static bool isFusibleProducer(linalg::GenericOp op) {
          body.getOperations().size() == 2;
 }
 
-/// `value` read at `indices` of the result of `producer`: its input at the
-/// indices its map gives, converted as its body does.
+/// Whether copies may read the result of the fused producer `op` in vectors
+/// of more than one element: it loads its input in place.
+static bool isVectorizableProducer(linalg::GenericOp op) {
+  return isLoadingProducer(op) && op.getIndexingMapsArray()[0].isIdentity();
+}
+
+/// The buffers that `producer` reads: its inputs and those its body loads.
+static SmallVector<Value> getReadBuffers(linalg::GenericOp producer) {
+  SmallVector<Value> buffers(producer.getDpsInputs());
+  producer.getRegion().walk(
+      [&](memref::LoadOp load) { buffers.push_back(load.getMemRef()); });
+  return buffers;
+}
+
+/// The attribute of a fused producer that names the function computing one
+/// element of it (outlineProducer).
+constexpr llvm::StringLiteral kComputeAttr = "mp.gpu_compute";
+
+/// The values that the body of `producer` uses and does not define.
+static SmallVector<Value> getCapturedValues(linalg::GenericOp producer) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(producer.getRegion(), captured);
+  return captured.takeVector();
+}
+
+/// Makes a private function, before the function of `producer`, that
+/// computes one element of it from the indices of its loops, its inputs
+/// and the values its body captures: its inputs loaded at the indices their
+/// maps give, its body on them, `linalg.index` giving the indices. The
+/// copies call it rather than computing the body in place: upstream's
+/// vector-to-nvgpu conversion takes every scalar `arith` op of a kernel for
+/// part of the Tensor Core chain and fails on it; after kernel outlining the
+/// function is a device function of the kernel's module.
+static void outlineProducer(OpBuilder &b, linalg::GenericOp producer) {
+  auto parent = producer->getParentOfType<func::FuncOp>();
+  Location loc = producer.getLoc();
+  SmallVector<Value> captured = getCapturedValues(producer);
+  SmallVector<Type> argTypes(producer.getNumLoops(), b.getIndexType());
+  llvm::append_range(argTypes, ValueRange(producer.getDpsInputs()).getTypes());
+  llvm::append_range(argTypes, ValueRange(captured).getTypes());
+  Type result = getElementTypeOrSelf(producer.getDpsInits()[0]);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(parent);
+  auto func = func::FuncOp::create(b, loc, parent.getName().str() + "_compute",
+                                   b.getFunctionType(argTypes, result));
+  func.setPrivate();
+  SymbolTable(parent->getParentOp()).insert(func);
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  unsigned numLoops = producer.getNumLoops();
+  ValueRange indices = entry->getArguments().take_front(numLoops);
+  Block &body = producer.getRegion().front();
+  IRMapping mapping;
+  for (auto [value, arg] : llvm::zip_equal(
+           captured, entry->getArguments().take_back(captured.size())))
+    mapping.map(value, arg);
+  for (OpOperand *input : producer.getDpsInputOperands()) {
+    AffineMap map = producer.getMatchingIndexingMap(input);
+    SmallVector<Value> at;
+    for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+      at.push_back(affine::makeComposedAffineApply(b, loc, map.getSubMap({i}),
+                                                   getAsOpFoldResult(indices)));
+    Value buffer = entry->getArgument(numLoops + input->getOperandNumber());
+    mapping.map(body.getArgument(input->getOperandNumber()),
+                memref::LoadOp::create(b, loc, buffer, at));
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner))
+      mapping.map(index.getResult(), indices[index.getDim()]);
+    else
+      b.clone(inner, mapping);
+  }
+  func::ReturnOp::create(b, loc,
+                         mapping.lookup(body.getTerminator()->getOperand(0)));
+  producer->setAttr(kComputeAttr, FlatSymbolRefAttr::get(func));
+}
+
+/// The result of `producer` read at `indices` (of its loops) as `type`: if
+/// it only loads (isLoadingProducer), its input loaded (as a vector if
+/// `type` is one) and converted; else a call of its function
+/// (outlineProducer; a vector `type` then has one element).
 static Value buildProducedRead(OpBuilder &b, Location loc,
                                linalg::GenericOp producer, ValueRange indices,
                                Type type, llvm::MaybeAlign alignment) {
-  AffineMap map = producer.getIndexingMapsArray()[0];
-  SmallVector<Value> at;
-  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
-    at.push_back(affine::makeComposedAffineApply(b, loc, map.getSubMap({i}),
-                                                 getAsOpFoldResult(indices)));
-  Value source = producer.getDpsInputs()[0];
-  Type sourceElement = getElementTypeOrSelf(source.getType());
-  Value v;
-  if (auto vectorType = dyn_cast<VectorType>(type))
-    v = vector::LoadOp::create(b, loc, vectorType.clone(sourceElement), source,
-                               at, /*nontemporal=*/false, alignment);
-  else
-    v = memref::LoadOp::create(b, loc, source, at);
-  if (sourceElement != getElementTypeOrSelf(type))
-    v = arith::TruncFOp::create(b, loc, type, v);
+  auto at = [&](AffineMap map) {
+    SmallVector<Value> result;
+    for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+      result.push_back(affine::makeComposedAffineApply(
+          b, loc, map.getSubMap({i}), getAsOpFoldResult(indices)));
+    return result;
+  };
+  if (isLoadingProducer(producer)) {
+    Value source = producer.getDpsInputs()[0];
+    SmallVector<Value> sourceAt = at(producer.getIndexingMapsArray()[0]);
+    Type sourceElement = getElementTypeOrSelf(source.getType());
+    Value v;
+    if (auto vectorType = dyn_cast<VectorType>(type))
+      v = vector::LoadOp::create(b, loc, vectorType.clone(sourceElement),
+                                 source, sourceAt, /*nontemporal=*/false,
+                                 alignment);
+    else
+      v = memref::LoadOp::create(b, loc, source, sourceAt);
+    if (sourceElement != getElementTypeOrSelf(type))
+      v = arith::TruncFOp::create(b, loc, type, v);
+    return v;
+  }
+  SmallVector<Value> args(indices);
+  llvm::append_range(args, producer.getDpsInputs());
+  llvm::append_range(args, getCapturedValues(producer));
+  auto compute = producer->getAttrOfType<FlatSymbolRefAttr>(kComputeAttr);
+  Value v =
+      func::CallOp::create(
+          b, loc, compute.getValue(),
+          TypeRange(getElementTypeOrSelf(producer.getDpsInits()[0])), args)
+          .getResult(0);
+  if (isa<VectorType>(type))
+    v = vector::BroadcastOp::create(b, loc, type, v);
   return v;
 }
 
@@ -213,9 +339,12 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
     }
     auto [source, at] = resolveViews(nested, nestedLoc, from.buffer, indices);
     if (linalg::GenericOp producer = from.producer) {
-      Type input = getElementTypeOrSelf(producer.getDpsInputs()[0]);
+      llvm::MaybeAlign inputAlignment;
+      if (isa<VectorType>(readType) && isLoadingProducer(producer))
+        inputAlignment =
+            alignment(getElementTypeOrSelf(producer.getDpsInputs()[0]));
       return buildProducedRead(nested, nestedLoc, producer, at, readType,
-                               alignment(input));
+                               inputAlignment);
     }
     if (isa<VectorType>(readType))
       return vector::LoadOp::create(nested, nestedLoc, readType, source, at,
@@ -340,14 +469,16 @@ static bool isWrittenBetween(Value buffer, Operation *first, Operation *last) {
 
 /// The producers that the copies of `consumers` (Tensor Core contractions
 /// about to be tiled) compute instead of reading their results: for each
-/// operand buffer allocated in the function, written only by a cast,
-/// transpose or gather (isFusibleProducer) and read only by one or two of
-/// `consumers` as an A or B operand, when nothing writes the producer's
-/// input (or a view of its memory) between the producer and the last
-/// consumer. The
-/// buffer is then never written nor read; each consumer reads the input.
+/// operand buffer allocated in the function, written only by an
+/// elementwise producer (isFusibleProducer: a cast, transpose, gather...)
+/// and read only by one or two of `consumers` as an A or B operand, when
+/// nothing writes what the producer reads (or a view of its memory) between
+/// the producer and the last consumer, and, unless `canOutline`, only
+/// producers that load (isLoadingProducer). The buffer is then never
+/// written nor read; each consumer computes the producer from what it
+/// reads.
 static DenseMap<Value, linalg::GenericOp>
-findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
+findFusedProducers(ArrayRef<linalg::LinalgOp> consumers, bool canOutline) {
   DenseMap<Value, SmallVector<Operation *>> readers;
   for (linalg::LinalgOp op : consumers)
     for (Value input : op.getDpsInputs())
@@ -366,7 +497,8 @@ findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
            cast<linalg::LinalgOp>(user).isDpsInput(&use)))
         continue;
       if (generic && !producer && generic.isDpsInit(&use) &&
-          isFusibleProducer(generic)) {
+          isFusibleProducer(generic) &&
+          (canOutline || isLoadingProducer(generic))) {
         producer = generic;
         continue;
       }
@@ -382,7 +514,9 @@ findFusedProducers(ArrayRef<linalg::LinalgOp> consumers) {
       else if (last->isBeforeInBlock(op))
         last = op;
     }
-    if (ok && !isWrittenBetween(producer.getDpsInputs()[0], producer, last))
+    if (ok && llvm::none_of(getReadBuffers(producer), [&](Value read) {
+          return isWrittenBetween(read, producer, last);
+        }))
       fused[buffer] = producer;
   }
   return fused;
@@ -606,13 +740,12 @@ struct GPUTileContractionsPass
         staging.masked |= c.ranges[d] % stepSizes[d] != 0;
       }
       // A fused producer's input is read instead, in vectors only where it
-      // is not transposed.
+      // is read in place and at most converted.
       Value read = operand.get();
-      if (staging.producer) {
-        read = staging.producer.getDpsInputs()[0];
-        if (!staging.producer.getIndexingMapsArray()[0].isIdentity())
-          read = nullptr;
-      }
+      if (staging.producer)
+        read = isVectorizableProducer(staging.producer)
+                   ? staging.producer.getDpsInputs()[0]
+                   : nullptr;
       // Masked tiles go element by element (a vector path for the chunks
       // inside as well made the edge kernels spill).
       if (!staging.masked && read)
@@ -689,8 +822,16 @@ struct GPUTileContractionsPass
       }
       tileable.push_back(target);
     }
+    // Producers that compute are outlined into functions next to theirs:
+    // only when the pass runs on the symbol table holding them (in
+    // mp-lower-to-gpu, the module), not in parallel on each function.
+    bool canOutline = getOperation()->hasTrait<OpTrait::SymbolTable>();
     DenseMap<Value, linalg::GenericOp> fused = findFusedProducers(
-        llvm::map_to_vector(tileable, [](Target &t) { return t.op; }));
+        llvm::map_to_vector(tileable, [](Target &t) { return t.op; }),
+        canOutline);
+    for (auto &[buffer, producer] : fused)
+      if (!isLoadingProducer(producer))
+        outlineProducer(rewriter, producer);
     SmallVector<Operation *> setters;
     for (auto &[op, c, tiles] : tileable) {
       // Not into blocks of fewer than 4 warps whose warps hold 32

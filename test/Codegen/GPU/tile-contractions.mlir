@@ -2,6 +2,7 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=32 tile-n=32 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' | FileCheck %s --check-prefix=EDGE
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=64 tile-n=32 warp-m=32 warp-n=32' | FileCheck %s --check-prefix=TWO
+// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-gpu-tile-contractions))' | FileCheck %s --check-prefix=NESTED
 // RUN: not mp-opt %s --mp-gpu-tile-contractions='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
@@ -326,5 +327,43 @@ func.func @conv_gathers(%img: memref<2x16x18x18xf16>, %w: memref<64x16x3x3xf16>,
   }
   memref.dealloc %patches : memref<2x64x144xf16>
   memref.dealloc %filter : memref<2x64x144xf16>
+  return
+}
+
+// -----
+
+// A producer that computes (here a flipped, rounded filter read with
+// `linalg.index`) is outlined into a function that the copies call for each
+// element: upstream's vector-to-nvgpu conversion would take its arithmetic
+// in the kernel for part of the Tensor Core chain. Run on a function rather
+// than on the module, the pass cannot add functions and leaves it.
+// CHECK-LABEL: func.func private @flipped_compute
+// CHECK-SAME: (%[[I:.*]]: index, %[[J:.*]]: index, %[[C63:.*]]: index, %[[W:.*]]: memref<64x64xf32>) -> f16
+// CHECK: %[[R:.*]] = arith.subi %[[C63]], %[[I]] : index
+// CHECK: %[[V:.*]] = memref.load %[[W]][%[[R]], %[[J]]] : memref<64x64xf32>
+// CHECK: %[[T:.*]] = arith.truncf %[[V]] : f32 to f16
+// CHECK: return %[[T]] : f16
+// CHECK-LABEL: func.func @flipped
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall
+// CHECK: func.call @flipped_compute(%{{.*}}, %{{.*}}, %{{.*}}, %arg1) : (index, index, index, memref<64x64xf32>) -> f16
+// CHECK: vector.contract
+// NESTED-LABEL: func.func @flipped
+// NESTED: linalg.generic
+// NESTED-NOT: func.call
+func.func @flipped(%a: memref<64x64xf16>, %w: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  %c63 = arith.constant 63 : index
+  %b = memref.alloc() : memref<64x64xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%b : memref<64x64xf16>) {
+  ^bb0(%out: f16):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %r = arith.subi %c63, %i : index
+    %v = memref.load %w[%r, %j] : memref<64x64xf32>
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.dealloc %b : memref<64x64xf16>
   return
 }

@@ -349,10 +349,14 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     edges read zeros past the operands (masked transfers, rows checked),
     which add nothing to C, and C's tile is staged too: copied into a
     workgroup buffer before the K loop (zeros outside C) and its part inside
-    C copied back after it. An operand buffer that a cast (`arith.truncf`)
-    or a transpose writes and only one or two of these contractions read
-    is not made: their copies read the producer's input and round it, and
-    the producer is erased. When C is set just before the contraction by a
+    C copied back after it. An operand buffer that an elementwise producer
+    writes (a cast, a transpose, a gather through any affine map, or a
+    small body of pure ops, `linalg.index` and loads) and only one or two
+    of these contractions read is not made: their copies read the
+    producer's input and round it, or, for a producer that computes, call
+    a private function computing one element (`<func>_compute`, made next
+    to the function: only when the pass runs on the module, as in
+    `mp-lower-to-gpu`), and the producer is erased. When C is set just before the contraction by a
     `linalg.fill` (or a `memref.copy` of a buffer a fill set) and a block
     has at least 4 warps, C's tile is staged and set to the fill's value
     in the workgroup buffer instead of being read, and the fill (or the
