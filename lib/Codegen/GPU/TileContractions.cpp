@@ -178,6 +178,16 @@ static SmallVector<Value> getReadBuffers(linalg::GenericOp producer) {
   return buffers;
 }
 
+/// The results of `map` at `indices`, one `affine.apply` each.
+static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                                   ValueRange indices) {
+  SmallVector<Value> results;
+  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+    results.push_back(affine::makeComposedAffineApply(
+        b, loc, map.getSubMap({i}), getAsOpFoldResult(indices)));
+  return results;
+}
+
 /// The attribute of a fused producer that names the function computing one
 /// element of it (outlineProducer).
 constexpr llvm::StringLiteral kComputeAttr = "mp.gpu_compute";
@@ -221,12 +231,9 @@ static void outlineProducer(OpBuilder &b, linalg::GenericOp producer) {
            captured, entry->getArguments().take_back(captured.size())))
     mapping.map(value, arg);
   for (OpOperand *input : producer.getDpsInputOperands()) {
-    AffineMap map = producer.getMatchingIndexingMap(input);
-    SmallVector<Value> at;
-    for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
-      at.push_back(affine::makeComposedAffineApply(b, loc, map.getSubMap({i}),
-                                                   getAsOpFoldResult(indices)));
     Value buffer = entry->getArgument(numLoops + input->getOperandNumber());
+    SmallVector<Value> at =
+        applyMap(b, loc, producer.getMatchingIndexingMap(input), indices);
     mapping.map(body.getArgument(input->getOperandNumber()),
                 memref::LoadOp::create(b, loc, buffer, at));
   }
@@ -248,16 +255,10 @@ static void outlineProducer(OpBuilder &b, linalg::GenericOp producer) {
 static Value buildProducedRead(OpBuilder &b, Location loc,
                                linalg::GenericOp producer, ValueRange indices,
                                Type type, llvm::MaybeAlign alignment) {
-  auto at = [&](AffineMap map) {
-    SmallVector<Value> result;
-    for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
-      result.push_back(affine::makeComposedAffineApply(
-          b, loc, map.getSubMap({i}), getAsOpFoldResult(indices)));
-    return result;
-  };
   if (isLoadingProducer(producer)) {
     Value source = producer.getDpsInputs()[0];
-    SmallVector<Value> sourceAt = at(producer.getIndexingMapsArray()[0]);
+    SmallVector<Value> sourceAt =
+        applyMap(b, loc, producer.getIndexingMapsArray()[0], indices);
     Type sourceElement = getElementTypeOrSelf(source.getType());
     Value v;
     if (auto vectorType = dyn_cast<VectorType>(type))
