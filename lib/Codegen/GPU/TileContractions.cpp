@@ -27,7 +27,9 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -104,6 +106,20 @@ static int64_t getCopyWidth(MemRefType type, int64_t inner) {
   return 1;
 }
 
+namespace {
+/// An elementwise consumer of a contraction's C computed where the tiles of
+/// C are copied back to memory (findEpilogue).
+struct Epilogue {
+  linalg::GenericOp consumer;
+  /// The consumer's input that reads C (or the buffer C is a reshape of).
+  OpOperand *acc;
+  /// The contraction's C.
+  Value c;
+  /// From the indices of C to those of the consumer's loops.
+  AffineMap toConsumer;
+};
+} // namespace
+
 /// One side of a copy between a tile of an operand and a block's buffer.
 struct CopySide {
   Value buffer;
@@ -117,6 +133,9 @@ struct CopySide {
   /// The value every element reads instead of `buffer`'s (C's initial value
   /// when a fill of C is folded into the contraction).
   Value fill = nullptr;
+  /// The consumer of C whose result is stored instead of `buffer`'s
+  /// elements (a tile of C).
+  const Epilogue *epilogue = nullptr;
 };
 
 /// The most operations (besides `linalg.index` and the yield) in the body
@@ -304,6 +323,97 @@ resolveViews(OpBuilder &b, Location loc, Value value, ValueRange indices) {
   return {value, resolved};
 }
 
+/// The alignment of a vector of `type` (or of one element of it).
+static llvm::MaybeAlign getVectorAlignment(Type type) {
+  auto vectorType = dyn_cast<VectorType>(type);
+  int64_t elements = vectorType ? vectorType.getNumElements() : 1;
+  return llvm::MaybeAlign(
+      elements * getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+}
+
+/// Computes the consumer of `epilogue` where C holds `value` (an element,
+/// or a vector of elements along C's last dimension) at `indices` of C, and
+/// stores its result: its other inputs loaded at their maps' indices (in
+/// vectors where the map takes the last loop, broadcast where it does not),
+/// its body on them (on vectors, as its ops are elementwise).
+static void buildEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
+                          Value value, ValueRange indices) {
+  linalg::GenericOp consumer = epilogue.consumer;
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  auto widen = [&](Type type) -> Type {
+    return vectorType ? vectorType.clone(type) : type;
+  };
+  auto splat = [&](Value v) -> Value {
+    if (!vectorType)
+      return v;
+    return vector::BroadcastOp::create(b, loc, widen(v.getType()), v);
+  };
+  SmallVector<Value> at = applyMap(b, loc, epilogue.toConsumer, indices);
+  unsigned last = consumer.getNumLoops() - 1;
+  Block &body = consumer.getRegion().front();
+  IRMapping mapping;
+  for (Value captured : getCapturedValues(consumer))
+    mapping.map(captured, splat(captured));
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value arg = body.getArgument(input->getOperandNumber());
+    Value buffer = input->get();
+    if (input == epilogue.acc) {
+      mapping.map(arg, value);
+      continue;
+    }
+    if (!isa<MemRefType>(buffer.getType())) {
+      mapping.map(arg, splat(buffer));
+      continue;
+    }
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    SmallVector<Value> inputAt = applyMap(b, loc, map, at);
+    Type element = getElementTypeOrSelf(buffer.getType());
+    if (vectorType && map.isFunctionOfDim(last))
+      mapping.map(
+          arg, vector::LoadOp::create(b, loc, widen(element), buffer, inputAt,
+                                      /*nontemporal=*/false,
+                                      getVectorAlignment(widen(element))));
+    else
+      mapping.map(arg, splat(memref::LoadOp::create(b, loc, buffer, inputAt)));
+  }
+  for (Operation &inner : body.without_terminator()) {
+    if (matchPattern(&inner, m_Constant())) {
+      mapping.map(inner.getResult(0), splat(b.clone(inner)->getResult(0)));
+      continue;
+    }
+    OperationState state(inner.getLoc(), inner.getName());
+    for (Value operand : inner.getOperands())
+      state.addOperands(mapping.lookupOrDefault(operand));
+    for (Type type : inner.getResultTypes())
+      state.addTypes(widen(type));
+    state.addAttributes(inner.getAttrs());
+    mapping.map(inner.getResults(), b.create(state)->getResults());
+  }
+  Value result = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+  Value out = consumer.getDpsInits()[0];
+  if (vectorType)
+    vector::StoreOp::create(b, loc, result, out, at, /*nontemporal=*/false,
+                            getVectorAlignment(result.getType()));
+  else
+    memref::StoreOp::create(b, loc, result, out, at);
+}
+
+/// Stores `value` (an element or a vector) in `to` at `indices`, or, with
+/// an epilogue, its consumer's result there.
+static void buildStore(OpBuilder &b, Location loc, const CopySide &to,
+                       Value value, ValueRange indices) {
+  auto [dest, at] = resolveViews(b, loc, to.buffer, indices);
+  if (to.epilogue) {
+    assert(dest == to.epilogue->c && "tiles of C are unit-stride subviews");
+    return buildEpilogue(b, loc, *to.epilogue, value, at);
+  }
+  if (isa<VectorType>(value.getType()))
+    vector::StoreOp::create(b, loc, value, dest, at, /*nontemporal=*/false,
+                            getVectorAlignment(value.getType()));
+  else
+    memref::StoreOp::create(b, loc, value, dest, at);
+}
+
 /// Whether `indices` are within the sizes of `buffer`.
 static Value buildInBounds(OpBuilder &b, Location loc, Value buffer,
                            ValueRange indices) {
@@ -324,10 +434,6 @@ static Value buildInBounds(OpBuilder &b, Location loc, Value buffer,
 static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
                            const CopySide &to, ValueRange indices,
                            VectorType type) {
-  auto alignment = [&](Type element) {
-    return llvm::MaybeAlign(type.getNumElements() *
-                            element.getIntOrFloatBitWidth() / 8);
-  };
   Type toElement = type.getElementType();
   // The element (or, unmasked, the vector) of `from` at `indices`.
   auto read = [&](OpBuilder &nested, Location nestedLoc,
@@ -342,22 +448,20 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
     if (linalg::GenericOp producer = from.producer) {
       llvm::MaybeAlign inputAlignment;
       if (isa<VectorType>(readType) && isLoadingProducer(producer))
-        inputAlignment =
-            alignment(getElementTypeOrSelf(producer.getDpsInputs()[0]));
+        inputAlignment = getVectorAlignment(
+            type.clone(getElementTypeOrSelf(producer.getDpsInputs()[0])));
       return buildProducedRead(nested, nestedLoc, producer, at, readType,
                                inputAlignment);
     }
     if (isa<VectorType>(readType))
       return vector::LoadOp::create(nested, nestedLoc, readType, source, at,
-                                    /*nontemporal=*/false, alignment(toElement))
+                                    /*nontemporal=*/false,
+                                    getVectorAlignment(readType))
           .getResult();
     return memref::LoadOp::create(nested, nestedLoc, source, at).getResult();
   };
   if (!from.masked && !to.masked) {
-    Value v = read(b, loc, type);
-    auto [dest, destAt] = resolveViews(b, loc, to.buffer, indices);
-    vector::StoreOp::create(b, loc, v, dest, destAt, /*nontemporal=*/false,
-                            alignment(toElement));
+    buildStore(b, loc, to, read(b, loc, type), indices);
     return;
   }
   assert(type.getNumElements() == 1 && "masked copies go element by element");
@@ -366,8 +470,7 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
     auto guarded = scf::IfOp::create(b, loc, in);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(guarded.thenBlock()->getTerminator());
-    Value v = read(b, loc, toElement);
-    memref::StoreOp::create(b, loc, v, to.buffer, indices);
+    buildStore(b, loc, to, read(b, loc, toElement), indices);
     return;
   }
   auto element = scf::IfOp::create(
@@ -380,7 +483,7 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
             otherwise, otherwiseLoc, otherwise.getZeroAttr(toElement));
         scf::YieldOp::create(otherwise, otherwiseLoc, zero);
       });
-  memref::StoreOp::create(b, loc, element.getResult(0), to.buffer, indices);
+  buildStore(b, loc, to, element.getResult(0), indices);
 }
 
 /// Copies the elements of a static `shape` (row major) from `from` to `to`
@@ -443,29 +546,35 @@ static bool onlyReads(Operation *user, Value value) {
              memref::DeallocOp>(user);
 }
 
-/// Whether anything from just after `first` to `last` (ops of one block)
-/// may write `buffer`: through it, the buffer it is a view of, or any view
-/// of that one.
-static bool isWrittenBetween(Value buffer, Operation *first, Operation *last) {
+/// The uses of `buffer`'s memory: of it, of the buffer it is a view of, or
+/// of any view of that one (views are followed, not listed).
+static SmallVector<OpOperand *> getMemoryUses(Value buffer) {
   while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
     buffer = view.getViewSource();
-  Block *block = first->getBlock();
+  SmallVector<OpOperand *> uses;
   SmallVector<Value> worklist = {buffer};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers()) {
-      auto view = dyn_cast<ViewLikeOpInterface>(user);
-      if (view && view.getViewSource() == value) {
-        worklist.append(user->result_begin(), user->result_end());
-        continue;
-      }
-      Operation *at = block->findAncestorOpInBlock(*user);
-      if (at && first->isBeforeInBlock(at) && !last->isBeforeInBlock(at) &&
-          !onlyReads(user, value))
-        return true;
+    for (OpOperand &use : value.getUses()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
+      if (view && view.getViewSource() == value)
+        worklist.append(view->result_begin(), view->result_end());
+      else
+        uses.push_back(&use);
     }
   }
-  return false;
+  return uses;
+}
+
+/// Whether anything from just after `first` to `last` (ops of one block)
+/// may write `buffer` (through any view of its memory).
+static bool isWrittenBetween(Value buffer, Operation *first, Operation *last) {
+  Block *block = first->getBlock();
+  return llvm::any_of(getMemoryUses(buffer), [&](OpOperand *use) {
+    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
+    return at && first->isBeforeInBlock(at) && !last->isBeforeInBlock(at) &&
+           !onlyReads(use->getOwner(), use->get());
+  });
 }
 
 /// The producers that the copies of `consumers` (Tensor Core contractions
@@ -604,6 +713,213 @@ static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+/// The buffer that `value` is a view of (itself if none).
+static Value getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// From the indices of the result of `reshape` (a static
+/// memref.collapse_shape or expand_shape) to those of its source.
+static AffineMap getReshapeSourceMap(Operation *reshape) {
+  MLIRContext *ctx = reshape->getContext();
+  auto source = cast<MemRefType>(reshape->getOperand(0).getType());
+  auto result = cast<MemRefType>(reshape->getResult(0).getType());
+  SmallVector<AffineExpr> exprs(source.getRank());
+  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape)) {
+    for (auto [g, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      AffineExpr index = getAffineDimExpr(g, ctx);
+      int64_t inner = 1;
+      for (int64_t d : llvm::reverse(group)) {
+        AffineExpr e = index.floorDiv(inner);
+        exprs[d] = d == group.front() ? e : e % source.getDimSize(d);
+        inner *= source.getDimSize(d);
+      }
+    }
+  } else {
+    for (auto [g, group] : llvm::enumerate(
+             cast<memref::ExpandShapeOp>(reshape).getReassociationIndices())) {
+      exprs[g] = getAffineConstantExpr(0, ctx);
+      for (int64_t d : group)
+        exprs[g] = exprs[g] * result.getDimSize(d) + getAffineDimExpr(d, ctx);
+    }
+  }
+  return AffineMap::get(result.getRank(), 0, exprs, ctx);
+}
+
+/// Whether `op` is an elementwise op that the copies of a contraction's C
+/// may compute: all loops parallel, one output of whole bytes written whole
+/// and not read, inputs read through projected permutations, a small body
+/// of elementwise (vectorizable) pure ops and constants.
+static bool isFusibleConsumer(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
+      !op.hasPureBufferSemantics() ||
+      !op.getIndexingMapsArray().back().isIdentity() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return false;
+  Type out = getElementTypeOrSelf(op.getDpsInits()[0]);
+  if (!out.isIntOrFloat() || out.getIntOrFloatBitWidth() % 8 != 0)
+    return false;
+  Block &body = op.getRegion().front();
+  if (!body.getArguments().back().use_empty())
+    return false;
+  int64_t numOps = 0;
+  for (Operation &inner : body.without_terminator()) {
+    if (matchPattern(&inner, m_Constant()))
+      continue;
+    if (!inner.hasTrait<OpTrait::Vectorizable>() ||
+        !isMemoryEffectFree(&inner) || ++numOps > kMaxFusedProducerOps)
+      return false;
+  }
+  return true;
+}
+
+/// Whether `uses` (of a buffer's memory, all by `at`) overwrite it whole
+/// without reading it, or free it.
+static bool overwritesOrFrees(Operation *at, ArrayRef<OpOperand *> uses) {
+  if (uses.size() != 1 || uses[0]->getOwner() != at)
+    return false;
+  if (isa<memref::DeallocOp>(at))
+    return true;
+  if (auto copy = dyn_cast<memref::CopyOp>(at))
+    return uses[0]->get() == copy.getTarget();
+  if (auto fill = dyn_cast<linalg::FillOp>(at))
+    return fill.hasPureBufferSemantics() && fill.isDpsInit(uses[0]);
+  auto generic = dyn_cast<linalg::GenericOp>(at);
+  return generic && generic.isDpsInit(uses[0]) &&
+         generic.getNumDpsInits() == 1 && isFusibleProducer(generic);
+}
+
+/// The consumer of `op`'s C that the copies of C's tiles back to memory may
+/// compute instead of storing C (isFusibleConsumer), if the first op after
+/// `op` that uses C's memory is one that reads C (or the buffer C is a
+/// reshape of) in one input with the identity map and
+/// - writes C in place, or C is dead after it (the next use of its memory
+///   frees it or writes it whole without reading it);
+/// - nothing else uses its output's memory between `op` and it, and `op`
+///   does not read it (`reads`: `op`'s inputs, or what the producers fused
+///   into its copies read);
+/// - nothing writes its other inputs between `op` and it;
+/// - what it uses is defined before `op` (but an allocation of its output
+///   made after `op`, which is then moved before `op`).
+static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
+                                            ArrayRef<Value> reads,
+                                            DominanceInfo &dominance) {
+  Value c = op.getDpsInits()[0];
+  Value root = c;
+  AffineMap toConsumer = AffineMap::getMultiDimIdentityMap(
+      cast<MemRefType>(c.getType()).getRank(), op.getContext());
+  Operation *reshape = c.getDefiningOp();
+  if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+          reshape)) {
+    root = reshape->getOperand(0);
+    toConsumer = getReshapeSourceMap(reshape);
+  }
+  auto alloc = root.getDefiningOp<memref::AllocOp>();
+  Block *block = op->getBlock();
+  if (!alloc || alloc->getBlock() != block)
+    return std::nullopt;
+  // The uses of C's memory after `op`, by the op of the block they are in.
+  llvm::MapVector<Operation *, SmallVector<OpOperand *>> later;
+  for (OpOperand *use : getMemoryUses(root)) {
+    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
+    if (at && op->isBeforeInBlock(at))
+      later[at].push_back(use);
+  }
+  SmallVector<Operation *> after =
+      llvm::to_vector(llvm::make_first_range(later));
+  llvm::sort(after,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  auto consumer =
+      after.empty() ? nullptr : dyn_cast<linalg::GenericOp>(after.front());
+  if (!consumer || !isFusibleConsumer(consumer))
+    return std::nullopt;
+  OpOperand *acc = nullptr;
+  for (OpOperand *use : later[consumer]) {
+    if (use->getOwner() != consumer || use->get() != root)
+      return std::nullopt;
+    if (consumer.isDpsInit(use))
+      continue;
+    if (acc || !consumer.getMatchingIndexingMap(use).isIdentity())
+      return std::nullopt;
+    acc = use;
+  }
+  Value out = consumer.getDpsInits()[0];
+  if (!acc || (out != root && after.size() > 1 &&
+               !overwritesOrFrees(after[1], later[after[1]])))
+    return std::nullopt;
+  // Its output: nothing between `op` and it uses it, `op` does not read it.
+  Value outRoot = getRootBuffer(out);
+  Operation *beforeConsumer = consumer->getPrevNode();
+  if (out != root) {
+    for (OpOperand *use : getMemoryUses(out)) {
+      Operation *at = block->findAncestorOpInBlock(*use->getOwner());
+      if (at && op->isBeforeInBlock(at) && at->isBeforeInBlock(consumer))
+        return std::nullopt;
+    }
+    if (outRoot == root || llvm::any_of(reads, [&](Value read) {
+          return getRootBuffer(read) == outRoot;
+        }))
+      return std::nullopt;
+    auto outAlloc = out.getDefiningOp<memref::AllocOp>();
+    if (!dominance.properlyDominates(out, op) &&
+        !(outAlloc && outAlloc->getNumOperands() == 0))
+      return std::nullopt;
+  }
+  // Its other inputs: available at `op`, not written until it; read in
+  // place if they are its output.
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value value = input->get();
+    if (input == acc || value == out)
+      continue;
+    if (!dominance.properlyDominates(value, op) ||
+        (isa<MemRefType>(value.getType()) &&
+         (getRootBuffer(value) == outRoot ||
+          isWrittenBetween(value, op, beforeConsumer))))
+      return std::nullopt;
+  }
+  for (OpOperand *input : consumer.getDpsInputOperands())
+    if (input->get() == out &&
+        !consumer.getMatchingIndexingMap(input).isIdentity())
+      return std::nullopt;
+  if (llvm::any_of(getCapturedValues(consumer), [&](Value captured) {
+        return !dominance.properlyDominates(captured, op);
+      }))
+    return std::nullopt;
+  return Epilogue{consumer, acc, c, toConsumer};
+}
+
+/// The widest chunk, at most `width` elements of a row of C, on which the
+/// copies of C's tiles compute `epilogue`: its output and the inputs it
+/// reads along its last loop must be aligned to it (getCopyWidth).
+static int64_t getEpilogueWidth(const Epilogue &epilogue, int64_t width) {
+  linalg::GenericOp consumer = epilogue.consumer;
+  unsigned last = consumer.getNumLoops() - 1;
+  int64_t inner = consumer.getStaticLoopRanges()[last];
+  auto narrow = [&](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.getElementTypeBitWidth() % 8 != 0)
+      width = 1;
+    else
+      width = std::min(width, getCopyWidth(type, inner));
+  };
+  narrow(consumer.getDpsInits()[0]);
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    AffineMap map = consumer.getMatchingIndexingMap(input);
+    if (input == epilogue.acc || !isa<MemRefType>(input->get().getType()) ||
+        !map.isFunctionOfDim(last))
+      continue;
+    if (map.getResults().back() != getAffineDimExpr(last, map.getContext()))
+      width = 1;
+    else
+      narrow(input->get());
+  }
+  return width;
+}
+
 namespace {
 struct GPUTileContractionsPass
     : public mp::impl::GPUTileContractionsPassBase<GPUTileContractionsPass> {
@@ -636,6 +952,7 @@ struct GPUTileContractionsPass
     int64_t width;              // elements per copy
     linalg::GenericOp producer; // fused into the copies, if any
     Value fill;                 // C's folded initial value, if any
+    const Epilogue *epilogue;   // computed by the copies of C, if any
   };
 
   /// Stages the operands of `step` (a block's tile for one trip of `kLoop`)
@@ -643,7 +960,8 @@ struct GPUTileContractionsPass
   /// each trip the block's `threads` copy the tiles of A and B into theirs
   /// (zeros past the operands' edges). C is staged only when its tile may
   /// extend past it or its initial value is folded: copied in (or set to
-  /// the value) before `kLoop`, out (its part inside C) after. `step` then
+  /// the value) before `kLoop`, out (its part inside C) after; with an
+  /// epilogue too, whose result the copy out stores instead. `step` then
   /// reads and writes the buffers.
   void stageOperands(RewriterBase &rewriter, linalg::LinalgOp step,
                      Operation *kLoop, ArrayRef<int64_t> threads,
@@ -654,7 +972,7 @@ struct GPUTileContractionsPass
     for (auto [operand, staging] :
          llvm::zip_equal(step->getOpOperands(), stagings)) {
       bool isInit = step.isDpsInit(&operand);
-      if (isInit && !staging.masked && !staging.fill)
+      if (isInit && !staging.masked && !staging.fill && !staging.epilogue)
         continue;
       Value tile = operand.get();
       auto bufferType =
@@ -662,7 +980,9 @@ struct GPUTileContractionsPass
                           MemRefLayoutAttrInterface(), workgroup);
       rewriter.setInsertionPoint(kLoop);
       Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
-      CopySide global{tile, staging.masked, staging.producer}, local{buffer};
+      CopySide global{tile, staging.masked, staging.producer, nullptr,
+                      staging.epilogue},
+          local{buffer};
       if (isInit) {
         // Setting the whole buffer to the initial value needs no mask.
         if (staging.fill)
@@ -691,7 +1011,7 @@ struct GPUTileContractionsPass
   LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
                         const MmaContraction &c, ArrayRef<int64_t> tiles,
                         const DenseMap<Value, linalg::GenericOp> &fused,
-                        Value initialValue) {
+                        Value initialValue, const Epilogue *epilogue) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
     // Two mma K steps per trip where they divide K or K is not a multiple
@@ -732,9 +1052,12 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{}, false, 1, fused.lookup(operand.get()), nullptr};
-      if (op.isDpsInit(&operand))
+      Staging staging{{},      false,  1, fused.lookup(operand.get()),
+                      nullptr, nullptr};
+      if (op.isDpsInit(&operand)) {
         staging.fill = initialValue;
+        staging.epilogue = epilogue;
+      }
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
         unsigned d = cast<AffineDimExpr>(e).getPosition();
         staging.shape.push_back(stepSizes[d]);
@@ -752,6 +1075,8 @@ struct GPUTileContractionsPass
       if (!staging.masked && read)
         staging.width = getCopyWidth(cast<MemRefType>(read.getType()),
                                      staging.shape.back());
+      if (staging.epilogue && staging.width > 1)
+        staging.width = getEpilogueWidth(*staging.epilogue, staging.width);
       stagings.push_back(staging);
     }
     using LoopType = scf::SCFTilingOptions::LoopType;
@@ -833,21 +1158,43 @@ struct GPUTileContractionsPass
     for (auto &[buffer, producer] : fused)
       if (!isLoadingProducer(producer))
         outlineProducer(rewriter, producer);
-    SmallVector<Operation *> setters;
+    SmallVector<Operation *> setters, consumers;
+    DominanceInfo dominance(getOperation());
     for (auto &[op, c, tiles] : tileable) {
-      // Not into blocks of fewer than 4 warps whose warps hold 32
-      // accumulators per lane (32x32 tiles): ptxas spilled in one such
-      // sm_90a kernel, the transformer's 1792x32x96 GEMM with 2 warps of
-      // 32x32, when its C was staged.
+      // C is staged for a folded fill or an epilogue, but not in blocks of
+      // fewer than 4 warps whose warps hold 32 accumulators per lane (32x32
+      // tiles): ptxas spilled in one such sm_90a kernel, the transformer's
+      // 1792x32x96 GEMM with 2 warps of 32x32, when its C was staged.
       int64_t warps = (tiles[0] / tiles[2]) * (tiles[1] / tiles[3]);
       int64_t accumulators = tiles[2] * tiles[3] / kWarpSize;
       std::optional<FoldedInit> init;
-      if (warps >= 4 || accumulators < 32)
+      std::optional<Epilogue> epilogue;
+      if (warps >= 4 || accumulators < 32) {
         init = findFoldedInit(op);
+        SmallVector<Value> reads;
+        for (Value input : op.getDpsInputs()) {
+          linalg::GenericOp producer = fused.lookup(input);
+          llvm::append_range(reads, producer ? getReadBuffers(producer)
+                                             : SmallVector<Value>{input});
+        }
+        epilogue = findEpilogue(op, reads, dominance);
+        if (epilogue && (llvm::is_contained(consumers, epilogue->consumer) ||
+                         llvm::any_of(fused, [&](auto &entry) {
+                           return entry.second == epilogue->consumer;
+                         })))
+          epilogue.reset();
+      }
       if (init)
         setters.push_back(init->setter);
+      if (epilogue) {
+        consumers.push_back(epilogue->consumer);
+        Operation *out = epilogue->consumer.getDpsInits()[0].getDefiningOp();
+        if (out && !dominance.properlyDominates(out->getResult(0), op))
+          out->moveBefore(op);
+      }
       if (failed(tileOne(rewriter, op, c, tiles, fused,
-                         init ? init->value : nullptr))) {
+                         init ? init->value : nullptr,
+                         epilogue ? &*epilogue : nullptr))) {
         op->emitError("mp-gpu-tile-contractions: cannot tile this "
                       "contraction for Tensor Cores");
         return signalPassFailure();
@@ -864,6 +1211,11 @@ struct GPUTileContractionsPass
     for (Operation *setter : setters) {
       rewriter.eraseOp(setter);
       ++numFoldedInits;
+    }
+    // The copies of C compute the epilogues.
+    for (Operation *consumer : consumers) {
+      rewriter.eraseOp(consumer);
+      ++numEpilogues;
     }
     RewritePatternSet patterns(&getContext());
     vector::populateVectorUnrollPatterns(

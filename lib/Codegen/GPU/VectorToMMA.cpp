@@ -134,11 +134,27 @@ static void buildBF16MmaSync(RewriterBase &rewriter, nvgpu::MmaSyncOp mma) {
   rewriter.replaceOpWithNewOp<vector::FromElementsOp>(mma, accType, elements);
 }
 
-/// Whether `launch` computes a `vector.contract`.
-static bool hasContraction(gpu::LaunchOp launch) {
-  return launch.getBody()
-      .walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
+/// The contractions that `launch` computes.
+static int64_t countContractions(gpu::LaunchOp launch) {
+  int64_t count = 0;
+  launch.getBody().walk([&](vector::ContractionOp) { ++count; });
+  return count;
+}
+
+/// The op to root the conversion of `contract`'s chain at: its outermost
+/// loop inside `launch` (the K loop), else itself. Upstream's conversion
+/// starts a chain at every op it walks that is a contraction or an
+/// elementwise op it could compute on fragments, scalar ones included, and
+/// fails on those; rooted here, the epilogues after the K loop are not
+/// walked (they are in no chain: they read C back from memory).
+static Operation *getConversionRoot(vector::ContractionOp contract,
+                                    gpu::LaunchOp launch) {
+  Operation *root = contract;
+  for (Operation *op = contract->getParentOp(); op != launch;
+       op = op->getParentOp())
+    if (isa<scf::ForOp>(op))
+      root = op;
+  return root;
 }
 
 namespace {
@@ -149,7 +165,7 @@ struct GPUVectorToMMAPass
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> stages;
     getOperation()->walk([&](gpu::LaunchOp launch) {
-      if (hasContraction(launch))
+      if (countContractions(launch) != 0)
         stages.push_back(launch);
     });
     IRRewriter rewriter(&getContext());
@@ -166,23 +182,34 @@ struct GPUVectorToMMAPass
         return signalPassFailure();
       RewritePatternSet patterns(&getContext());
       populatePrepareVectorToMMAPatterns(patterns, /*useNvGpu=*/true);
-      if (failed(applyPatternsGreedily(stage, std::move(patterns))) ||
-          failed(convertVectorToNVVMCompatibleMMASync(rewriter, stage)))
+      if (failed(applyPatternsGreedily(stage, std::move(patterns))))
         return cannotLower();
+      // One chain at a time; the conversion leaves the contracts and
+      // transfers it replaced dead, and a chain it cannot take as it was:
+      // an error here.
+      for (int64_t count = countContractions(stage); count != 0;) {
+        vector::ContractionOp contract;
+        stage.walk([&](vector::ContractionOp op) {
+          contract = op;
+          return WalkResult::interrupt();
+        });
+        if (failed(convertVectorToNVVMCompatibleMMASync(
+                rewriter, getConversionRoot(contract, stage))))
+          return cannotLower();
+        if (failed(
+                applyPatternsGreedily(stage, RewritePatternSet(&getContext()))))
+          return signalPassFailure();
+        int64_t left = countContractions(stage);
+        if (left >= count)
+          return cannotLower();
+        count = left;
+      }
       if (*bf16) {
         SmallVector<nvgpu::MmaSyncOp> mmas;
         stage.walk([&](nvgpu::MmaSyncOp mma) { mmas.push_back(mma); });
         for (nvgpu::MmaSyncOp mma : mmas)
           buildBF16MmaSync(rewriter, mma);
       }
-      // The conversion leaves the contracts and transfers it replaced dead,
-      // and a contraction it cannot take (with its whole chain) as it was:
-      // an error here.
-      if (failed(
-              applyPatternsGreedily(stage, RewritePatternSet(&getContext()))))
-        return signalPassFailure();
-      if (hasContraction(stage))
-        return cannotLower();
       ++numConverted;
     }
   }

@@ -107,7 +107,7 @@ func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: mem
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
 // CHECK: scf.if
 // CHECK: memref.load %[[CT]]
-// CHECK: memref.store %{{.*}} : memref<?x?xf32, strided<[61, 1], offset: ?>>
+// CHECK: memref.store %{{.*}}, %arg2[%{{.*}}, %{{.*}}] : memref<37x61xf32>
 // CHECK: memref.dealloc %[[CT]]
 func.func @odd(%a: memref<37x29xf16>, %b: memref<29x61xf16>, %c: memref<37x61xf32>) {
   linalg.matmul ins(%a, %b : memref<37x29xf16>, memref<29x61xf16>) outs(%c : memref<37x61xf32>)
@@ -365,5 +365,186 @@ func.func @flipped(%a: memref<64x64xf16>, %w: memref<64x64xf32>, %c: memref<64x6
   }
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   memref.dealloc %b : memref<64x64xf16>
+  return
+}
+
+// -----
+
+// An epilogue (a bias along the columns, a scale along the rows, the cast
+// to f16, a ReLU) that next reads a C nothing else needs is computed by the
+// copy of C's tiles back to memory, 4 elements at a time: C staged (here set
+// to the fill's value), the bias loaded as a vector, the row's scale
+// broadcast, the result stored in the epilogue's output; neither the
+// epilogue nor C's f32 values reach memory.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-SAME: (%{{.*}}: memref<64x64xf16>, %{{.*}}: memref<64x64xf16>, %[[BIAS:.*]]: memref<64xf32>, %[[SCALE:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<64x64xf16>)
+// CHECK-NOT: linalg.generic
+// CHECK: %[[CT:.*]] = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK-COUNT-16: vector.contract
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: %[[ACC:.*]] = vector.load %[[CT]][{{.*}}] {alignment = 16 : i64} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[B:.*]] = vector.load %[[BIAS]][{{.*}}] {alignment = 16 : i64} : memref<64xf32>, vector<4xf32>
+// CHECK: %[[S:.*]] = memref.load %[[SCALE]][{{.*}}] : memref<64xf32>
+// CHECK: %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[B]], %[[ACC]] : vector<4xf32>
+// CHECK: %[[P:.*]] = arith.mulf %[[SUM]], %[[SV]] : vector<4xf32>
+// CHECK: %[[H:.*]] = arith.truncf %[[P]] : vector<4xf32> to vector<4xf16>
+// CHECK: %[[R:.*]] = arith.maximumf %[[H]], %{{.*}} : vector<4xf16>
+// CHECK: vector.store %[[R]], %[[OUT]][{{.*}}] {alignment = 8 : i64} : memref<64x64xf16>, vector<4xf16>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @epilogue(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<64xf32>, %scale: memref<64xf32>, %out: memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias, %scale, %c : memref<64xf32>, memref<64xf32>, memref<64x64xf32>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%x: f32, %s: f32, %y: f32, %o: f16):
+    %sum = arith.addf %x, %y : f32
+    %p = arith.mulf %sum, %s : f32
+    %t = arith.truncf %p : f32 to f16
+    %zh = arith.constant 0.0 : f16
+    %r = arith.maximumf %t, %zh : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// C seen as a reshape (a convolution's output as a matrix) and an epilogue
+// on the buffer itself: the copy out delinearizes C's column into the
+// buffer's last two indices (rows of 8 keep chunks of 4 contiguous). Its
+// output, allocated after the contraction, is allocated before it now.
+// CHECK-LABEL: func.func @epilogue_reshaped
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<16x4x8xf16>
+// CHECK: scf.forall
+// CHECK: scf.for
+// CHECK: vector.contract
+// CHECK: scf.forall (%[[Y:.*]], %[[X:.*]]) in
+// CHECK: %[[ACC:.*]] = vector.load %{{.*}} : memref<16x32xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[H:.*]] = arith.truncf %[[ACC]] : vector<4xf32> to vector<4xf16>
+// CHECK: vector.store %[[H]], %[[OUT]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<16x4x8xf16>, vector<4xf16>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[OUT]]
+func.func @epilogue_reshaped(%a: memref<16x16xf16>, %b: memref<16x32xf16>) -> memref<16x4x8xf16> {
+  %zero = arith.constant 0.0 : f32
+  %o = memref.alloc() : memref<16x4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%o : memref<16x4x8xf32>)
+  %c = memref.collapse_shape %o [[0], [1, 2]] : memref<16x4x8xf32> into memref<16x32xf32>
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 32, 16, 16>} ins(%a, %b : memref<16x16xf16>, memref<16x32xf16>) outs(%c : memref<16x32xf32>)
+  %out = memref.alloc() : memref<16x4x8xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%o : memref<16x4x8xf32>) outs(%out : memref<16x4x8xf16>) {
+  ^bb0(%y: f32, %h: f16):
+    %t = arith.truncf %y : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %o : memref<16x4x8xf32>
+  return %out : memref<16x4x8xf16>
+}
+
+// -----
+
+// At the edges (37x61) the copy out computes the epilogue one element at a
+// time, inside C only; an epilogue that writes C in place keeps C, read
+// after it.
+// CHECK-LABEL: func.func @epilogue_odd
+// CHECK: %[[C:.*]] = memref.alloc() : memref<37x61xf32>
+// CHECK: scf.for
+// CHECK: vector.contract
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: scf.if
+// CHECK: %[[ACC:.*]] = memref.load %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[TWICE:.*]] = arith.mulf %[[ACC]], %{{.*}} : f32
+// CHECK: memref.store %[[TWICE]], %[[C]][%{{.*}}, %{{.*}}] : memref<37x61xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: memref.copy %[[C]], %arg2
+func.func @epilogue_odd(%a: memref<37x29xf16>, %b: memref<29x61xf16>, %r: memref<37x61xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %c = memref.alloc() : memref<37x61xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<37x61xf32>)
+  linalg.matmul ins(%a, %b : memref<37x29xf16>, memref<29x61xf16>) outs(%c : memref<37x61xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<37x61xf32>) outs(%c : memref<37x61xf32>) {
+  ^bb0(%y: f32, %o: f32):
+    %t = arith.mulf %y, %two : f32
+    linalg.yield %t : f32
+  }
+  memref.copy %c, %r : memref<37x61xf32> to memref<37x61xf32>
+  memref.dealloc %c : memref<37x61xf32>
+  return
+}
+
+// -----
+
+// Epilogues left alone: C read again after the epilogue (@c_live), the
+// epilogue's output read before it (@out_read), one of its inputs written
+// before it (@input_written), its output an operand of the contraction
+// (@out_is_operand).
+// CHECK-LABEL: func.func @c_live
+// CHECK: scf.forall
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @out_read
+// CHECK: scf.forall
+// CHECK: memref.copy
+// CHECK-NEXT: linalg.generic
+// CHECK-LABEL: func.func @input_written
+// CHECK: scf.forall
+// CHECK: linalg.fill
+// CHECK-NEXT: linalg.generic
+// CHECK-LABEL: func.func @out_is_operand
+// CHECK: scf.forall
+// CHECK: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @c_live(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64xf16>, %out2: memref<64x64xf16>) {
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%y: f32, %o: f16):
+    %t = arith.truncf %y : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%out2 : memref<64x64xf16>) {
+  ^bb0(%y: f32, %o: f16):
+    %t = arith.truncf %y : f32 to f16
+    %n = arith.negf %t : f16
+    linalg.yield %n : f16
+  }
+  return
+}
+func.func @out_read(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64xf16>, %saved: memref<64x64xf16>) {
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.copy %out, %saved : memref<64x64xf16> to memref<64x64xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%y: f32, %o: f16):
+    %t = arith.truncf %y : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+func.func @input_written(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<64x64xf32>, %out: memref<64x64xf32>) {
+  %one = arith.constant 1.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.fill ins(%one : f32) outs(%bias : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%c, %bias : memref<64x64xf32>, memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%y: f32, %x: f32, %o: f32):
+    %t = arith.addf %y, %x : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+func.func @out_is_operand(%a: memref<64x64xf16>, %b: memref<64x64xf16>) {
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%a : memref<64x64xf16>) {
+  ^bb0(%y: f32, %o: f16):
+    %t = arith.truncf %y : f32 to f16
+    linalg.yield %t : f16
+  }
   return
 }

@@ -360,7 +360,15 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     `linalg.fill` (or a `memref.copy` of a buffer a fill set) and a block
     has at least 4 warps, C's tile is staged and set to the fill's value
     in the workgroup buffer instead of being read, and the fill (or the
-    copy) is erased: C is written once and never read. This is the
+    copy) is erased: C is written once and never read. The elementwise op
+    that next uses C (an epilogue: a bias, an activation, the cast to the
+    consumer's type, reading C and other buffers through projected
+    permutations) is computed by the copy of C's tile back to memory when
+    C is dead after it (or it writes C in place), nothing touches its
+    output or writes its inputs in between, and its output is not an
+    operand of the contraction: C's tile is then staged, the copy-out
+    computes the op's body (on vectors where the rows allow) and stores its
+    result, and the op is erased. This is the
     target-independent tiled stage;
     other contractions (f32, mixed operand types) are left to the
     parallel-loop path. Part of `mp-lower-to-gpu`.
@@ -409,6 +417,8 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
               "Casts and transposes fused into operand copies">,
     Statistic<"numFoldedInits", "folded-inits",
               "Fills of C folded into the contractions">,
+    Statistic<"numEpilogues", "epilogues",
+              "Elementwise consumers fused into the copies of C">,
   ];
 }
 

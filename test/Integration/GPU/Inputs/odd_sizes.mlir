@@ -49,3 +49,21 @@ func.func @transposed_relu(%a: tensor<29x37xf32>, %b: tensor<29x61xf32>) -> tens
   } -> tensor<37x61xf32>
   return %relu : tensor<37x61xf32>
 }
+
+// Whole tiles, a bias and an activation after the GEMM: the GPU backend
+// computes them where C's tiles are copied out, 4 elements at a time.
+func.func @bias_act(%x: tensor<64x96xf32>, %w: tensor<96x128xf32>, %b: tensor<128xf32>) -> tensor<64x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<64x96xf32>, tensor<96x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %act = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r, %b : tensor<64x128xf32>, tensor<128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%v: f32, %bi: f32, %o: f32):
+    %s = arith.addf %v, %bi : f32
+    %m = arith.maximumf %s, %zero : f32
+    %h = arith.mulf %m, %half : f32
+    linalg.yield %h : f32
+  } -> tensor<64x128xf32>
+  return %act : tensor<64x128xf32>
+}
