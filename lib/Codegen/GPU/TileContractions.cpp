@@ -117,6 +117,8 @@ struct Epilogue {
   Value c;
   /// From the indices of C to those of the consumer's loops.
   AffineMap toConsumer;
+  /// Whether C is stored as well (it is read after the consumer).
+  bool storesC;
 };
 } // namespace
 
@@ -398,20 +400,23 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     memref::StoreOp::create(b, loc, result, out, at);
 }
 
-/// Stores `value` (an element or a vector) in `to` at `indices`, or, with
-/// an epilogue, its consumer's result there.
+/// Stores `value` (an element or a vector) in `to` at `indices` and, with
+/// an epilogue, its consumer's result there (then `value` only if C is
+/// stored as well).
 static void buildStore(OpBuilder &b, Location loc, const CopySide &to,
                        Value value, ValueRange indices) {
   auto [dest, at] = resolveViews(b, loc, to.buffer, indices);
+  if (!to.epilogue || to.epilogue->storesC) {
+    if (isa<VectorType>(value.getType()))
+      vector::StoreOp::create(b, loc, value, dest, at, /*nontemporal=*/false,
+                              getVectorAlignment(value.getType()));
+    else
+      memref::StoreOp::create(b, loc, value, dest, at);
+  }
   if (to.epilogue) {
     assert(dest == to.epilogue->c && "tiles of C are unit-stride subviews");
-    return buildEpilogue(b, loc, *to.epilogue, value, at);
+    buildEpilogue(b, loc, *to.epilogue, value, at);
   }
-  if (isa<VectorType>(value.getType()))
-    vector::StoreOp::create(b, loc, value, dest, at, /*nontemporal=*/false,
-                            getVectorAlignment(value.getType()));
-  else
-    memref::StoreOp::create(b, loc, value, dest, at);
 }
 
 /// Whether `indices` are within the sizes of `buffer`.
@@ -798,7 +803,8 @@ static bool overwritesOrFrees(Operation *at, ArrayRef<OpOperand *> uses) {
 /// `op` that uses C's memory is one that reads C (or the buffer C is a
 /// reshape of) in one input with the identity map and
 /// - writes C in place, or C is dead after it (the next use of its memory
-///   frees it or writes it whole without reading it);
+///   frees it or writes it whole without reading it), or else C is stored
+///   as well;
 /// - nothing else uses its output's memory between `op` and it, and `op`
 ///   does not read it (`reads`: `op`'s inputs, or what the producers fused
 ///   into its copies read);
@@ -848,9 +854,10 @@ static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
     acc = use;
   }
   Value out = consumer.getDpsInits()[0];
-  if (!acc || (out != root && after.size() > 1 &&
-               !overwritesOrFrees(after[1], later[after[1]])))
+  if (!acc)
     return std::nullopt;
+  bool storesC = out != root && after.size() > 1 &&
+                 !overwritesOrFrees(after[1], later[after[1]]);
   // Its output: nothing between `op` and it uses it, `op` does not read it.
   Value outRoot = getRootBuffer(out);
   Operation *beforeConsumer = consumer->getPrevNode();
@@ -889,7 +896,7 @@ static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
         return !dominance.properlyDominates(captured, op);
       }))
     return std::nullopt;
-  return Epilogue{consumer, acc, c, toConsumer};
+  return Epilogue{consumer, acc, c, toConsumer, storesC};
 }
 
 /// The widest chunk, at most `width` elements of a row of C, on which the

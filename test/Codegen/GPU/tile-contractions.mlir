@@ -479,14 +479,26 @@ func.func @epilogue_odd(%a: memref<37x29xf16>, %b: memref<29x61xf16>, %r: memref
 
 // -----
 
-// Epilogues left alone: C read again after the epilogue (@c_live), the
+// C read again after the epilogue (@c_live): the copy out stores C and the
+// epilogue's result; the next reader of C stays. Epilogues left alone: the
 // epilogue's output read before it (@out_read), one of its inputs written
 // before it (@input_written), its output an operand of the contraction
 // (@out_is_operand).
 // CHECK-LABEL: func.func @c_live
-// CHECK: scf.forall
-// CHECK: linalg.generic
-// CHECK: linalg.generic
+// CHECK-SAME: (%{{.*}}: memref<64x64xf16>, %{{.*}}: memref<64x64xf16>, %[[OUT:.*]]: memref<64x64xf16>, %{{.*}}: memref<64x64xf16>)
+// CHECK: %[[C:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK: scf.for
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: %[[ACC:.*]] = vector.load {{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: vector.store %[[ACC]], %[[C]]
+// CHECK: %[[H:.*]] = arith.truncf %[[ACC]] : vector<4xf32> to vector<4xf16>
+// CHECK: vector.store %[[H]], %[[OUT]]
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK-NEXT: linalg.generic
+// CHECK-SAME: ins(%[[C]]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.truncf
+// CHECK-NEXT: arith.negf
 // CHECK-LABEL: func.func @out_read
 // CHECK: scf.forall
 // CHECK: memref.copy

@@ -364,11 +364,11 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     that next uses C (an epilogue: a bias, an activation, the cast to the
     consumer's type, reading C and other buffers through projected
     permutations) is computed by the copy of C's tile back to memory when
-    C is dead after it (or it writes C in place), nothing touches its
-    output or writes its inputs in between, and its output is not an
-    operand of the contraction: C's tile is then staged, the copy-out
-    computes the op's body (on vectors where the rows allow) and stores its
-    result, and the op is erased. This is the
+    nothing touches its output or writes its inputs in between and its
+    output is not an operand of the contraction: C's tile is then staged,
+    the copy-out computes the op's body (on vectors where the rows allow)
+    and stores its result (and C's, if C is read after the op and not
+    written in place by it), and the op is erased. This is the
     target-independent tiled stage;
     other contractions (f32, mixed operand types) are left to the
     parallel-loop path. Part of `mp-lower-to-gpu`.
