@@ -60,12 +60,18 @@ struct GPUChooseTilesPass
       std::optional<MmaContraction> c = matchMmaContraction(op);
       if (!c)
         return;
-      // Small GEMMs get small tiles rather than a whole block.
+      // Small GEMMs get small tiles rather than a whole block, split in
+      // two warps along each dimension where halves are still mma tiles.
       int64_t m = chooseTile(c->ranges[c->m], kMmaM, warpM, tileM);
       int64_t n = chooseTile(c->ranges[c->n], kMmaN, warpN, tileN);
-      op->setAttr(MPDialect::GpuTileAttrHelper::getNameStr(),
-                  b.getDenseI64ArrayAttr({m, n, std::min<int64_t>(warpM, m),
-                                          std::min<int64_t>(warpN, n)}));
+      auto warpTile = [](int64_t tile, int64_t step, int64_t block,
+                         int64_t warp) {
+        return tile < block ? std::min(warp, std::max(step, tile / 2)) : warp;
+      };
+      op->setAttr(
+          MPDialect::GpuTileAttrHelper::getNameStr(),
+          b.getDenseI64ArrayAttr({m, n, warpTile(m, kMmaM, tileM, warpM),
+                                  warpTile(n, kMmaN, tileN, warpN)}));
       ++numChosen;
     });
   }

@@ -20,12 +20,23 @@ func.func @odd(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>, %c: tensor<37x61xf3
 // -----
 
 // bf16, batch 3 of 1x1x1: the smallest tiles (one m16n8k16) cover M and N,
-// not a whole block.
+// not a whole block. A batch of 28x28 attention scores: 32x32 tiles, split
+// into 2x2 warps of 16x16 (halves of 16 rows and 8 columns are still mma
+// tiles); 20x10: 32x16 in 2x2 warps of 16x8.
 // CHECK-LABEL: func.func @batch_of_ones
 // CHECK: linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 8, 16, 8>} {{.*}} -> tensor<3x1x1xf32>
+// CHECK-LABEL: func.func @scores
+// CHECK: linalg.batch_matmul {mp.gpu_tile = array<i64: 32, 32, 16, 16>} {{.*}} -> tensor<128x28x28xf32>
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 32, 16, 16, 8>} {{.*}} -> tensor<20x10xf32>
 func.func @batch_of_ones(%a: tensor<3x1x1xbf16>, %b: tensor<3x1x1xbf16>, %c: tensor<3x1x1xf32>) -> tensor<3x1x1xf32> {
   %r = linalg.batch_matmul ins(%a, %b : tensor<3x1x1xbf16>, tensor<3x1x1xbf16>) outs(%c : tensor<3x1x1xf32>) -> tensor<3x1x1xf32>
   return %r : tensor<3x1x1xf32>
+}
+func.func @scores(%q: tensor<128x28x16xf16>, %k: tensor<128x16x28xf16>, %s: tensor<128x28x28xf32>,
+                  %a: tensor<20x64xf16>, %b: tensor<64x10xf16>, %c: tensor<20x10xf32>) -> (tensor<128x28x28xf32>, tensor<20x10xf32>) {
+  %r = linalg.batch_matmul ins(%q, %k : tensor<128x28x16xf16>, tensor<128x16x28xf16>) outs(%s : tensor<128x28x28xf32>) -> tensor<128x28x28xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<20x64xf16>, tensor<64x10xf16>) outs(%c : tensor<20x10xf32>) -> tensor<20x10xf32>
+  return %r, %m : tensor<128x28x28xf32>, tensor<20x10xf32>
 }
 
 // -----

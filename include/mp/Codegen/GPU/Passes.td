@@ -27,7 +27,10 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
     warp-m, warp-n>`. A small GEMM gets the smallest tile of 16, 32, ...
     rows up to `warp-m` that covers M, else `tile-m`; columns likewise from
     8 up to `warp-n`: a 10-class output takes one 16-column tile, not a
-    64-column block. Sizes the tiles do not divide (1x1, 37x61x29) need
+    64-column block. A small tile is split into warps of half its rows (and
+    columns) where the halves are still mma tiles (16 rows, 8 columns):
+    more warps per block, and fewer accumulators per lane (a 28x28 batch of
+    attention scores is 4 warps of 16x16, not one of 32x32). Sizes the tiles do not divide (1x1, 37x61x29) need
     nothing more: the tiled stage copies the operands' tiles into its
     buffers with zeros past their edges and writes only the part of C
     inside C. Part of `mp-lower-to-gpu`, before bufferization.
