@@ -637,16 +637,18 @@ findFusedProducers(ArrayRef<linalg::LinalgOp> consumers, bool canOutline) {
   return fused;
 }
 
-/// The last op before `op` in its block that uses `value` and satisfies
-/// `filter` (none if that use is in a nested region).
+/// The last op before `op` in its block that uses the memory of `buffer`
+/// (getMemoryUses) with a use that satisfies `filter` (none if that use is
+/// in a nested region).
 static Operation *
-getLastUserBefore(Value value, Operation *op,
-                  function_ref<bool(Operation *)> filter = nullptr) {
+getLastUserBefore(Value buffer, Operation *op,
+                  function_ref<bool(OpOperand *)> filter = nullptr) {
   Operation *last = nullptr;
   bool nested = false;
-  for (Operation *user : value.getUsers()) {
+  for (OpOperand *use : getMemoryUses(buffer)) {
+    Operation *user = use->getOwner();
     Operation *at = op->getBlock()->findAncestorOpInBlock(*user);
-    if (!at || !at->isBeforeInBlock(op) || (filter && !filter(user)))
+    if (!at || !at->isBeforeInBlock(op) || (filter && !filter(use)))
       continue;
     if (!last || last->isBeforeInBlock(at)) {
       last = at;
@@ -666,29 +668,20 @@ struct FoldedInit {
 };
 } // namespace
 
-/// The initial value of `op`'s accumulator C, if C (of which there is no
-/// view but the reshape that `op` writes through, if any) is set just before
-/// `op` (nothing uses it in between) by a
-/// `linalg.fill` or by a `memref.copy` from a buffer that a fill set (and only
-/// reads used in between). The tiled contraction then starts from the value
-/// instead of reading C, and the fill or the copy goes.
+/// The initial value of `op`'s accumulator C, if C (or the buffer it is a
+/// reshape of) is set just before `op` (nothing uses its memory in between,
+/// through any view) by a `linalg.fill` or by a `memref.copy` from a buffer
+/// that a fill set (and only reads used in between). The tiled contraction
+/// then starts from the value instead of reading C, and the fill or the
+/// copy goes.
 static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op) {
   // C may be a reshape of a buffer (a convolution's output seen as a
-  // matrix) that only `op` uses: the buffer is then what is set.
+  // matrix): the buffer is then what is set.
   Value c = op.getDpsInits()[0];
-  Operation *reshape = c.getDefiningOp();
   if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
-          reshape) &&
-      c.hasOneUse())
-    c = reshape->getOperand(0);
-  else
-    reshape = nullptr;
-  if (llvm::any_of(c.getUsers(), [&](Operation *user) {
-        return user != reshape && isa<ViewLikeOpInterface>(user);
-      }))
-    return std::nullopt;
-  Operation *setter = getLastUserBefore(
-      c, op, [&](Operation *user) { return user != reshape; });
+          c.getDefiningOp()))
+    c = c.getDefiningOp()->getOperand(0);
+  Operation *setter = getLastUserBefore(c, op);
   if (!setter)
     return std::nullopt;
   auto getFill = [](Operation *candidate, Value buffer) -> Value {
@@ -706,11 +699,10 @@ static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op) {
   // The last op before the copy that writes the copy's source must be a
   // fill (copies from it and other reads may come between).
   Value source = copy.getSource();
-  if (llvm::any_of(source.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
-    return std::nullopt;
-  auto writes = [&](Operation *user) {
-    auto other = dyn_cast<memref::CopyOp>(user);
-    return !onlyReads(user, source) && !(other && other.getSource() == source);
+  auto writes = [&](OpOperand *use) {
+    auto other = dyn_cast<memref::CopyOp>(use->getOwner());
+    return !onlyReads(use->getOwner(), use->get()) &&
+           !(other && other.getSource() == use->get());
   };
   Operation *writer = getLastUserBefore(source, copy, writes);
   if (Value value = getFill(writer, source))
@@ -725,33 +717,47 @@ static Value getRootBuffer(Value value) {
   return value;
 }
 
-/// From the indices of the result of `reshape` (a static
-/// memref.collapse_shape or expand_shape) to those of its source.
-static AffineMap getReshapeSourceMap(Operation *reshape) {
+/// From the indices of one side of `reshape` (a static memref.collapse_shape
+/// or expand_shape) to those of the other: of its source if `toSource`,
+/// else of its result. Collapsed to expanded delinearizes each group,
+/// expanded to collapsed linearizes it.
+static AffineMap getReshapeMap(Operation *reshape, bool toSource) {
   MLIRContext *ctx = reshape->getContext();
-  auto source = cast<MemRefType>(reshape->getOperand(0).getType());
-  auto result = cast<MemRefType>(reshape->getResult(0).getType());
-  SmallVector<AffineExpr> exprs(source.getRank());
-  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape)) {
-    for (auto [g, group] :
-         llvm::enumerate(collapse.getReassociationIndices())) {
+  auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape);
+  SmallVector<ReassociationIndices> groups =
+      collapse ? collapse.getReassociationIndices()
+               : cast<memref::ExpandShapeOp>(reshape).getReassociationIndices();
+  auto expanded = cast<MemRefType>(
+      (collapse ? reshape->getOperand(0) : reshape->getResult(0)).getType());
+  SmallVector<AffineExpr> exprs;
+  if (collapse ? toSource : !toSource) {
+    exprs.resize(expanded.getRank());
+    for (auto [g, group] : llvm::enumerate(groups)) {
       AffineExpr index = getAffineDimExpr(g, ctx);
       int64_t inner = 1;
       for (int64_t d : llvm::reverse(group)) {
         AffineExpr e = index.floorDiv(inner);
-        exprs[d] = d == group.front() ? e : e % source.getDimSize(d);
-        inner *= source.getDimSize(d);
+        exprs[d] = d == group.front() ? e : e % expanded.getDimSize(d);
+        inner *= expanded.getDimSize(d);
       }
     }
-  } else {
-    for (auto [g, group] : llvm::enumerate(
-             cast<memref::ExpandShapeOp>(reshape).getReassociationIndices())) {
-      exprs[g] = getAffineConstantExpr(0, ctx);
-      for (int64_t d : group)
-        exprs[g] = exprs[g] * result.getDimSize(d) + getAffineDimExpr(d, ctx);
-    }
+    return AffineMap::get(groups.size(), 0, exprs, ctx);
   }
-  return AffineMap::get(result.getRank(), 0, exprs, ctx);
+  for (ReassociationIndices &group : groups) {
+    exprs.push_back(getAffineConstantExpr(0, ctx));
+    for (int64_t d : group)
+      exprs.back() =
+          exprs.back() * expanded.getDimSize(d) + getAffineDimExpr(d, ctx);
+  }
+  return AffineMap::get(expanded.getRank(), 0, exprs, ctx);
+}
+
+/// The memref.collapse_shape or expand_shape that defines `value`, if any.
+static Operation *getReshape(Value value) {
+  Operation *op = value.getDefiningOp();
+  return isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(op)
+             ? op
+             : nullptr;
 }
 
 /// Whether `op` is an elementwise op that the copies of a contraction's C
@@ -801,7 +807,7 @@ static bool overwritesOrFrees(Operation *at, ArrayRef<OpOperand *> uses) {
 /// The consumer of `op`'s C that the copies of C's tiles back to memory may
 /// compute instead of storing C (isFusibleConsumer), if the first op after
 /// `op` that uses C's memory is one that reads C (or the buffer C is a
-/// reshape of) in one input with the identity map and
+/// reshape of, or a reshape of that) in one input with the identity map and
 /// - writes C in place, or C is dead after it (the next use of its memory
 ///   frees it or writes it whole without reading it), or else C is stored
 ///   as well;
@@ -818,11 +824,9 @@ static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
   Value root = c;
   AffineMap toConsumer = AffineMap::getMultiDimIdentityMap(
       cast<MemRefType>(c.getType()).getRank(), op.getContext());
-  Operation *reshape = c.getDefiningOp();
-  if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
-          reshape)) {
+  if (Operation *reshape = getReshape(c)) {
     root = reshape->getOperand(0);
-    toConsumer = getReshapeSourceMap(reshape);
+    toConsumer = getReshapeMap(reshape, /*toSource=*/true);
   }
   auto alloc = root.getDefiningOp<memref::AllocOp>();
   Block *block = op->getBlock();
@@ -843,14 +847,22 @@ static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
       after.empty() ? nullptr : dyn_cast<linalg::GenericOp>(after.front());
   if (!consumer || !isFusibleConsumer(consumer))
     return std::nullopt;
+  // It reads C's buffer or a reshape of it, and may write the buffer.
   OpOperand *acc = nullptr;
   for (OpOperand *use : later[consumer]) {
-    if (use->getOwner() != consumer || use->get() != root)
+    Operation *reshape = getReshape(use->get());
+    bool isRoot = use->get() == root;
+    if (use->getOwner() != consumer ||
+        !(isRoot || (reshape && reshape->getOperand(0) == root)))
       return std::nullopt;
-    if (consumer.isDpsInit(use))
+    if (consumer.isDpsInit(use) && isRoot)
       continue;
-    if (acc || !consumer.getMatchingIndexingMap(use).isIdentity())
+    if (acc || consumer.isDpsInit(use) ||
+        !consumer.getMatchingIndexingMap(use).isIdentity())
       return std::nullopt;
+    if (!isRoot)
+      toConsumer =
+          getReshapeMap(reshape, /*toSource=*/false).compose(toConsumer);
     acc = use;
   }
   Value out = consumer.getDpsInits()[0];

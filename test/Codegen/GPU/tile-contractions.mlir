@@ -560,3 +560,44 @@ func.func @out_is_operand(%a: memref<64x64xf16>, %b: memref<64x64xf16>) {
   }
   return
 }
+
+// -----
+
+// Attention scores: C set by a copy of a filled buffer and read back through
+// a reshape (batch of heads split in two). The copy is folded (C's tile set
+// to 0 in the workgroup buffer) and the scaling, which reads the reshape, is
+// the epilogue: batch index b of C is (b floordiv 2, b mod 2) of its output.
+// CHECK-DAG: #[[PAIR:.*]] = affine_map<(d0) -> (d0 floordiv 2)>
+// CHECK-DAG: #[[HALF:.*]] = affine_map<(d0) -> (d0 mod 2)>
+// CHECK-LABEL: func.func @scores
+// CHECK-SAME: %[[OUT:[a-z0-9]+]]: memref<2x2x16x16xf32>
+// CHECK-NOT: memref.copy
+// CHECK: scf.forall (%[[B:.*]], %{{.*}}, %{{.*}}) = (0, 0, 0) to (4, 16, 16) step (1, 16, 16)
+// CHECK: %[[CT:.*]] = memref.alloc() : memref<1x16x16xf32, #gpu.address_space<workgroup>>
+// CHECK: vector.store %{{.*}}, %[[CT]][%{{.*}}, %{{.*}}, %{{.*}}] {{.*}} vector<4xf32>
+// CHECK: vector.contract
+// CHECK: %[[ACC:.*]] = vector.load %[[CT]]{{.*}} vector<4xf32>
+// CHECK: %[[HEADS:.*]] = affine.apply #[[PAIR]](%[[B]])
+// CHECK: %[[HEAD:.*]] = affine.apply #[[HALF]](%[[B]])
+// CHECK: %[[S:.*]] = arith.divf %[[ACC]], %{{.*}} : vector<4xf32>
+// CHECK: vector.store %[[S]], %[[OUT]][%[[HEADS]], %[[HEAD]], %{{.*}}, %{{.*}}] {{.*}} : memref<2x2x16x16xf32>, vector<4xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @scores(%q: memref<4x16x16xf16>, %k: memref<4x16x16xf16>, %out: memref<2x2x16x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %four = arith.constant 4.0 : f32
+  %z = memref.alloc() : memref<4x16x16xf32>
+  linalg.fill ins(%zero : f32) outs(%z : memref<4x16x16xf32>)
+  %c = memref.alloc() : memref<4x16x16xf32>
+  memref.copy %z, %c : memref<4x16x16xf32> to memref<4x16x16xf32>
+  linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%q, %k : memref<4x16x16xf16>, memref<4x16x16xf16>) outs(%c : memref<4x16x16xf32>)
+  %v = memref.expand_shape %c [[0, 1], [2], [3]] output_shape [2, 2, 16, 16] : memref<4x16x16xf32> into memref<2x2x16x16xf32>
+  linalg.generic {indexing_maps = [affine_map<(b, h, i, j) -> (b, h, i, j)>, affine_map<(b, h, i, j) -> (b, h, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%v : memref<2x2x16x16xf32>) outs(%out : memref<2x2x16x16xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    %d = arith.divf %s, %four : f32
+    linalg.yield %d : f32
+  }
+  memref.dealloc %c : memref<4x16x16xf32>
+  memref.dealloc %z : memref<4x16x16xf32>
+  return
+}
