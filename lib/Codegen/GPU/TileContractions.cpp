@@ -107,18 +107,25 @@ static int64_t getCopyWidth(MemRefType type, int64_t inner) {
 }
 
 namespace {
-/// An elementwise consumer of a contraction's C computed where the tiles of
-/// C are copied back to memory (findEpilogue).
+/// What the copies of a contraction's C tiles back to memory compute besides
+/// (or instead of) storing C (findEpilogue).
 struct Epilogue {
-  linalg::GenericOp consumer;
-  /// The consumer's input that reads C (or the buffer C is a reshape of).
-  OpOperand *acc;
   /// The contraction's C.
   Value c;
-  /// From the indices of C to those of the consumer's loops.
+  /// An elementwise consumer of C whose result is stored, if any; its input
+  /// that reads C (or the buffer C is a reshape of, or a reshape of that);
+  /// the map from C's indices to those of its loops.
+  linalg::GenericOp consumer;
+  OpOperand *acc;
   AffineMap toConsumer;
-  /// Whether C is stored as well (it is read after the consumer).
-  bool storesC;
+  /// Reductions that OR a predicate of C's elements into a 0-d i1 flag (a
+  /// loss scaler's finite checks): the copy sets the flag where it holds.
+  SmallVector<linalg::GenericOp> flags;
+  /// Whether C is stored as well (it is read after them).
+  bool storesC = false;
+  /// Ops to move before the contraction: the allocation of the consumer's
+  /// output, the fills of the flags (and their allocations).
+  SmallVector<Operation *> hoisted;
 };
 } // namespace
 
@@ -333,52 +340,26 @@ static llvm::MaybeAlign getVectorAlignment(Type type) {
       elements * getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
 }
 
-/// Computes the consumer of `epilogue` where C holds `value` (an element,
-/// or a vector of elements along C's last dimension) at `indices` of C, and
-/// stores its result: its other inputs loaded at their maps' indices (in
-/// vectors where the map takes the last loop, broadcast where it does not),
-/// its body on them (on vectors, as its ops are elementwise).
-static void buildEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
-                          Value value, ValueRange indices) {
-  linalg::GenericOp consumer = epilogue.consumer;
-  auto vectorType = dyn_cast<VectorType>(value.getType());
-  auto widen = [&](Type type) -> Type {
-    return vectorType ? vectorType.clone(type) : type;
-  };
+/// Clones the body of the elementwise `op` (but the ops that use its output's
+/// block argument) at `b`, on `vectorType`'s shape if it is given: the
+/// values it captures and its constants broadcast, every other op given
+/// vector results. `mapping` holds its inputs' block arguments.
+static void buildElementwiseBody(OpBuilder &b, Location loc,
+                                 linalg::GenericOp op, VectorType vectorType,
+                                 IRMapping &mapping) {
   auto splat = [&](Value v) -> Value {
     if (!vectorType)
       return v;
-    return vector::BroadcastOp::create(b, loc, widen(v.getType()), v);
+    return vector::BroadcastOp::create(b, loc, vectorType.clone(v.getType()),
+                                       v);
   };
-  SmallVector<Value> at = applyMap(b, loc, epilogue.toConsumer, indices);
-  unsigned last = consumer.getNumLoops() - 1;
-  Block &body = consumer.getRegion().front();
-  IRMapping mapping;
-  for (Value captured : getCapturedValues(consumer))
+  for (Value captured : getCapturedValues(op))
     mapping.map(captured, splat(captured));
-  for (OpOperand *input : consumer.getDpsInputOperands()) {
-    Value arg = body.getArgument(input->getOperandNumber());
-    Value buffer = input->get();
-    if (input == epilogue.acc) {
-      mapping.map(arg, value);
-      continue;
-    }
-    if (!isa<MemRefType>(buffer.getType())) {
-      mapping.map(arg, splat(buffer));
-      continue;
-    }
-    AffineMap map = consumer.getMatchingIndexingMap(input);
-    SmallVector<Value> inputAt = applyMap(b, loc, map, at);
-    Type element = getElementTypeOrSelf(buffer.getType());
-    if (vectorType && map.isFunctionOfDim(last))
-      mapping.map(
-          arg, vector::LoadOp::create(b, loc, widen(element), buffer, inputAt,
-                                      /*nontemporal=*/false,
-                                      getVectorAlignment(widen(element))));
-    else
-      mapping.map(arg, splat(memref::LoadOp::create(b, loc, buffer, inputAt)));
-  }
+  Block &body = op.getRegion().front();
+  BlockArgument out = body.getArguments().back();
   for (Operation &inner : body.without_terminator()) {
+    if (llvm::is_contained(inner.getOperands(), out))
+      continue;
     if (matchPattern(&inner, m_Constant())) {
       mapping.map(inner.getResult(0), splat(b.clone(inner)->getResult(0)));
       continue;
@@ -387,10 +368,53 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     for (Value operand : inner.getOperands())
       state.addOperands(mapping.lookupOrDefault(operand));
     for (Type type : inner.getResultTypes())
-      state.addTypes(widen(type));
+      state.addTypes(vectorType ? vectorType.clone(type) : type);
     state.addAttributes(inner.getAttrs());
     mapping.map(inner.getResults(), b.create(state)->getResults());
   }
+}
+
+/// Computes the consumer of `epilogue` where C holds `value` (an element,
+/// or a vector of elements along C's last dimension) at `indices` of C, and
+/// stores its result: its other inputs loaded at their maps' indices (in
+/// vectors where the map takes the last loop, broadcast where it does not),
+/// its body on them.
+static void buildConsumer(OpBuilder &b, Location loc, const Epilogue &epilogue,
+                          Value value, ValueRange indices) {
+  linalg::GenericOp consumer = epilogue.consumer;
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  SmallVector<Value> at = applyMap(b, loc, epilogue.toConsumer, indices);
+  unsigned last = consumer.getNumLoops() - 1;
+  Block &body = consumer.getRegion().front();
+  IRMapping mapping;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value arg = body.getArgument(input->getOperandNumber());
+    Value buffer = input->get();
+    Type type = getElementTypeOrSelf(buffer.getType());
+    if (vectorType)
+      type = vectorType.clone(type);
+    if (input == epilogue.acc) {
+      mapping.map(arg, value);
+    } else if (!isa<MemRefType>(buffer.getType())) {
+      mapping.map(arg, vectorType
+                           ? vector::BroadcastOp::create(b, loc, type, buffer)
+                           : buffer);
+    } else {
+      AffineMap map = consumer.getMatchingIndexingMap(input);
+      SmallVector<Value> inputAt = applyMap(b, loc, map, at);
+      Value v;
+      if (vectorType && map.isFunctionOfDim(last))
+        v = vector::LoadOp::create(b, loc, type, buffer, inputAt,
+                                   /*nontemporal=*/false,
+                                   getVectorAlignment(type));
+      else
+        v = memref::LoadOp::create(b, loc, buffer, inputAt);
+      if (vectorType && !map.isFunctionOfDim(last))
+        v = vector::BroadcastOp::create(b, loc, type, v);
+      mapping.map(arg, v);
+    }
+  }
+  buildElementwiseBody(b, loc, consumer, vectorType, mapping);
   Value result = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
   Value out = consumer.getDpsInits()[0];
   if (vectorType)
@@ -400,9 +424,37 @@ static void buildEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
     memref::StoreOp::create(b, loc, result, out, at);
 }
 
+/// The value that the body of a flag reduction (isFlagReduction) ORs into
+/// its flag.
+static Value getFlagPredicate(linalg::GenericOp flag) {
+  Block &body = flag.getRegion().front();
+  auto any = body.getTerminator()->getOperand(0).getDefiningOp<arith::OrIOp>();
+  return any.getLhs() == body.getArguments().back() ? any.getRhs()
+                                                    : any.getLhs();
+}
+
+/// Sets the flag of `flag` (a flag reduction) to true if its predicate holds
+/// for `value` (an element of C, or a vector of elements).
+static void buildFlag(OpBuilder &b, Location loc, linalg::GenericOp flag,
+                      Value value) {
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  IRMapping mapping;
+  mapping.map(flag.getRegion().front().getArgument(0), value);
+  buildElementwiseBody(b, loc, flag, vectorType, mapping);
+  Value holds = mapping.lookupOrDefault(getFlagPredicate(flag));
+  if (vectorType)
+    holds =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, holds);
+  auto set = scf::IfOp::create(b, loc, holds);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(set.thenBlock()->getTerminator());
+  Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  memref::StoreOp::create(b, loc, yes, flag.getDpsInits()[0], ValueRange());
+}
+
 /// Stores `value` (an element or a vector) in `to` at `indices` and, with
-/// an epilogue, its consumer's result there (then `value` only if C is
-/// stored as well).
+/// an epilogue, its consumer's result there and its flags (then `value`
+/// only if C is stored as well).
 static void buildStore(OpBuilder &b, Location loc, const CopySide &to,
                        Value value, ValueRange indices) {
   auto [dest, at] = resolveViews(b, loc, to.buffer, indices);
@@ -413,10 +465,13 @@ static void buildStore(OpBuilder &b, Location loc, const CopySide &to,
     else
       memref::StoreOp::create(b, loc, value, dest, at);
   }
-  if (to.epilogue) {
-    assert(dest == to.epilogue->c && "tiles of C are unit-stride subviews");
-    buildEpilogue(b, loc, *to.epilogue, value, at);
-  }
+  if (!to.epilogue)
+    return;
+  assert(dest == to.epilogue->c && "tiles of C are unit-stride subviews");
+  if (to.epilogue->consumer)
+    buildConsumer(b, loc, *to.epilogue, value, at);
+  for (linalg::GenericOp flag : to.epilogue->flags)
+    buildFlag(b, loc, flag, value);
 }
 
 /// Whether `indices` are within the sizes of `buffer`.
@@ -804,29 +859,165 @@ static bool overwritesOrFrees(Operation *at, ArrayRef<OpOperand *> uses) {
          generic.getNumDpsInits() == 1 && isFusibleProducer(generic);
 }
 
-/// The consumer of `op`'s C that the copies of C's tiles back to memory may
-/// compute instead of storing C (isFusibleConsumer), if the first op after
-/// `op` that uses C's memory is one that reads C (or the buffer C is a
-/// reshape of, or a reshape of that) in one input with the identity map and
-/// - writes C in place, or C is dead after it (the next use of its memory
-///   frees it or writes it whole without reading it), or else C is stored
-///   as well;
-/// - nothing else uses its output's memory between `op` and it, and `op`
-///   does not read it (`reads`: `op`'s inputs, or what the producers fused
-///   into its copies read);
-/// - nothing writes its other inputs between `op` and it;
-/// - what it uses is defined before `op` (but an allocation of its output
-///   made after `op`, which is then moved before `op`).
+/// Whether `op` ORs a predicate of each element of its one input (read
+/// whole, in order) into a 0-d i1 flag: all loops reductions, the body
+/// pure elementwise ops (at most kMaxFusedProducerOps) and constants ending
+/// in `arith.ori` of the flag's block argument, used there only.
+static bool isFlagReduction(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      !op.hasPureBufferSemantics() ||
+      op.getNumReductionLoops() != op.getNumLoops() ||
+      !op.getIndexingMapsArray()[0].isIdentity())
+    return false;
+  auto flagType = cast<MemRefType>(op.getDpsInits()[0].getType());
+  if (flagType.getRank() != 0 || !flagType.getElementType().isInteger(1))
+    return false;
+  Block &body = op.getRegion().front();
+  BlockArgument flag = body.getArguments().back();
+  auto any = body.getTerminator()->getOperand(0).getDefiningOp<arith::OrIOp>();
+  if (!any || !flag.hasOneUse() ||
+      (any.getLhs() != flag && any.getRhs() != flag))
+    return false;
+  int64_t numOps = 0;
+  for (Operation &inner : body.without_terminator()) {
+    if (&inner == any.getOperation() || matchPattern(&inner, m_Constant()))
+      continue;
+    if (!inner.hasTrait<OpTrait::Vectorizable>() ||
+        !isMemoryEffectFree(&inner) || ++numOps > kMaxFusedProducerOps)
+      return false;
+  }
+  return true;
+}
+
+/// The ops of `block` between `first` and `last` that use the memory of
+/// `buffer` (getMemoryUses), in order; failure if a use is nested in one.
+static FailureOr<SmallVector<Operation *>>
+getUsersBetween(Value buffer, Operation *first, Operation *last) {
+  SmallVector<Operation *> users;
+  for (OpOperand *use : getMemoryUses(buffer)) {
+    Operation *at = first->getBlock()->findAncestorOpInBlock(*use->getOwner());
+    if (!at || !first->isBeforeInBlock(at) || !at->isBeforeInBlock(last))
+      continue;
+    if (at != use->getOwner())
+      return failure();
+    users.push_back(at);
+  }
+  llvm::sort(users,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  return users;
+}
+
+/// Whether the values that `op` uses and does not define are available
+/// before `at`.
+static bool capturesOnlyBefore(linalg::GenericOp op, Operation *at,
+                               DominanceInfo &dominance) {
+  return llvm::all_of(getCapturedValues(op), [&](Value captured) {
+    return dominance.properlyDominates(captured, at);
+  });
+}
+
+/// Whether the copies of `op`'s C may compute `consumer` (an elementwise
+/// consumer after it reading C through `acc`): nothing between `op` and it
+/// uses its output's memory, `op` does not read it (`reads`: `op`'s inputs,
+/// or what the producers fused into its copies read), and nothing writes
+/// its other inputs between `op` and it; what it uses is defined before
+/// `op` (but an allocation of its output, then added to `hoisted`).
+static bool canComputeConsumer(linalg::LinalgOp op, linalg::GenericOp consumer,
+                               OpOperand *acc, Value root,
+                               ArrayRef<Value> reads, DominanceInfo &dominance,
+                               SmallVectorImpl<Operation *> &hoisted) {
+  Value out = consumer.getDpsInits()[0];
+  Value outRoot = getRootBuffer(out);
+  if (out != root) {
+    FailureOr<SmallVector<Operation *>> between =
+        getUsersBetween(out, op, consumer);
+    if (failed(between) || !between->empty() || outRoot == root ||
+        llvm::any_of(
+            reads, [&](Value read) { return getRootBuffer(read) == outRoot; }))
+      return false;
+    if (!dominance.properlyDominates(out, op)) {
+      auto outAlloc = out.getDefiningOp<memref::AllocOp>();
+      if (!outAlloc || outAlloc->getNumOperands() != 0)
+        return false;
+      hoisted.push_back(outAlloc);
+    }
+  }
+  // Its other inputs: available at `op`, not written until it; read in
+  // place if they are its output.
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value value = input->get();
+    if (input == acc)
+      continue;
+    if (value == out) {
+      if (!consumer.getMatchingIndexingMap(input).isIdentity())
+        return false;
+      continue;
+    }
+    if (!dominance.properlyDominates(value, op) ||
+        (isa<MemRefType>(value.getType()) &&
+         (getRootBuffer(value) == outRoot ||
+          isWrittenBetween(value, op, consumer->getPrevNode()))))
+      return false;
+  }
+  return capturesOnlyBefore(consumer, op, dominance);
+}
+
+/// Whether the copies of `op`'s C may compute `flag` (a flag reduction after
+/// it reading C): between `op` and it, the flag's memory is set by a fill
+/// (moved before `op`: added to `hoisted`, with the flag's allocation if
+/// that comes after `op`) and then only ORed into by other flag reductions.
+static bool canComputeFlag(linalg::LinalgOp op, linalg::GenericOp flag,
+                           DominanceInfo &dominance,
+                           SmallVectorImpl<Operation *> &hoisted) {
+  Value value = flag.getDpsInits()[0];
+  FailureOr<SmallVector<Operation *>> between =
+      getUsersBetween(value, op, flag);
+  if (failed(between) || value.getDefiningOp<ViewLikeOpInterface>() ||
+      !capturesOnlyBefore(flag, op, dominance))
+    return false;
+  SmallVector<Operation *> moved;
+  for (auto [i, user] : llvm::enumerate(*between)) {
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    if (i == 0 && fill && fill.getDpsInits()[0] == value &&
+        dominance.properlyDominates(fill.value(), op)) {
+      moved.push_back(fill);
+      continue;
+    }
+    auto other = dyn_cast<linalg::GenericOp>(user);
+    if (!other || !isFlagReduction(other) || other.getDpsInits()[0] != value)
+      return false;
+  }
+  if (!dominance.properlyDominates(value, op)) {
+    auto alloc = value.getDefiningOp<memref::AllocOp>();
+    if (!alloc || alloc->getNumOperands() != 0)
+      return false;
+    moved.insert(moved.begin(), alloc);
+  }
+  llvm::append_range(hoisted, moved);
+  return true;
+}
+
+/// What the copies of `op`'s C tiles back to memory may compute: C must be
+/// (a reshape of) a buffer the function allocates in `op`'s block, and the
+/// ops that next use its memory, in order, read C (or that buffer, or a
+/// reshape of it) in one input with the identity map and are
+/// - at most one elementwise consumer (isFusibleConsumer,
+///   canComputeConsumer), which may write the buffer in place (the last
+///   one taken then);
+/// - flag reductions (isFlagReduction, canComputeFlag).
+/// C is stored as well unless its next use frees it or writes it whole
+/// without reading it (or the consumer writes it in place).
 static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
                                             ArrayRef<Value> reads,
                                             DominanceInfo &dominance) {
-  Value c = op.getDpsInits()[0];
-  Value root = c;
-  AffineMap toConsumer = AffineMap::getMultiDimIdentityMap(
-      cast<MemRefType>(c.getType()).getRank(), op.getContext());
-  if (Operation *reshape = getReshape(c)) {
+  Epilogue epilogue;
+  epilogue.c = op.getDpsInits()[0];
+  Value root = epilogue.c;
+  AffineMap toRoot = AffineMap::getMultiDimIdentityMap(
+      cast<MemRefType>(root.getType()).getRank(), op.getContext());
+  if (Operation *reshape = getReshape(root)) {
     root = reshape->getOperand(0);
-    toConsumer = getReshapeMap(reshape, /*toSource=*/true);
+    toRoot = getReshapeMap(reshape, /*toSource=*/true);
   }
   auto alloc = root.getDefiningOp<memref::AllocOp>();
   Block *block = op->getBlock();
@@ -843,72 +1034,58 @@ static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
       llvm::to_vector(llvm::make_first_range(later));
   llvm::sort(after,
              [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
-  auto consumer =
-      after.empty() ? nullptr : dyn_cast<linalg::GenericOp>(after.front());
-  if (!consumer || !isFusibleConsumer(consumer))
-    return std::nullopt;
-  // It reads C's buffer or a reshape of it, and may write the buffer.
-  OpOperand *acc = nullptr;
-  for (OpOperand *use : later[consumer]) {
-    Operation *reshape = getReshape(use->get());
-    bool isRoot = use->get() == root;
-    if (use->getOwner() != consumer ||
-        !(isRoot || (reshape && reshape->getOperand(0) == root)))
-      return std::nullopt;
-    if (consumer.isDpsInit(use) && isRoot)
-      continue;
-    if (acc || consumer.isDpsInit(use) ||
-        !consumer.getMatchingIndexingMap(use).isIdentity())
-      return std::nullopt;
-    if (!isRoot)
-      toConsumer =
-          getReshapeMap(reshape, /*toSource=*/false).compose(toConsumer);
-    acc = use;
-  }
-  Value out = consumer.getDpsInits()[0];
-  if (!acc)
-    return std::nullopt;
-  bool storesC = out != root && after.size() > 1 &&
-                 !overwritesOrFrees(after[1], later[after[1]]);
-  // Its output: nothing between `op` and it uses it, `op` does not read it.
-  Value outRoot = getRootBuffer(out);
-  Operation *beforeConsumer = consumer->getPrevNode();
-  if (out != root) {
-    for (OpOperand *use : getMemoryUses(out)) {
-      Operation *at = block->findAncestorOpInBlock(*use->getOwner());
-      if (at && op->isBeforeInBlock(at) && at->isBeforeInBlock(consumer))
+  bool inPlace = false;
+  size_t next = 0;
+  for (; next < after.size() && !inPlace; ++next) {
+    auto user = dyn_cast<linalg::GenericOp>(after[next]);
+    if (!user)
+      break;
+    // It reads C's buffer or a reshape of it in one input with the identity
+    // map, and may write the buffer.
+    OpOperand *input = nullptr;
+    bool writes = false;
+    Operation *view = nullptr;
+    for (OpOperand *use : later[user]) {
+      Operation *reshape = getReshape(use->get());
+      bool isRoot = use->get() == root;
+      if (use->getOwner() != user ||
+          !(isRoot || (reshape && reshape->getOperand(0) == root)))
         return std::nullopt;
+      if (user.isDpsInit(use) && isRoot) {
+        writes = true;
+        continue;
+      }
+      if (input || user.isDpsInit(use) ||
+          !user.getMatchingIndexingMap(use).isIdentity())
+        return std::nullopt;
+      input = use;
+      view = isRoot ? nullptr : reshape;
     }
-    if (outRoot == root || llvm::any_of(reads, [&](Value read) {
-          return getRootBuffer(read) == outRoot;
-        }))
-      return std::nullopt;
-    auto outAlloc = out.getDefiningOp<memref::AllocOp>();
-    if (!dominance.properlyDominates(out, op) &&
-        !(outAlloc && outAlloc->getNumOperands() == 0))
-      return std::nullopt;
+    if (!input)
+      break;
+    SmallVector<Operation *> hoisted;
+    if (!writes && isFlagReduction(user) &&
+        canComputeFlag(op, user, dominance, hoisted)) {
+      epilogue.flags.push_back(user);
+    } else if (!epilogue.consumer && isFusibleConsumer(user) &&
+               canComputeConsumer(op, user, input, root, reads, dominance,
+                                  hoisted)) {
+      epilogue.consumer = user;
+      epilogue.acc = input;
+      epilogue.toConsumer =
+          view ? getReshapeMap(view, /*toSource=*/false).compose(toRoot)
+               : toRoot;
+      inPlace = writes;
+    } else {
+      break;
+    }
+    llvm::append_range(epilogue.hoisted, hoisted);
   }
-  // Its other inputs: available at `op`, not written until it; read in
-  // place if they are its output.
-  for (OpOperand *input : consumer.getDpsInputOperands()) {
-    Value value = input->get();
-    if (input == acc || value == out)
-      continue;
-    if (!dominance.properlyDominates(value, op) ||
-        (isa<MemRefType>(value.getType()) &&
-         (getRootBuffer(value) == outRoot ||
-          isWrittenBetween(value, op, beforeConsumer))))
-      return std::nullopt;
-  }
-  for (OpOperand *input : consumer.getDpsInputOperands())
-    if (input->get() == out &&
-        !consumer.getMatchingIndexingMap(input).isIdentity())
-      return std::nullopt;
-  if (llvm::any_of(getCapturedValues(consumer), [&](Value captured) {
-        return !dominance.properlyDominates(captured, op);
-      }))
+  if (!epilogue.consumer && epilogue.flags.empty())
     return std::nullopt;
-  return Epilogue{consumer, acc, c, toConsumer, storesC};
+  epilogue.storesC = !inPlace && next < after.size() &&
+                     !overwritesOrFrees(after[next], later[after[next]]);
+  return epilogue;
 }
 
 /// The widest chunk, at most `width` elements of a row of C, on which the
@@ -916,6 +1093,8 @@ static std::optional<Epilogue> findEpilogue(linalg::LinalgOp op,
 /// reads along its last loop must be aligned to it (getCopyWidth).
 static int64_t getEpilogueWidth(const Epilogue &epilogue, int64_t width) {
   linalg::GenericOp consumer = epilogue.consumer;
+  if (!consumer)
+    return width;
   unsigned last = consumer.getNumLoops() - 1;
   int64_t inner = consumer.getStaticLoopRanges()[last];
   auto narrow = [&](Value buffer) {
@@ -1197,19 +1376,23 @@ struct GPUTileContractionsPass
                                              : SmallVector<Value>{input});
         }
         epilogue = findEpilogue(op, reads, dominance);
-        if (epilogue && (llvm::is_contained(consumers, epilogue->consumer) ||
-                         llvm::any_of(fused, [&](auto &entry) {
-                           return entry.second == epilogue->consumer;
-                         })))
+        auto taken = [&](Operation *user) {
+          return llvm::is_contained(consumers, user) ||
+                 llvm::any_of(
+                     fused, [&](auto &entry) { return entry.second == user; });
+        };
+        if (epilogue &&
+            (taken(epilogue->consumer) || llvm::any_of(epilogue->flags, taken)))
           epilogue.reset();
       }
       if (init)
         setters.push_back(init->setter);
       if (epilogue) {
-        consumers.push_back(epilogue->consumer);
-        Operation *out = epilogue->consumer.getDpsInits()[0].getDefiningOp();
-        if (out && !dominance.properlyDominates(out->getResult(0), op))
-          out->moveBefore(op);
+        if (epilogue->consumer)
+          consumers.push_back(epilogue->consumer);
+        llvm::append_range(consumers, epilogue->flags);
+        for (Operation *hoisted : epilogue->hoisted)
+          hoisted->moveBefore(op);
       }
       if (failed(tileOne(rewriter, op, c, tiles, fused,
                          init ? init->value : nullptr,

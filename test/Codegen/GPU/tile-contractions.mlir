@@ -601,3 +601,83 @@ func.func @scores(%q: memref<4x16x16xf16>, %k: memref<4x16x16xf16>, %out: memref
   memref.dealloc %z : memref<4x16x16xf32>
   return
 }
+
+// -----
+
+// A loss scaler's unscaling and finite check after a gradient GEMM: the copy
+// of C computes both; the check sets the flag where a chunk of C holds an
+// infinite or NaN element, and the flag's allocation and fill (false) move
+// before the contraction. C, read by nothing else, is never stored.
+// CHECK-LABEL: func.func @finite_flag
+// CHECK-SAME: %[[OUT:[a-z0-9]+]]: memref<64x64xf32>) -> memref<i1>
+// CHECK: %[[FLAG:.*]] = memref.alloc() : memref<i1>
+// CHECK-NEXT: linalg.fill ins(%false : i1) outs(%[[FLAG]] : memref<i1>)
+// CHECK-NEXT: scf.forall
+// CHECK: vector.contract
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: %[[ACC:.*]] = vector.load {{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[U:.*]] = arith.mulf %[[ACC]], %{{.*}} : vector<4xf32>
+// CHECK: vector.store %[[U]], %[[OUT]]
+// CHECK-NOT: vector.store %[[ACC]]
+// CHECK: %[[ABS:.*]] = math.absf %[[ACC]] : vector<4xf32>
+// CHECK: %[[FIN:.*]] = arith.cmpf olt, %[[ABS]], %{{.*}} : vector<4xf32>
+// CHECK: %[[NF:.*]] = arith.xori %[[FIN]], %{{.*}} : vector<4xi1>
+// CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[NF]] : vector<4xi1> into i1
+// CHECK: scf.if %[[ANY]] {
+// CHECK: memref.store %true, %[[FLAG]][] : memref<i1>
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[FLAG]]
+func.func @finite_flag(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64xf32>) -> memref<i1> {
+  %zero = arith.constant 0.0 : f32
+  %quarter = arith.constant 0.25 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %false = arith.constant false
+  %true = arith.constant true
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  %flag = memref.alloc() : memref<i1>
+  linalg.fill ins(%false : i1) outs(%flag : memref<i1>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %u = arith.mulf %v, %quarter : f32
+    linalg.yield %u : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%c : memref<64x64xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%v: f32, %acc: i1):
+    %abs = math.absf %v : f32
+    %ok = arith.cmpf olt, %abs, %inf : f32
+    %bad = arith.xori %ok, %true : i1
+    %any = arith.ori %acc, %bad : i1
+    linalg.yield %any : i1
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return %flag : memref<i1>
+}
+
+// -----
+
+// The flag read between the GEMM and its check (@flag_read): the check
+// stays a reduction of its own.
+// CHECK-LABEL: func.func @flag_read
+// CHECK: scf.forall
+// CHECK: memref.copy
+// CHECK-NEXT: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "reduction"]
+func.func @flag_read(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %flag: memref<i1>, %saved: memref<i1>) {
+  %inf = arith.constant 0x7F800000 : f32
+  %true = arith.constant true
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  memref.copy %flag, %saved : memref<i1> to memref<i1>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%c : memref<64x64xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%v: f32, %acc: i1):
+    %abs = math.absf %v : f32
+    %ok = arith.cmpf olt, %abs, %inf : f32
+    %bad = arith.xori %ok, %true : i1
+    %any = arith.ori %acc, %bad : i1
+    linalg.yield %any : i1
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}

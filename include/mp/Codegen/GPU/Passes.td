@@ -371,7 +371,12 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     output is not an operand of the contraction: C's tile is then staged,
     the copy-out computes the op's body (on vectors where the rows allow)
     and stores its result (and C's, if C is read after the op and not
-    written in place by it), and the op is erased. This is the
+    written in place by it), and the op is erased. Reductions that next
+    OR a predicate of C's elements into a 0-d i1 flag (a loss scaler's
+    finite check) are computed there too: the copy sets the flag where
+    a chunk of C satisfies the predicate, and the flag's fill moves
+    before the contraction (allowed when, between the contraction and
+    the check, the flag is only filled and then ORed into). This is the
     target-independent tiled stage;
     other contractions (f32, mixed operand types) are left to the
     parallel-loop path. Part of `mp-lower-to-gpu`.

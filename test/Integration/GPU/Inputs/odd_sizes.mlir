@@ -67,3 +67,40 @@ func.func @bias_act(%x: tensor<64x96xf32>, %w: tensor<96x128xf32>, %b: tensor<12
   } -> tensor<64x128xf32>
   return %act : tensor<64x128xf32>
 }
+
+// A loss scaler's finite check of a GEMM's result (any element infinite or
+// NaN) next to its unscaling: the GPU backend sets the flag where C's tiles
+// are copied out. %gain 1 keeps every product finite; 1e5 sends the f16
+// operands (and so C) to infinity.
+func.func @finite_check(%x: tensor<64x96xf32>, %w: tensor<96x128xf32>, %gain: tensor<f32>) -> (tensor<64x128xf32>, tensor<i1>) {
+  %zero = arith.constant 0.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %false = arith.constant false
+  %true = arith.constant true
+  %quarter = arith.constant 0.25 : f32
+  %ex = tensor.empty() : tensor<64x96xf32>
+  %big = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x, %gain : tensor<64x96xf32>, tensor<f32>) outs(%ex : tensor<64x96xf32>) {
+  ^bb0(%v: f32, %g: f32, %o: f32):
+    %m = arith.mulf %v, %g : f32
+    linalg.yield %m : f32
+  } -> tensor<64x96xf32>
+  %e = tensor.empty() : tensor<64x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.matmul ins(%big, %w : tensor<64x96xf32>, tensor<96x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %unscaled = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %quarter : f32
+    linalg.yield %m : f32
+  } -> tensor<64x128xf32>
+  %f0 = tensor.empty() : tensor<i1>
+  %f = linalg.fill ins(%false : i1) outs(%f0 : tensor<i1>) -> tensor<i1>
+  %found = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%r : tensor<64x128xf32>) outs(%f : tensor<i1>) {
+  ^bb0(%v: f32, %acc: i1):
+    %a = math.absf %v : f32
+    %finite = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %finite, %true : i1
+    %any = arith.ori %acc, %bad : i1
+    linalg.yield %any : i1
+  } -> tensor<i1>
+  return %unscaled, %found : tensor<64x128xf32>, tensor<i1>
+}
