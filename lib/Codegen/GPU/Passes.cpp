@@ -118,8 +118,9 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
 static void addTiledStage(OpPassManager &pm,
                           const GpuPipelineOptions &options) {
   // On the module: fused producers are outlined into functions.
-  pm.addPass(createGPUTileContractionsPass(
-      getTileOptions<GPUTileContractionsPassOptions>(options)));
+  auto tiles = getTileOptions<GPUTileContractionsPassOptions>(options);
+  tiles.doubleBuffer = options.doubleBuffer;
+  pm.addPass(createGPUTileContractionsPass(tiles));
   pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -131,6 +132,7 @@ static void addKernelStage(OpPassManager &pm,
                            const GpuPipelineOptions &options) {
   pm.addPass(createGPULibraryGemmPass());
   addTiledStage(pm, options);
+  pm.addNestedPass<func::FuncOp>(createGPUAsyncCopiesPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
   pm.addNestedPass<func::FuncOp>(createGPUSubgroupReduceToShufflesPass());
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());

@@ -15,6 +15,7 @@
 #include "MmaContraction.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -549,10 +550,11 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
 /// Copies the elements of a static `shape` (row major) from `from` to `to`
 /// with the threads of a block, `threads` = {y, x}: an scf.forall mapped to
 /// #gpu.thread<y>, #gpu.thread<x> in which thread t (y * x-count + x) moves
-/// the chunks t, t + threads, ... of `width` contiguous elements.
-static void buildCopy(OpBuilder &b, Location loc, const CopySide &from,
-                      const CopySide &to, ArrayRef<int64_t> shape,
-                      ArrayRef<int64_t> threads, int64_t width) {
+/// the chunks t, t + threads, ... of `width` contiguous elements. Returns
+/// the forall.
+static scf::ForallOp buildCopy(OpBuilder &b, Location loc, const CopySide &from,
+                               const CopySide &to, ArrayRef<int64_t> shape,
+                               ArrayRef<int64_t> threads, int64_t width) {
   MLIRContext *ctx = b.getContext();
   int64_t numThreads = threads[0] * threads[1];
   int64_t numChunks = ShapedType::getNumElements(shape) / width;
@@ -594,6 +596,7 @@ static void buildCopy(OpBuilder &b, Location loc, const CopySide &from,
           b, loc, AffineMap::get(2, 0, coord), {y, x}));
     buildChunkCopy(b, loc, from, to, indices, vectorType);
   }
+  return forall;
 }
 
 /// Whether `user` only reads `value` (conservatively: a linalg op taking it
@@ -1118,6 +1121,25 @@ static int64_t getEpilogueWidth(const Epilogue &epilogue, int64_t width) {
   return width;
 }
 
+/// `value`, computed in `loop`'s body from its induction variable, as it
+/// is at `iv`: the ops of the body it depends on cloned at `b`.
+static Value cloneAt(OpBuilder &b, Value value, scf::ForOp loop, Value iv) {
+  BackwardSliceOptions options;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == loop.getBody();
+  };
+  options.inclusive = true;
+  SetVector<Operation *> slice;
+  if (value.getDefiningOp() &&
+      failed(getBackwardSlice(value.getDefiningOp(), &slice, options)))
+    return nullptr;
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (Operation *op : slice)
+    b.clone(*op, mapping);
+  return mapping.lookupOrDefault(value);
+}
+
 namespace {
 struct GPUTileContractionsPass
     : public mp::impl::GPUTileContractionsPassBase<GPUTileContractionsPass> {
@@ -1151,7 +1173,73 @@ struct GPUTileContractionsPass
     linalg::GenericOp producer; // fused into the copies, if any
     Value fill;                 // C's folded initial value, if any
     const Epilogue *epilogue;   // computed by the copies of C, if any
+    bool doubleBuffered;        // two buffers, the next K step's prefetched
   };
+
+  /// Stages the tile `tile` (of `kLoop`'s K step) of an operand in two
+  /// workgroup buffers (one `memref<2x...>`), allocated before `kLoop` and
+  /// freed after it: the block's `threads` copy the first K step's tile
+  /// into slot 0 before the loop, and on each trip copy the next step's
+  /// tile (the last one's again on the last trip) into the other slot
+  /// before `step` computes on this trip's. The copies' stores are marked
+  /// for mp-gpu-async-copies. Returns this trip's slot.
+  Value stageTwice(RewriterBase &rewriter, Value tile, scf::ForOp kLoop,
+                   Operation *step, ArrayRef<int64_t> threads,
+                   const Staging &staging) {
+    MLIRContext *ctx = &getContext();
+    Location loc = step->getLoc();
+    auto workgroup = gpu::AddressSpaceAttr::get(
+        ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
+    SmallVector<int64_t> shape = {2};
+    llvm::append_range(shape, staging.shape);
+    auto slotsType =
+        MemRefType::get(shape, getElementTypeOrSelf(tile.getType()),
+                        MemRefLayoutAttrInterface(), workgroup);
+    rewriter.setInsertionPoint(kLoop);
+    Value slots = memref::AllocOp::create(rewriter, loc, slotsType);
+    auto slot = [&](OpFoldResult index) -> Value {
+      SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
+      offsets[0] = index;
+      SmallVector<OpFoldResult> sizes = getAsIndexOpFoldResult(ctx, shape);
+      sizes[0] = rewriter.getIndexAttr(1);
+      SmallVector<OpFoldResult> strides(shape.size(), rewriter.getIndexAttr(1));
+      auto type = memref::SubViewOp::inferRankReducedResultType(
+          staging.shape, slotsType, offsets, sizes, strides);
+      return memref::SubViewOp::create(rewriter, loc, cast<MemRefType>(type),
+                                       slots, offsets, sizes, strides);
+    };
+    auto copy = [&](Value from, Value to, StringRef how) {
+      scf::ForallOp forall =
+          buildCopy(rewriter, loc, CopySide{from, false, staging.producer},
+                    CopySide{to}, staging.shape, threads, staging.width);
+      forall.walk([&](vector::StoreOp store) {
+        MPDialect::GpuCopyAttrHelper(ctx).setAttr(store,
+                                                  rewriter.getStringAttr(how));
+      });
+    };
+    int64_t lb = *getConstantIntValue(kLoop.getLowerBound());
+    int64_t ub = *getConstantIntValue(kLoop.getUpperBound());
+    int64_t k = *getConstantIntValue(kLoop.getStep());
+    copy(cloneAt(rewriter, tile, kLoop, kLoop.getLowerBound()),
+         slot(rewriter.getIndexAttr(0)), "async");
+    rewriter.setInsertionPoint(step);
+    AffineExpr iv = rewriter.getAffineDimExpr(0);
+    Value ivValue = kLoop.getInductionVar();
+    Value next = affine::makeComposedAffineMin(
+        rewriter, loc,
+        AffineMap::get(1, 0, {iv + k, rewriter.getAffineConstantExpr(ub - k)},
+                       ctx),
+        {ivValue});
+    auto slotOf = [&](int64_t ahead) {
+      return affine::makeComposedFoldedAffineApply(
+          rewriter, loc, ((iv - lb).floorDiv(k) + ahead) % 2, {ivValue});
+    };
+    copy(cloneAt(rewriter, tile, kLoop, next), slot(slotOf(1)), "prefetch");
+    Value current = slot(slotOf(0));
+    rewriter.setInsertionPointAfter(kLoop);
+    memref::DeallocOp::create(rewriter, loc, slots);
+    return current;
+  }
 
   /// Stages the operands of `step` (a block's tile for one trip of `kLoop`)
   /// in workgroup buffers allocated before `kLoop` and freed after it. On
@@ -1173,6 +1261,12 @@ struct GPUTileContractionsPass
       if (isInit && !staging.masked && !staging.fill && !staging.epilogue)
         continue;
       Value tile = operand.get();
+      if (staging.doubleBuffered) {
+        Value slot = stageTwice(rewriter, tile, cast<scf::ForOp>(kLoop), step,
+                                threads, staging);
+        rewriter.modifyOpInPlace(step, [&] { operand.set(slot); });
+        continue;
+      }
       auto bufferType =
           MemRefType::get(staging.shape, getElementTypeOrSelf(tile.getType()),
                           MemRefLayoutAttrInterface(), workgroup);
@@ -1250,8 +1344,8 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{},      false,  1, fused.lookup(operand.get()),
-                      nullptr, nullptr};
+      Staging staging{{},      false,   1,    fused.lookup(operand.get()),
+                      nullptr, nullptr, false};
       if (op.isDpsInit(&operand)) {
         staging.fill = initialValue;
         staging.epilogue = epilogue;
@@ -1275,6 +1369,18 @@ struct GPUTileContractionsPass
                                      staging.shape.back());
       if (staging.epilogue && staging.width > 1)
         staging.width = getEpilogueWidth(*staging.epilogue, staging.width);
+      // An operand's panels copied unchanged in chunks of 4, 8 or 16 bytes
+      // (what cp.async moves) are double-buffered where K takes two steps
+      // or more.
+      Type element = getElementTypeOrSelf(operand.get().getType());
+      staging.doubleBuffered =
+          doubleBuffer && !op.isDpsInit(&operand) && !staging.masked &&
+          k / kStep >= 2 &&
+          staging.width * element.getIntOrFloatBitWidth() >= 32 &&
+          (!staging.producer ||
+           (isVectorizableProducer(staging.producer) &&
+            getElementTypeOrSelf(staging.producer.getDpsInputs()[0]) ==
+                element));
       stagings.push_back(staging);
     }
     using LoopType = scf::SCFTilingOptions::LoopType;

@@ -1,8 +1,9 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=double-buffer=false | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=32 tile-n=32 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' | FileCheck %s --check-prefix=EDGE
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=64 tile-n=32 warp-m=32 warp-n=32' | FileCheck %s --check-prefix=TWO
 // RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-gpu-tile-contractions))' | FileCheck %s --check-prefix=NESTED
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions | FileCheck %s --check-prefix=DOUBLE
 // RUN: not mp-opt %s --mp-gpu-tile-contractions='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
@@ -31,6 +32,35 @@
 // CHECK-DAG: memref.dealloc %[[B]] :
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 // CHECK-NOT: linalg.matmul
+// By default (double-buffer) the panels, copied unchanged 16 bytes at a
+// time over 3 K steps, are staged in two buffers each: the first step's
+// copied into slot 0 before the loop ("async"), each trip copying the next
+// step's (the last one's again on the last trip) into the other slot
+// ("prefetch", for mp-gpu-async-copies) before the warps compute on this
+// trip's slot.
+// DOUBLE-DAG: #[[NEXT:.*]] = affine_map<(d0) -> (d0 + 32, 64)>
+// DOUBLE-DAG: #[[OTHER:.*]] = affine_map<(d0) -> (d0 floordiv 32 - ((d0 floordiv 32 + 1) floordiv 2) * 2 + 1)>
+// DOUBLE-DAG: #[[THIS:.*]] = affine_map<(d0) -> ((d0 floordiv 32) mod 2)>
+// DOUBLE-LABEL: func.func @matmul
+// DOUBLE: %[[A:.*]] = memref.alloc() : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// DOUBLE: %[[A0:.*]] = memref.subview %[[A]][0, 0, 0] [1, 64, 32] [1, 1, 1]
+// DOUBLE: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// DOUBLE-COUNT-2: vector.store %{{.*}}, %[[A0]][{{.*}}] {alignment = 16 : i64, mp.gpu_copy = "async"}
+// DOUBLE: %[[B:.*]] = memref.alloc() : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// DOUBLE: scf.for %[[K:.*]] = %c0 to %c96 step %c32
+// DOUBLE: %[[KN:.*]] = affine.min #[[NEXT]](%[[K]])
+// DOUBLE: %[[SN:.*]] = affine.apply #[[OTHER]](%[[K]])
+// DOUBLE: %[[AN:.*]] = memref.subview %[[A]][%[[SN]], 0, 0] [1, 64, 32] [1, 1, 1]
+// DOUBLE: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// DOUBLE: vector.load %arg0[%{{.*}}, %{{.*}}]
+// DOUBLE: vector.store %{{.*}}, %[[AN]][{{.*}}] {alignment = 16 : i64, mp.gpu_copy = "prefetch"}
+// DOUBLE: %[[S:.*]] = affine.apply #[[THIS]](%[[K]])
+// DOUBLE: %[[AK:.*]] = memref.subview %[[A]][%[[S]], 0, 0] [1, 64, 32] [1, 1, 1]
+// DOUBLE: mp.gpu_copy = "prefetch"
+// DOUBLE: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 64) step (32, 32)
+// DOUBLE: memref.subview %[[AK]]
+// DOUBLE-COUNT-16: vector.contract
+// DOUBLE: memref.dealloc %[[A]]
 // SMALL-LABEL: func.func @matmul
 // SMALL: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 64) step (32, 32)
 // SMALL: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)

@@ -1,5 +1,6 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --implicit-check-not=vector.contract
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=LOOP
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --implicit-check-not=vector.contract
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=LOOP
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=ASYNC
 
 // The tiled stage's m16n8k16 contracts become mma.sync with f32
 // accumulators (2x4x2 per warp and K step of 32) reading their operands
@@ -26,6 +27,25 @@
 // LOOP-NOT: %arg2[
 // LOOP: scf.yield
 // LOOP: vector.store %{{.*}}, %arg2[
+// Double-buffered (the default) with cp.async: two slots per panel; in
+// the K loop the next step's copies are issued into the other slot, the
+// warps' ldmatrix read this step's slot, and each thread waits for its
+// copies before the barrier that ends the step.
+// ASYNC-LABEL: func.func @matmul_then_relu
+// ASYNC: gpu.launch {{.*}} workgroup(%[[A:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>)
+// ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[A]][%c0,
+// ASYNC: nvgpu.device_async_wait
+// ASYNC: scf.for
+// ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[A]][%[[NEXT:[0-9]+]],
+// ASYNC: nvgpu.device_async_create_group
+// ASYNC-NEXT: gpu.barrier
+// ASYNC: nvgpu.device_async_copy %arg1[{{.*}}], %[[B]][%[[NEXT]],
+// ASYNC: nvgpu.ldmatrix %[[A]][%[[THIS:[0-9]+]],
+// ASYNC: nvgpu.ldmatrix %[[B]][%[[THIS]],
+// ASYNC: nvgpu.mma.sync
+// ASYNC: nvvm.cp.async.wait.group 0
+// ASYNC-NEXT: gpu.barrier
+// ASYNC-NEXT: scf.yield
 func.func @matmul_then_relu(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%c : memref<64x64xf32>) {

@@ -92,3 +92,10 @@ func.func @bad_gpu_tile(%a: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<
   %r = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 24, 32>} ins(%a, %a : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// expected-error @below {{'mp.gpu_copy' must be "async" or "prefetch", got "later"}}
+func.func @bad_copy() attributes {mp.gpu_copy = "later"} {
+  return
+}

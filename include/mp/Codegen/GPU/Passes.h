@@ -90,6 +90,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   PassOptions::Option<int64_t> warpN{
       *this, "warp-n", llvm::cl::desc("Columns of C per warp"),
       llvm::cl::init(GPUTileContractionsPassOptions().warpN)};
+  PassOptions::Option<bool> doubleBuffer{
+      *this, "double-buffer",
+      llvm::cl::desc("Double-buffer the GEMM panels copied unchanged, the "
+                     "next K step's loaded (cp.async) during this one's"),
+      llvm::cl::init(GPUTileContractionsPassOptions().doubleBuffer)};
   PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Write mp-gpu-kernel-report's JSON (kernels, bytes "

@@ -418,6 +418,9 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     Option<"warpN", "warp-n", "int64_t", /*default=*/"32",
            "Columns of C computed by one warp (a multiple of 8 dividing "
            "tile-n)">,
+    Option<"doubleBuffer", "double-buffer", "bool", /*default=*/"true",
+           "Stage the panels a block copies unchanged in two buffers, the "
+           "next K step's copied while this one's is computed on">,
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Contractions tiled for Tensor Cores">,
@@ -590,6 +593,51 @@ def GPUSubgroupReduceToShufflesPass
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def GPUAsyncCopiesPass : Pass<"mp-gpu-async-copies"> {
+  let summary = "Double-buffered panel copies as cp.async";
+  let description = [{
+    The copies of a Tensor Core block's panels into workgroup memory that
+    `mp-gpu-tile-contractions` double-buffered (their stores marked
+    `mp.gpu_copy`) become `nvgpu.device_async_copy` (`cp.async`, 16-byte
+    copies bypassing L1) in groups, by upstream's `createAsyncGroups`: the
+    first K step's copies ("async") are waited for right after them; the
+    next step's ("prefetch"), issued before the warps compute on this
+    step's panels, are waited for at the end of the step's last forall
+    (the warps' work: `nvvm.cp.async.wait.group 0`), so the loads of step
+    k+1 overlap the Tensor Core work of step k, and the barrier after the
+    warps makes them visible to step k+1. A marked store upstream does not
+    take (a read that is not a plain 4, 8 or 16-byte load) stays a copy.
+    The markers go. Part of `mp-lower-to-gpu` (not of the emulation, which
+    runs the copies in order).
+
+    ```mlir
+    scf.for %k = %c0 to %c128 step %c32 {
+      scf.forall (%ty, %tx) in (2, 64) {    // the next step's panel
+        %v = vector.load %a[%i, %kn] : memref<128x128xf16>, vector<8xf16>
+        vector.store %v, %next[%r, %c] {mp.gpu_copy = "prefetch"} : ...
+      }
+      scf.forall (%wy, %wx) in (2, 2) { ... vector.contract ... }
+    }
+    // becomes
+    scf.for %k = %c0 to %c128 step %c32 {
+      scf.forall (%ty, %tx) in (2, 64) {
+        %t = nvgpu.device_async_copy %a[%i, %kn], %next[%r, %c], 8 {bypassL1} : ...
+        %g = nvgpu.device_async_create_group %t
+      }
+      scf.forall (%wy, %wx) in (2, 2) {
+        ... vector.contract ...
+        nvvm.cp.async.wait.group 0
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
+  let statistics = [
+    Statistic<"numAsync", "async-copies", "Panel copies made cp.async">,
+  ];
 }
 
 def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {

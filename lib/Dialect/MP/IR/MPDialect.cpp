@@ -102,6 +102,12 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
     auto how = dyn_cast<StringAttr>(value);
     return check(how && how.getValue() == "library", "\"library\"");
   }
+  if (name == GpuCopyAttrHelper::getNameStr()) {
+    auto how = dyn_cast<StringAttr>(value);
+    return check(
+        how && (how.getValue() == "async" || how.getValue() == "prefetch"),
+        "\"async\" or \"prefetch\"");
+  }
   return op->emitError() << "unknown mp attribute '" << name
                          << "' (known: " << OverrideAttrHelper::getNameStr()
                          << ", " << ClassAttrHelper::getNameStr() << ", "
@@ -109,7 +115,8 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                          << AccumulatorAttrHelper::getNameStr() << ", "
                          << SignaturePrecisionAttrHelper::getNameStr() << ", "
                          << GpuTileAttrHelper::getNameStr() << ", "
-                         << GpuGemmAttrHelper::getNameStr() << ")";
+                         << GpuGemmAttrHelper::getNameStr() << ", "
+                         << GpuCopyAttrHelper::getNameStr() << ")";
 }
 
 std::string MPDialect::getRoleAttrName(Role role) {

@@ -104,3 +104,13 @@ func.func @finite_check(%x: tensor<64x96xf32>, %w: tensor<96x128xf32>, %gain: te
   } -> tensor<i1>
   return %unscaled, %found : tensor<64x128xf32>, tensor<i1>
 }
+
+// Operands already f16 (as activations an epilogue rounded are): the GPU
+// backend double-buffers their panels (cp.async on a GPU), 3 K steps.
+func.func @f16_operands(%a: tensor<128x96xf16>, %b: tensor<96x64xf16>) -> tensor<128x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x96xf16>, tensor<96x64xf16>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}

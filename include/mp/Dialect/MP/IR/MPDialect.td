@@ -78,7 +78,13 @@ def MP_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$gpu_tile,
     // How the GPU backend computes one contraction: "library" (cuBLASLt; set
     // by mp-gpu-select-gemm).
-    "::mlir::StringAttr":$gpu_gemm
+    "::mlir::StringAttr":$gpu_gemm,
+    // On a store of a Tensor Core block's panel copy into workgroup memory,
+    // how the GPU may issue it (set by mp-gpu-tile-contractions, used by
+    // mp-gpu-async-copies): "async" (cp.async, waited for at once: the
+    // first K step) or "prefetch" (cp.async for the next K step, waited
+    // for at the end of this one).
+    "::mlir::StringAttr":$gpu_copy
   );
   let extraClassDeclaration = [{
     /// The name of the attribute that gives `role` to a function argument
