@@ -21,9 +21,12 @@
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 namespace mlir {
 namespace mp {
@@ -36,11 +39,18 @@ using namespace mlir;
 using namespace mlir::mp;
 
 namespace {
-/// The PTX of one chip.
+/// What ptxas -v says of one kernel on one chip.
+struct KernelResources {
+  int64_t registers = 0;
+  int64_t spillBytes = 0; // stores and loads
+};
+
+/// The PTX of one chip, and what ptxas said of its kernels.
 struct ChipPtx {
   std::string chip; // "sm_90a"
   std::string ptx;
   int optLevel;
+  llvm::StringMap<KernelResources> kernels = {};
 };
 
 /// What one gpu.binary becomes.
@@ -95,6 +105,30 @@ static bool runTool(StringRef program, ArrayRef<std::string> args,
   return false;
 }
 
+/// What `ptxas -v` printed (`log`) of each kernel: its registers and its
+/// spill stores and loads.
+static llvm::StringMap<KernelResources> parsePtxasLog(StringRef log) {
+  llvm::StringMap<KernelResources> kernels;
+  llvm::Regex entry("Compiling entry function '([^']+)'");
+  llvm::Regex spills("([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads");
+  llvm::Regex registers("Used ([0-9]+) registers");
+  KernelResources *current = nullptr;
+  SmallVector<StringRef> lines, match;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    int64_t stores = 0, loads = 0;
+    if (entry.match(line, &match))
+      current = &kernels[match[1]];
+    else if (current && spills.match(line, &match) &&
+             !match[1].getAsInteger(10, stores) &&
+             !match[2].getAsInteger(10, loads))
+      current->spillBytes = stores + loads;
+    else if (current && registers.match(line, &match))
+      (void)match[1].getAsInteger(10, current->registers);
+  }
+  return kernels;
+}
+
 /// Assembles `job` in `dir` with the tools of `toolkit`.
 static void assemble(Job &job, StringRef dir, StringRef toolkit) {
   SmallString<128> ptxas(toolkit), fatbinary(toolkit);
@@ -110,7 +144,7 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit) {
   std::string base = (dir + "/" + job.binary.getSymName()).str();
   std::string log = base + ".log", output = base + ".fatbin";
   std::vector<std::string> images{"-64", "--create=" + output};
-  for (const ChipPtx &chip : job.chips) {
+  for (ChipPtx &chip : job.chips) {
     std::string ptx = base + "." + chip.chip + ".ptx";
     std::string cubin = base + "." + chip.chip + ".cubin";
     std::error_code ec;
@@ -123,10 +157,12 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit) {
       return;
     }
     if (!runTool(ptxas,
-                 {"-arch=" + chip.chip, "-O" + std::to_string(chip.optLevel),
-                  ptx, "-o", cubin},
+                 {"-v", "-arch=" + chip.chip,
+                  "-O" + std::to_string(chip.optLevel), ptx, "-o", cubin},
                  log, job.error))
       return;
+    if (auto printed = llvm::MemoryBuffer::getFile(log))
+      chip.kernels = parsePtxasLog((*printed)->getBuffer());
     std::string sm = smNumber(chip.chip).str();
     images.push_back("--image3=kind=elf,sm=" + sm + ",file=" + cubin);
     if (isPortable(chip.chip))
@@ -141,6 +177,61 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit) {
     return;
   }
   job.fatbin = (*fatbin)->getBuffer().str();
+}
+
+/// Adds to each kernel of the report at `path` (mp-gpu-kernel-report's
+/// JSON) that `jobs` compiled its registers and spilled bytes per chip.
+static LogicalResult addToReport(StringRef path, ArrayRef<Job> jobs,
+                                 std::string &error) {
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file) {
+    error = "cannot read the kernel report '" + path.str() +
+            "': " + file.getError().message();
+    return failure();
+  }
+  llvm::Expected<llvm::json::Value> report =
+      llvm::json::parse((*file)->getBuffer());
+  llvm::json::Object *root = report ? report->getAsObject() : nullptr;
+  llvm::json::Array *functions = root ? root->getArray("functions") : nullptr;
+  if (!functions) {
+    if (!report)
+      llvm::consumeError(report.takeError());
+    error = "'" + path.str() + "' is not a report of mp-gpu-kernel-report";
+    return failure();
+  }
+  for (llvm::json::Value &function : *functions) {
+    llvm::json::Object *f = function.getAsObject();
+    llvm::json::Array *kernels = f ? f->getArray("per_kernel") : nullptr;
+    if (!kernels)
+      continue;
+    for (llvm::json::Value &kernel : *kernels) {
+      llvm::json::Object *k = kernel.getAsObject();
+      std::optional<StringRef> name = k ? k->getString("name") : std::nullopt;
+      if (!name)
+        continue;
+      llvm::json::Object registers, spills;
+      for (const Job &job : jobs)
+        for (const ChipPtx &chip : job.chips) {
+          auto found = chip.kernels.find(*name);
+          if (found == chip.kernels.end())
+            continue;
+          registers[chip.chip] = found->second.registers;
+          spills[chip.chip] = found->second.spillBytes;
+        }
+      if (registers.empty())
+        continue;
+      (*k)["registers"] = std::move(registers);
+      (*k)["spill_bytes"] = std::move(spills);
+    }
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    error = "cannot write '" + path.str() + "': " + ec.message();
+    return failure();
+  }
+  os << llvm::formatv("{0:2}", *report) << "\n";
+  return success();
 }
 
 /// "SASS for sm_80, sm_90a and PTX for sm_80"
@@ -220,6 +311,13 @@ struct GPUFatbinPass
           builder.getStringAttr(job.fatbin), properties.getDictionary(ctx),
           first.getKernels());
       job.binary.setObjectsAttr(builder.getArrayAttr({fatbin}));
+    }
+
+    std::string error;
+    if (!kernelReport.empty() &&
+        failed(addToReport(kernelReport, jobs, error))) {
+      module.emitError() << "mp-gpu-fatbin: " << error;
+      return signalPassFailure();
     }
 
     // What the binaries hold, for the runtime's messages.

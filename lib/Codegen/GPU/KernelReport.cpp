@@ -176,6 +176,7 @@ static void writeJson(llvm::raw_ostream &os,
     for (auto [i, k] : llvm::enumerate(f.kernels)) {
       kernels.push_back(llvm::json::Object{
           {"index", static_cast<int64_t>(i)},
+          {"name", k.launch.getFunction().value_or("")},
           {"kind", k.gemm ? "mma.sync GEMM" : "parallel loops"},
           {"grid", getSizes(k.launch.getGridSizeOperandValues())},
           {"block", getSizes(k.launch.getBlockSizeOperandValues())},

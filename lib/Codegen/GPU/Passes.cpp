@@ -145,6 +145,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createGPUNameKernelsPass());
   if (!options.kernelReport.empty() || options.kernelSummary ||
       !options.kernelDot.empty()) {
     GPUKernelReportPassOptions report;
@@ -206,8 +207,12 @@ static void addTargetStage(OpPassManager &pm,
   binary.compilationTarget =
       options.format == GpuBinaryFormat::bin ? "bin" : "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
-  if (options.format == GpuBinaryFormat::fatbin)
-    pm.addPass(createGPUFatbinPass({options.cudaToolkit}));
+  if (options.format == GpuBinaryFormat::fatbin) {
+    // ptxas's registers and spills go into the kernel report's file.
+    std::string report =
+        options.kernelReport == "-" ? "" : options.kernelReport.getValue();
+    pm.addPass(createGPUFatbinPass({options.cudaToolkit, report}));
+  }
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

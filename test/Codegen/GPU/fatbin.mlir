@@ -5,6 +5,26 @@
 // RUN: %if ptxas %{ FileCheck %s --input-file=%t.mlir %}
 // RUN: %if ptxas %{ %python %S/Inputs/fatbin_contents.py %t.mlir | FileCheck %s --check-prefix=CONTENTS %}
 // RUN: not mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=/nonexistent' 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// With kernel-report=FILE each kernel named in the report gets its
+// registers and spilled bytes per chip, as ptxas -v printed them; a file
+// that is not a report is an error.
+// RUN: printf '{"functions": [{"function": "f", "per_kernel": [{"index": 0, "name": "k"}, {"index": 1, "name": "other"}]}]}' > %t.report.json
+// RUN: %if ptxas %{ mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit kernel-report=%t.report.json' -o /dev/null %}
+// RUN: %if ptxas %{ FileCheck %s --check-prefix=REPORT --input-file=%t.report.json %}
+// RUN: echo '[1, 2]' > %t.not-report.json
+// RUN: %if ptxas %{ not mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit kernel-report=%t.not-report.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOT-REPORT %}
+// REPORT: "name": "k",
+// REPORT-NEXT: "registers": {
+// REPORT-NEXT: "sm_80": {{[0-9]+}},
+// REPORT-NEXT: "sm_90a": {{[0-9]+}}
+// REPORT-NEXT: },
+// REPORT-NEXT: "spill_bytes": {
+// REPORT-NEXT: "sm_80": 0,
+// REPORT-NEXT: "sm_90a": 0
+// REPORT-NEXT: }
+// REPORT: "name": "other"
+// REPORT-NEXT: }
+// NOT-REPORT: error: mp-gpu-fatbin: '{{.*}}not-report.json' is not a report of mp-gpu-kernel-report
 // RUN: %if ptxas %{ mp-opt %S/Inputs/fatbin-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-fatbin="cuda-toolkit=%cuda_toolkit" %}
 
 // CHECK-LABEL: llvm.mlir.global external constant @_mp_gpu_targets("SASS for sm_80, sm_90a and PTX for sm_80\00")

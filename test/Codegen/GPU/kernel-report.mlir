@@ -1,4 +1,4 @@
-// RUN: mp-opt %s --mp-gpu-kernel-report='summary report=%t.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: mp-opt %s --mp-gpu-name-kernels --mp-gpu-kernel-report='summary report=%t.json' -o /dev/null 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s --input-file=%t.json
 // RUN: mp-opt %s --mp-gpu-kernel-report='report=-' | FileCheck %s --check-prefix=STDOUT
 // RUN: mp-opt %s --mp-gpu-kernel-report='dot=-' -o /dev/null | FileCheck %s --check-prefix=DOT
@@ -29,7 +29,8 @@
 // CHECK-NEXT: "grid": [
 // CHECK-NEXT: 2,
 // CHECK: "kind": "parallel loops",
-// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+38]]:3"
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+39]]:3"
+// CHECK-NEXT: "name": "two_kernels_kernel_0",
 // CHECK-NEXT: "ops": [
 // CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
 // CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",

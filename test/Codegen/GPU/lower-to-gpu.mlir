@@ -10,15 +10,15 @@
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=ampere' 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=ptx80' 2>&1 | FileCheck %s --check-prefix=PTX
 
-// CHECK: gpu.launch_func @mlp_grad_kernel
-// CHECK: gpu.binary @mlp_grad_kernel [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80
+// CHECK: gpu.launch_func @mlp_grad_kernel_0::@mlp_grad_kernel_0
+// CHECK: gpu.binary @mlp_grad_kernel_0 [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80
 // CHECK-SAME: #gpu.object<#nvvm.target<chip = "sm_90a", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90a
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK-NOT: gpu.module
 
 // bf16 GEMMs take the same Tensor Core path (mp's own bf16 mma.sync), and
 // the one chip asked for is the only target.
-// BF16: gpu.binary @mlp_grad_kernel [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80
+// BF16: gpu.binary @mlp_grad_kernel_0 [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
 // CHIP: error: mp-lower-to-gpu: chips=ampere is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a
@@ -43,6 +43,6 @@
 // RUN: FileCheck %s --input-file=%t.red.mlir --check-prefix=RED
 // RED-SUMMARY: @full: 4 kernels
 // RED-SUMMARY: @rows_cols: 4 kernels
-// RED: gpu.launch_func @full_kernel_0::@full_kernel blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
-// RED: gpu.binary @full_kernel_0 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
+// RED: gpu.launch_func @full_kernel_1::@full_kernel_1 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
+// RED: gpu.binary @full_kernel_1 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
 func.func private @nothing()

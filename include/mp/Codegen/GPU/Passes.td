@@ -743,6 +743,25 @@ def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
   ];
 }
 
+def GPUNameKernelsPass : Pass<"mp-gpu-name-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Name each kernel after its function and position";
+  let description = [{
+    Gives each `gpu.launch` of a function the kernel (and GPU module) name
+    `<function>_kernel_<i>`, `i` its position among the function's launches
+    (0, 1, ...), which `gpu-kernel-outlining` then uses: the names that
+    `mp-gpu-kernel-report`, `ptxas`, `--save-ptx` files and profilers show
+    follow the function's kernels in order (without it, outlining numbers
+    kernels across the whole module). Part of `mp-lower-to-gpu`.
+
+    ```mlir
+    gpu.launch blocks(...) in (...) threads(...) in (...) { ... }
+    // becomes, as the function's fourth launch in @mlp_grad
+    gpu.launch blocks(...) in (...) threads(...) in (...)
+        module(@mlp_grad_kernel_3) function(@mlp_grad_kernel_3) { ... }
+    ```
+  }];
+}
+
 def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
   let summary = "Report the kernels of each function and the bytes they move";
   let description = [{
@@ -757,8 +776,10 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     bytes of
     activations (the part moved to and from buffers the function allocates,
     as opposed to its arguments: parameters, inputs, optimizer state).
-    Per kernel the JSON also lists the ops computed in it (the locations of
-    the source ops fused into it) and its workgroup (shared) memory.
+    Per kernel the JSON also gives its name (`mp-gpu-name-kernels`), the
+    ops computed in it (the locations of the source ops fused into it) and
+    its workgroup (shared) memory; `mp-gpu-fatbin{kernel-report=FILE}` adds
+    its registers and spills.
     `report=FILE` writes JSON, `summary` prints one line per function to
     stderr, `dot=FILE` a Graphviz view: per function, per kernel a cluster
     of its ops filled by kind (GEMM on mma.sync green, parallel loops grey),
@@ -796,7 +817,11 @@ def GPUFatbinPass : Pass<"mp-gpu-fatbin", "::mlir::ModuleOp"> {
     `#gpu.select_object` embeds only the first). The fatbin object records
     what it holds (`mp.sass`, `mp.ptx`), and the module gets an exported
     string `_mp_gpu_targets` saying the same, which the runtime quotes when
-    a GPU has no code in it. Binaries are assembled in parallel. A PTX object
+    a GPU has no code in it. With `kernel-report=FILE` (a report that
+    `mp-gpu-kernel-report` wrote, whose kernels `mp-gpu-name-kernels`
+    named), each kernel there gets what `ptxas -v` said of it per chip:
+    `"registers": {"sm_80": 110, "sm_90a": 98}` and `"spill_bytes"`
+    (spill stores plus loads). Binaries are assembled in parallel. A PTX object
     of another target or format, a missing tool or a failing ptxas is an
     error on the binary. Part of `mp-lower-to-gpu{format=fatbin}` (the
     default).
@@ -815,6 +840,9 @@ def GPUFatbinPass : Pass<"mp-gpu-fatbin", "::mlir::ModuleOp"> {
     Option<"cudaToolkit", "cuda-toolkit", "std::string",
            /*default=*/"\"/usr/local/cuda\"",
            "CUDA toolkit whose bin/ptxas and bin/fatbinary are run">,
+    Option<"kernelReport", "kernel-report", "std::string", /*default=*/"",
+           "A JSON report of mp-gpu-kernel-report to add each kernel's "
+           "registers and spilled bytes per chip to (ptxas -v)">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
