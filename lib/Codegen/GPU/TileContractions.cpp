@@ -146,6 +146,10 @@ struct CopySide {
   /// The consumer of C whose result is stored instead of `buffer`'s
   /// elements (a tile of C).
   const Epilogue *epilogue = nullptr;
+  /// From the indices of `buffer` (resolved through its views) to the
+  /// producer's loop indices, if they differ (C a reshape of what its
+  /// initializing producer writes).
+  AffineMap producerMap = {};
 };
 
 /// The most operations (besides `linalg.index` and the yield) in the body
@@ -506,6 +510,8 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
       return from.fill;
     }
     auto [source, at] = resolveViews(nested, nestedLoc, from.buffer, indices);
+    if (from.producerMap)
+      at = applyMap(nested, nestedLoc, from.producerMap, at);
     if (linalg::GenericOp producer = from.producer) {
       llvm::MaybeAlign inputAlignment;
       if (isa<VectorType>(readType) && isLoadingProducer(producer))
@@ -716,58 +722,6 @@ getLastUserBefore(Value buffer, Operation *op,
   return nested ? nullptr : last;
 }
 
-namespace {
-/// An initial value of C folded into a contraction: `value` fills C; the
-/// ops that set it (a `linalg.fill` of C, or a `memref.copy` into C of a
-/// buffer a fill set) are erased.
-struct FoldedInit {
-  Value value;
-  Operation *setter;
-};
-} // namespace
-
-/// The initial value of `op`'s accumulator C, if C (or the buffer it is a
-/// reshape of) is set just before `op` (nothing uses its memory in between,
-/// through any view) by a `linalg.fill` or by a `memref.copy` from a buffer
-/// that a fill set (and only reads used in between). The tiled contraction
-/// then starts from the value instead of reading C, and the fill or the
-/// copy goes.
-static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op) {
-  // C may be a reshape of a buffer (a convolution's output seen as a
-  // matrix): the buffer is then what is set.
-  Value c = op.getDpsInits()[0];
-  if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
-          c.getDefiningOp()))
-    c = c.getDefiningOp()->getOperand(0);
-  Operation *setter = getLastUserBefore(c, op);
-  if (!setter)
-    return std::nullopt;
-  auto getFill = [](Operation *candidate, Value buffer) -> Value {
-    auto fill = dyn_cast_or_null<linalg::FillOp>(candidate);
-    if (!fill || !fill.hasPureBufferSemantics() ||
-        fill.getDpsInits()[0] != buffer)
-      return nullptr;
-    return fill.value();
-  };
-  if (Value value = getFill(setter, c))
-    return FoldedInit{value, setter};
-  auto copy = dyn_cast<memref::CopyOp>(setter);
-  if (!copy || copy.getTarget() != c)
-    return std::nullopt;
-  // The last op before the copy that writes the copy's source must be a
-  // fill (copies from it and other reads may come between).
-  Value source = copy.getSource();
-  auto writes = [&](OpOperand *use) {
-    auto other = dyn_cast<memref::CopyOp>(use->getOwner());
-    return !onlyReads(use->getOwner(), use->get()) &&
-           !(other && other.getSource() == use->get());
-  };
-  Operation *writer = getLastUserBefore(source, copy, writes);
-  if (Value value = getFill(writer, source))
-    return FoldedInit{value, copy};
-  return std::nullopt;
-}
-
 /// The buffer that `value` is a view of (itself if none).
 static Value getRootBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -816,6 +770,78 @@ static Operation *getReshape(Value value) {
   return isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(op)
              ? op
              : nullptr;
+}
+
+namespace {
+/// An initial value of C folded into a contraction: `value` fills C, or
+/// `producer` (an elementwise op writing C, such as a broadcast bias) is
+/// computed at each element, its loop indices `toProducer` of C's; the ops
+/// that set it (a `linalg.fill` or the producer, or a `memref.copy` into C
+/// of a buffer a fill set) are erased.
+struct FoldedInit {
+  Value value;
+  Operation *setter;
+  linalg::GenericOp producer = nullptr;
+  AffineMap toProducer = {};
+};
+} // namespace
+
+/// The initial value of `op`'s accumulator C, if C (or the buffer it is a
+/// reshape of) is set just before `op` (nothing uses its memory in between,
+/// through any view) by a `linalg.fill`, by a `memref.copy` from a buffer
+/// that a fill set (and only reads used in between), or by an elementwise
+/// producer that copies could compute (isFusibleProducer; computing ones
+/// only if `canOutline`) from what nothing writes until `op` and is not C.
+/// The tiled contraction then starts from the value (or the producer's)
+/// instead of reading C, and the setter goes.
+static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op,
+                                                bool canOutline) {
+  // C may be a reshape of a buffer (a convolution's output seen as a
+  // matrix): the buffer is then what is set.
+  Value c = op.getDpsInits()[0];
+  AffineMap toProducer = AffineMap::getMultiDimIdentityMap(
+      cast<MemRefType>(c.getType()).getRank(), op.getContext());
+  if (Operation *reshape = getReshape(c)) {
+    c = reshape->getOperand(0);
+    toProducer = getReshapeMap(reshape, /*toSource=*/true);
+  }
+  Operation *setter = getLastUserBefore(c, op);
+  if (!setter)
+    return std::nullopt;
+  if (auto producer = dyn_cast<linalg::GenericOp>(setter)) {
+    if (producer.getDpsInits()[0] == c && isFusibleProducer(producer) &&
+        (canOutline || isLoadingProducer(producer)) &&
+        llvm::none_of(getReadBuffers(producer), [&](Value read) {
+          return getRootBuffer(read) == getRootBuffer(c) ||
+                 isWrittenBetween(read, producer, op->getPrevNode());
+        }))
+      return FoldedInit{nullptr, producer, producer, toProducer};
+    return std::nullopt;
+  }
+  auto getFill = [](Operation *candidate, Value buffer) -> Value {
+    auto fill = dyn_cast_or_null<linalg::FillOp>(candidate);
+    if (!fill || !fill.hasPureBufferSemantics() ||
+        fill.getDpsInits()[0] != buffer)
+      return nullptr;
+    return fill.value();
+  };
+  if (Value value = getFill(setter, c))
+    return FoldedInit{value, setter};
+  auto copy = dyn_cast<memref::CopyOp>(setter);
+  if (!copy || copy.getTarget() != c)
+    return std::nullopt;
+  // The last op before the copy that writes the copy's source must be a
+  // fill (copies from it and other reads may come between).
+  Value source = copy.getSource();
+  auto writes = [&](OpOperand *use) {
+    auto other = dyn_cast<memref::CopyOp>(use->getOwner());
+    return !onlyReads(use->getOwner(), use->get()) &&
+           !(other && other.getSource() == use->get());
+  };
+  Operation *writer = getLastUserBefore(source, copy, writes);
+  if (Value value = getFill(writer, source))
+    return FoldedInit{value, copy};
+  return std::nullopt;
 }
 
 /// Whether `op` is an elementwise op that the copies of a contraction's C
@@ -1174,6 +1200,7 @@ struct GPUTileContractionsPass
     Value fill;                 // C's folded initial value, if any
     const Epilogue *epilogue;   // computed by the copies of C, if any
     bool doubleBuffered;        // two buffers, the next K step's prefetched
+    AffineMap producerMap;      // C's indices to its producer's, if not same
   };
 
   /// Stages the tile `tile` (of `kLoop`'s K step) of an operand in two
@@ -1272,8 +1299,8 @@ struct GPUTileContractionsPass
                           MemRefLayoutAttrInterface(), workgroup);
       rewriter.setInsertionPoint(kLoop);
       Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
-      CopySide global{tile, staging.masked, staging.producer, nullptr,
-                      staging.epilogue},
+      CopySide global{tile,    staging.masked,   staging.producer,
+                      nullptr, staging.epilogue, staging.producerMap},
           local{buffer};
       if (isInit) {
         // Setting the whole buffer to the initial value needs no mask.
@@ -1303,7 +1330,7 @@ struct GPUTileContractionsPass
   LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
                         const MmaContraction &c, ArrayRef<int64_t> tiles,
                         const DenseMap<Value, linalg::GenericOp> &fused,
-                        Value initialValue, const Epilogue *epilogue) {
+                        const FoldedInit *init, const Epilogue *epilogue) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
     // Two mma K steps per trip where they divide K or K is not a multiple
@@ -1344,11 +1371,16 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{},      false,   1,    fused.lookup(operand.get()),
-                      nullptr, nullptr, false};
+      Staging staging{{},      false,   1,     fused.lookup(operand.get()),
+                      nullptr, nullptr, false, AffineMap()};
       if (op.isDpsInit(&operand)) {
-        staging.fill = initialValue;
         staging.epilogue = epilogue;
+        if (init) {
+          staging.fill = init->value;
+          staging.producer = init->producer;
+          if (init->producer && !init->toProducer.isIdentity())
+            staging.producerMap = init->toProducer;
+        }
       }
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
         unsigned d = cast<AffineDimExpr>(e).getPosition();
@@ -1359,7 +1391,7 @@ struct GPUTileContractionsPass
       // is read in place and at most converted.
       Value read = operand.get();
       if (staging.producer)
-        read = isVectorizableProducer(staging.producer)
+        read = isVectorizableProducer(staging.producer) && !staging.producerMap
                    ? staging.producer.getDpsInputs()[0]
                    : nullptr;
       // Masked tiles go element by element (a vector path for the chunks
@@ -1474,25 +1506,32 @@ struct GPUTileContractionsPass
       std::optional<FoldedInit> init;
       std::optional<Epilogue> epilogue;
       if (warps >= 4 || accumulators < 32) {
-        init = findFoldedInit(op);
+        auto taken = [&](Operation *user) {
+          return llvm::is_contained(consumers, user) ||
+                 llvm::any_of(
+                     fused, [&](auto &entry) { return entry.second == user; });
+        };
+        init = findFoldedInit(op, canOutline);
+        if (init && init->producer && taken(init->producer))
+          init.reset();
         SmallVector<Value> reads;
         for (Value input : op.getDpsInputs()) {
           linalg::GenericOp producer = fused.lookup(input);
           llvm::append_range(reads, producer ? getReadBuffers(producer)
                                              : SmallVector<Value>{input});
         }
+        if (init && init->producer)
+          llvm::append_range(reads, getReadBuffers(init->producer));
         epilogue = findEpilogue(op, reads, dominance);
-        auto taken = [&](Operation *user) {
-          return llvm::is_contained(consumers, user) ||
-                 llvm::any_of(
-                     fused, [&](auto &entry) { return entry.second == user; });
-        };
         if (epilogue &&
             (taken(epilogue->consumer) || llvm::any_of(epilogue->flags, taken)))
           epilogue.reset();
       }
-      if (init)
+      if (init) {
         setters.push_back(init->setter);
+        if (init->producer && !isLoadingProducer(init->producer))
+          outlineProducer(rewriter, init->producer);
+      }
       if (epilogue) {
         if (epilogue->consumer)
           consumers.push_back(epilogue->consumer);
@@ -1500,8 +1539,7 @@ struct GPUTileContractionsPass
         for (Operation *hoisted : epilogue->hoisted)
           hoisted->moveBefore(op);
       }
-      if (failed(tileOne(rewriter, op, c, tiles, fused,
-                         init ? init->value : nullptr,
+      if (failed(tileOne(rewriter, op, c, tiles, fused, init ? &*init : nullptr,
                          epilogue ? &*epilogue : nullptr))) {
         op->emitError("mp-gpu-tile-contractions: cannot tile this "
                       "contraction for Tensor Cores");

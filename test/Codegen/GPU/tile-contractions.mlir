@@ -711,3 +711,39 @@ func.func @flag_read(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %flag: memref
   memref.dealloc %c : memref<64x64xf32>
   return
 }
+
+// -----
+
+// C set by a broadcast of a bias (as a convolution's accumulator is), here
+// through a reshape of the buffer the bias fills: the copy of C into the
+// workgroup buffer reads the bias at the element's indices (column j of C
+// is (j floordiv 8, j mod 8) of the buffer, whose first index the bias
+// follows) instead of C; the broadcast goes.
+// CHECK-DAG: #[[CHANNEL:.*]] = affine_map<(d0, d1) -> ((d0 + d1 mod 32) floordiv 8)>
+// CHECK-LABEL: func.func @bias_init
+// CHECK-NOT: linalg.generic
+// CHECK: %[[CT:.*]] = memref.alloc() : memref<16x32xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall
+// CHECK: %[[CH:.*]] = affine.apply #[[CHANNEL]]
+// CHECK: %[[B:.*]] = vector.load %arg2[%[[CH]]] {{.*}} : memref<4xf32>, vector<1xf32>
+// CHECK: vector.store %[[B]], %[[CT]]
+// CHECK: scf.for
+// CHECK: vector.contract
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @bias_init(%a: memref<16x16xf16>, %b: memref<16x32xf16>, %bias: memref<4xf32>, %out: memref<16x4x8xf16>) {
+  %o = memref.alloc() : memref<16x4x8xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bias : memref<4xf32>) outs(%o : memref<16x4x8xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  %c = memref.collapse_shape %o [[0], [1, 2]] : memref<16x4x8xf32> into memref<16x32xf32>
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 32, 16, 16>} ins(%a, %b : memref<16x16xf16>, memref<16x32xf16>) outs(%c : memref<16x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%o : memref<16x4x8xf32>) outs(%out : memref<16x4x8xf16>) {
+  ^bb0(%y: f32, %h: f16):
+    %t = arith.truncf %y : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %o : memref<16x4x8xf32>
+  return
+}

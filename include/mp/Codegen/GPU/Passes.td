@@ -363,7 +363,11 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     `linalg.fill` (or a `memref.copy` of a buffer a fill set) and a block
     has at least 4 warps, C's tile is staged and set to the fill's value
     in the workgroup buffer instead of being read, and the fill (or the
-    copy) is erased: C is written once and never read. The elementwise op
+    copy) is erased: C is written once and never read. C set by an
+    elementwise producer the copies could compute (a bias broadcast into
+    a convolution's output) is set the same way: the copy into the
+    workgroup buffer computes the producer at each element (through the
+    reshape C is of the buffer it writes), and the producer is erased. The elementwise op
     that next uses C (an epilogue: a bias, an activation, the cast to the
     consumer's type, reading C and other buffers through projected
     permutations) is computed by the copy of C's tile back to memory when
