@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """GEMM throughput on an NVIDIA GPU: mp's generated Tensor Core kernels
-(--gpu-gemm codegen) and its cuBLASLt calls (--gpu-gemm library) against
+(--gpu-gemm codegen; "codegen-single" the same with --gpu-double-buffer=false,
+panels single-buffered without cp.async) and its cuBLASLt calls
+(--gpu-gemm library) against
 PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
 1024..8192; fp32 (and TF32) PyTorch matmuls for reference.
 
@@ -8,10 +10,11 @@ Two steps, as the GPU machine has no MLIR:
   gpu_gemm.py build OUT [--sizes 1024,2048,4096,8192] [--build DIR]
       (here) writes OUT/gemm/: one graph per size and type, C = A x B with
       A, B f16 or bf16 and C f32, compiled with mp-run --backend cuda
-      --compile-only --output for both paths, and this script; with mp-exec
+      --compile-only --output for every path, and this script; with mp-exec
       and the runtime in OUT/bin and OUT/lib (test/Device/bundle.py makes
       the same layout).
-  gpu_gemm.py run OUT [--paths codegen,library] [--repeat N] [--no-torch]
+  gpu_gemm.py run OUT [--paths codegen,codegen-single,library] [--repeat N]
+      [--no-torch]
       (there) draws the inputs, runs each module with mp-exec --repeat,
       checks its output against NumPy on the smallest size, and prints a
       Markdown table of milliseconds and TFLOP/s (2 M N K / time), with
@@ -28,7 +31,13 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = ("f16", "bf16")
-PATHS = ("codegen", "library")
+# Each path's mp-run flags: generated kernels (panels double-buffered with
+# cp.async), the same single-buffered, cuBLASLt.
+PATHS = {
+    "codegen": ["--gpu-gemm", "codegen"],
+    "codegen-single": ["--gpu-gemm", "codegen", "--gpu-double-buffer=false"],
+    "library": ["--gpu-gemm", "library"],
+}
 
 GRAPH = """func.func @gemm(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>)
     -> tensor<{n}x{n}xf32> {{
@@ -71,9 +80,9 @@ def build(args):
             source = os.path.join(gemm, f"gemm-{n}-{t}.mlir")
             with open(source, "w") as f:
                 f.write(GRAPH.format(n=n, t=t))
-            for path in PATHS:
+            for path, flags in PATHS.items():
                 run([mp_run, source, "--entry", "gemm", "--backend", "cuda",
-                     "--gpu-gemm", path, "--compile-only", "--output",
+                     *flags, "--compile-only", "--output",
                      os.path.join(gemm, f"gemm-{n}-{t}-{path}")])
     print(f"gpu_gemm.py: {len(args.sizes) * len(TYPES) * len(PATHS)} "
           f"modules in {gemm}")
@@ -235,8 +244,8 @@ def main():
     else:
         bad = [p for p in args.paths if p not in PATHS]
         if bad:
-            fail(f"--paths: unknown {', '.join(bad)} (known: codegen, "
-                 "library)")
+            fail(f"--paths: unknown {', '.join(bad)} (known: "
+                 f"{', '.join(PATHS)})")
         run_bundle(args)
 
 

@@ -75,6 +75,7 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
 static void setGpuOptions(const CompileOptions &options,
                           mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
+  gpu.doubleBuffer = options.gpuDoubleBuffer;
   gpu.kernelReport = options.kernelReport;
   gpu.kernelDot = options.kernelDot;
 }
@@ -97,8 +98,10 @@ CompiledModule::compile(ModuleOp module, const std::string &soPath,
   } else {
     compiled = mp::compileToSharedObject(
         module, soPath, options.optLevel,
-        [](OpPassManager &pm) {
-          mp::buildLowerToGpuEmulationPipeline(pm, mp::GpuPipelineOptions());
+        [&](OpPassManager &pm) {
+          mp::GpuPipelineOptions gpu;
+          gpu.doubleBuffer = options.gpuDoubleBuffer;
+          mp::buildLowerToGpuEmulationPipeline(pm, gpu);
         },
         "cpu");
   }

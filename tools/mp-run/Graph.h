@@ -7,6 +7,7 @@
 #ifndef MP_TOOLS_MPRUN_GRAPH_H
 #define MP_TOOLS_MPRUN_GRAPH_H
 
+#include "mp/Codegen/GPU/Passes.h"
 #include "mp/Runtime/mp_runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -58,6 +59,10 @@ struct CompileOptions {
   Backend backend = Backend::cpu;
   unsigned optLevel = 0;
   mlir::mp::GpuGemm gpuGemm{}; ///< with cuda: how contractions are computed
+  /// With cuda or gpu-emulation: GEMM panels copied unchanged in two
+  /// buffers (cp.async on the GPU).
+  bool gpuDoubleBuffer =
+      mlir::mp::GPUTileContractionsPassOptions().doubleBuffer;
   std::string emitSo;          ///< keep the shared object here
   std::string outputDir;       ///< with compileOnly: the artifact's directory
   bool compileOnly = false;

@@ -158,6 +158,14 @@ static cl::opt<mp::GpuGemm> gpuGemm(
     cl::init(mp::GPUSelectGemmPassOptions().gemm), mp::gpuGemmValues(),
     cl::cat(category));
 
+static cl::opt<bool> gpuDoubleBuffer(
+    "gpu-double-buffer",
+    cl::desc("With --backend cuda or gpu-emulation: double-buffer the GEMM "
+             "panels copied unchanged, the next K step's loaded with cp.async "
+             "during this one's (mp-lower-to-gpu's double-buffer)"),
+    cl::init(mp::GPUTileContractionsPassOptions().doubleBuffer),
+    cl::cat(category));
+
 static cl::OptionCategory trainCategory("mp-run training options");
 static cl::opt<std::string, true> trainFile(
     "train",
@@ -462,6 +470,7 @@ static CompileOptions getCompileOptions() {
   options.compileOnly = compileOnlyFlag;
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
+  options.gpuDoubleBuffer = gpuDoubleBuffer;
   options.kernelReport = kernelReport;
   options.kernelDot = kernelDot;
   return options;
@@ -594,6 +603,9 @@ static llvm::Error checkFlags() {
   if (gpuGemm.getNumOccurrences() && backend != Backend::cuda &&
       backend != Backend::automatic)
     return error("--gpu-gemm needs --backend cuda or auto");
+  if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
+    return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
+                 "auto");
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&
                       backend != Backend::automatic))
     return error("--device needs --backend cuda or auto, and a GPU number "
