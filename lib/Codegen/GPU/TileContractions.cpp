@@ -157,6 +157,40 @@ struct CopySide {
 /// every block that reads a tile computes it again.
 constexpr int64_t kMaxFusedProducerOps = 8;
 
+/// Whether `op`, on buffers with all loops parallel, writes its one output
+/// whole (identity map) and its body does not read it.
+static bool writesWholeOutput(linalg::GenericOp op) {
+  return op.getNumDpsInits() == 1 && op.getNumReductionLoops() == 0 &&
+         op.hasPureBufferSemantics() &&
+         op.getIndexingMapsArray().back().isIdentity() &&
+         op.getRegion().front().getArguments().back().use_empty();
+}
+
+/// Whether the body of `op` holds, besides its terminator and the ops
+/// `free` takes, at most kMaxFusedProducerOps ops, all taken by `allowed`.
+static bool hasSmallBody(linalg::GenericOp op,
+                         function_ref<bool(Operation &)> free,
+                         function_ref<bool(Operation &)> allowed) {
+  int64_t numOps = 0;
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (free(inner))
+      continue;
+    if (!allowed(inner) || ++numOps > kMaxFusedProducerOps)
+      return false;
+  }
+  return true;
+}
+
+/// Whether `inner` is a constant.
+static bool isConstantOp(Operation &inner) {
+  return matchPattern(&inner, m_Constant());
+}
+
+/// Whether `inner` is a pure elementwise op that works on vectors as well.
+static bool isPureElementwise(Operation &inner) {
+  return inner.hasTrait<OpTrait::Vectorizable>() && isMemoryEffectFree(&inner);
+}
+
 /// Whether `op` is a producer that copies into a Tensor Core contraction's
 /// operand buffers may compute, element by element: all loops parallel, one
 /// output written whole (identity map) and not read, inputs read through any
@@ -164,23 +198,14 @@ constexpr int64_t kMaxFusedProducerOps = 8;
 /// small body of pure operations, `linalg.index` and loads (a flipped
 /// filter).
 static bool isFusibleProducer(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
-      !op.hasPureBufferSemantics() ||
-      !op.getIndexingMapsArray().back().isIdentity())
-    return false;
-  Block &body = op.getRegion().front();
-  if (!body.getArguments().back().use_empty())
-    return false;
-  int64_t numOps = 0;
-  for (Operation &inner : body.without_terminator()) {
-    if (isa<linalg::IndexOp>(inner))
-      continue;
-    if (inner.getNumRegions() != 0 ||
-        !(isMemoryEffectFree(&inner) || isa<memref::LoadOp>(inner)) ||
-        ++numOps > kMaxFusedProducerOps)
-      return false;
-  }
-  return true;
+  return writesWholeOutput(op) &&
+         hasSmallBody(
+             op, [](Operation &inner) { return isa<linalg::IndexOp>(inner); },
+             [](Operation &inner) {
+               return inner.getNumRegions() == 0 &&
+                      (isMemoryEffectFree(&inner) ||
+                       isa<memref::LoadOp>(inner));
+             });
 }
 
 /// Whether the fused producer `op` only loads: it yields its one input or
@@ -849,27 +874,13 @@ static std::optional<FoldedInit> findFoldedInit(linalg::LinalgOp op,
 /// and not read, inputs read through projected permutations, a small body
 /// of elementwise (vectorizable) pure ops and constants.
 static bool isFusibleConsumer(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0 ||
-      !op.hasPureBufferSemantics() ||
-      !op.getIndexingMapsArray().back().isIdentity() ||
+  if (!writesWholeOutput(op) ||
       !llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return false;
   Type out = getElementTypeOrSelf(op.getDpsInits()[0]);
-  if (!out.isIntOrFloat() || out.getIntOrFloatBitWidth() % 8 != 0)
-    return false;
-  Block &body = op.getRegion().front();
-  if (!body.getArguments().back().use_empty())
-    return false;
-  int64_t numOps = 0;
-  for (Operation &inner : body.without_terminator()) {
-    if (matchPattern(&inner, m_Constant()))
-      continue;
-    if (!inner.hasTrait<OpTrait::Vectorizable>() ||
-        !isMemoryEffectFree(&inner) || ++numOps > kMaxFusedProducerOps)
-      return false;
-  }
-  return true;
+  return out.isIntOrFloat() && out.getIntOrFloatBitWidth() % 8 == 0 &&
+         hasSmallBody(op, isConstantOp, isPureElementwise);
 }
 
 /// Whether `uses` (of a buffer's memory, all by `at`) overwrite it whole
@@ -907,15 +918,12 @@ static bool isFlagReduction(linalg::GenericOp op) {
   if (!any || !flag.hasOneUse() ||
       (any.getLhs() != flag && any.getRhs() != flag))
     return false;
-  int64_t numOps = 0;
-  for (Operation &inner : body.without_terminator()) {
-    if (&inner == any.getOperation() || matchPattern(&inner, m_Constant()))
-      continue;
-    if (!inner.hasTrait<OpTrait::Vectorizable>() ||
-        !isMemoryEffectFree(&inner) || ++numOps > kMaxFusedProducerOps)
-      return false;
-  }
-  return true;
+  return hasSmallBody(
+      op,
+      [&](Operation &inner) {
+        return &inner == any.getOperation() || isConstantOp(inner);
+      },
+      isPureElementwise);
 }
 
 /// The ops of `block` between `first` and `last` that use the memory of
