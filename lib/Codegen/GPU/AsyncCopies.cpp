@@ -53,12 +53,14 @@ struct GPUAsyncCopiesPass
     llvm::SetVector<scf::ForOp> stepsToWait;
     for (auto [forall, prefetch] : copies) {
       nvgpu::createAsyncGroups(rewriter, forall, /*bypassL1=*/true);
-      numAsync += llvm::range_size(forall.getBody()->getOps<nvgpu::DeviceAsyncCopyOp>());
+      numAsync += llvm::range_size(
+          forall.getBody()->getOps<nvgpu::DeviceAsyncCopyOp>());
       auto step = forall->getParentOfType<scf::ForOp>();
       if (!prefetch || !step)
         continue;
       // Not waited for here: at the end of the K step.
-      forall.walk([&](nvgpu::DeviceAsyncWaitOp wait) { rewriter.eraseOp(wait); });
+      forall.walk(
+          [&](nvgpu::DeviceAsyncWaitOp wait) { rewriter.eraseOp(wait); });
       stepsToWait.insert(step);
     }
     // Each thread waits for its copies at the end of the step's last
@@ -66,8 +68,7 @@ struct GPUAsyncCopiesPass
     // all copies visible to the next step), or of the step.
     for (scf::ForOp step : stepsToWait) {
       Operation *last = step.getBody()->getTerminator();
-      if (auto warps =
-              dyn_cast_or_null<scf::ForallOp>(last->getPrevNode()))
+      if (auto warps = dyn_cast_or_null<scf::ForallOp>(last->getPrevNode()))
         last = warps.getBody()->getTerminator();
       rewriter.setInsertionPoint(last);
       NVVM::CpAsyncWaitGroupOp::create(rewriter, step.getLoc(),

@@ -28,9 +28,9 @@ struct GPUNameKernelsPass
     func::FuncOp func = getOperation();
     int64_t index = 0;
     func.walk([&](gpu::LaunchOp launch) {
-      auto name = FlatSymbolRefAttr::get(
-          &getContext(), func.getName().str() + "_kernel_" +
-                             std::to_string(index++));
+      auto name = FlatSymbolRefAttr::get(&getContext(),
+                                         func.getName().str() + "_kernel_" +
+                                             std::to_string(index++));
       launch.setFunctionAttr(name);
       launch.setModuleAttr(name);
     });
