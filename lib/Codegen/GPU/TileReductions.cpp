@@ -46,6 +46,10 @@ struct Reduction {
   Operation *combiner = nullptr;
   BlockArgument acc;
   TypedAttr neutral;
+  /// Whether the combiner subtracts each term from the accumulator (a loss
+  /// `acc - t`): the threads' partials are then sums of negated terms, which
+  /// the tree and the output add.
+  bool negated = false;
   /// The combiner as a gpu.subgroup_reduce operation, if it is one on 32
   /// bits or fewer (a warp's shuffles).
   std::optional<gpu::AllReduceOperation> warpOp;
@@ -55,8 +59,8 @@ struct Reduction {
 };
 } // namespace
 
-/// The gpu.subgroup_reduce operation that `combiner` is, if its values fit
-/// a 32-bit shuffle.
+/// The gpu.subgroup_reduce operation that merges partials of `combiner`, if
+/// its values fit a 32-bit shuffle.
 static std::optional<gpu::AllReduceOperation>
 getWarpOperation(Operation *combiner) {
   using Op = gpu::AllReduceOperation;
@@ -64,7 +68,9 @@ getWarpOperation(Operation *combiner) {
   if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() > 32)
     return std::nullopt;
   return llvm::TypeSwitch<Operation *, std::optional<Op>>(combiner)
-      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return Op::ADD; })
+      // A subtracting combiner's partials are added (Reduction::negated).
+      .Case<arith::AddFOp, arith::AddIOp, arith::SubFOp, arith::SubIOp>(
+          [](auto) { return Op::ADD; })
       .Case<arith::MulFOp, arith::MulIOp>([](auto) { return Op::MUL; })
       .Case([](arith::MinNumFOp) { return Op::MINNUMF; })
       .Case([](arith::MaxNumFOp) { return Op::MAXNUMF; })
@@ -115,9 +121,15 @@ static std::optional<Reduction> matchReductionOp(linalg::LinalgOp op) {
     return std::nullopt;
   r.combiner = combiners.front();
   r.acc = outputArgs.front();
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(r.combiner);
-  if (!neutral || r.combiner->getNumOperands() != 2 || !r.acc.hasOneUse() ||
+  if (r.combiner->getNumOperands() != 2 || !r.acc.hasOneUse() ||
       r.combiner->getResult(0).getType() != elementType)
+    return std::nullopt;
+  r.negated = isa<arith::SubFOp, arith::SubIOp>(r.combiner) &&
+              r.combiner->getOperand(0) == r.acc;
+  std::optional<TypedAttr> neutral = r.negated
+                                         ? Builder(op).getZeroAttr(elementType)
+                                         : arith::getNeutralElement(r.combiner);
+  if (!neutral)
     return std::nullopt;
   r.neutral = *neutral;
   r.warpOp = getWarpOperation(r.combiner);
@@ -161,9 +173,14 @@ static SmallVector<Value> getIndices(OpBuilder &b, Location loc,
   });
 }
 
-/// `r`'s combiner applied to `term` and the accumulated `acc`, in the
-/// body's operand order.
+/// `r`'s combiner applied to `term` (a partial) and the accumulated `acc`,
+/// in the body's operand order; an addition where the combiner subtracts.
 static Value combine(OpBuilder &b, const Reduction &r, Value term, Value acc) {
+  Location loc = r.combiner->getLoc();
+  if (isa<arith::SubFOp>(r.combiner) && r.negated)
+    return arith::AddFOp::create(b, loc, acc, term);
+  if (r.negated)
+    return arith::AddIOp::create(b, loc, acc, term);
   IRMapping mapping;
   mapping.map(r.acc, acc);
   for (Value operand : r.combiner->getOperands())

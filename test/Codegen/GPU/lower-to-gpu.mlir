@@ -29,9 +29,9 @@
 // RUN: %if ptxas %{ %python %S/Inputs/assemble_ptx.py %ptxas %t.bf16.ptx %t.bf16.mlir | FileCheck %s --check-prefix=PTXAS-BF16 %}
 // PTXAS-NOT: failed
 // PTXAS-NOT: [1-9][0-9]* bytes spilled
-// PTXAS: 46 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
+// PTXAS: 48 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
 // PTXAS-BF16-NOT: [1-9][0-9]* bytes spilled
-// PTXAS-BF16: 23 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
+// PTXAS-BF16: 24 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
 
 // Reductions to one element, and to few elements of many terms, are a block
 // of threads each: partials in registers, a tree over shared memory with a

@@ -207,3 +207,60 @@ func.func @wide(%x: memref<50xf64>, %out: memref<f64>) {
     }
   return
 }
+
+// -----
+
+// A cross-entropy loss subtracts each term from the accumulator: each thread
+// folds its terms into 0 with the body's subf (its partial is minus their
+// sum), the tree and the warp add the partials, and thread 0 adds the total
+// to the output.
+// CHECK-LABEL: func.func @subtracted_terms
+// CHECK-SAME: (%[[Y:.*]]: memref<64x10xf32>, %[[P:.*]]: memref<64x10xf32>, %[[OUT:.*]]: memref<f32>)
+// CHECK: scf.forall (%{{.*}}) in (1) {
+// CHECK: scf.forall (%[[T:.*]]) in (256) {
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: scf.for %{{.*}} = %[[T]] to %c640 step %c256 iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK: %[[LOG:.*]] = math.log
+// CHECK: %[[TERM:.*]] = arith.mulf %{{.*}}, %[[LOG]] : f32
+// CHECK: %[[S:.*]] = arith.subf %[[ACC]], %[[TERM]] : f32
+// CHECK: scf.yield %[[S]]
+// CHECK: scf.forall (%[[T1:.*]]) in (128) {
+// CHECK: %[[M1:.*]] = memref.load
+// CHECK: %[[Y1:.*]] = memref.load
+// CHECK: arith.addf %[[M1]], %[[Y1]] : f32
+// CHECK: gpu.subgroup_reduce add
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][]
+// CHECK: arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK-NOT: arith.subf
+// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK-NOT: linalg.generic
+func.func @subtracted_terms(%y: memref<64x10xf32>, %p: memref<64x10xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>],
+                  iterator_types = ["reduction", "reduction"]}
+      ins(%y, %p : memref<64x10xf32>, memref<64x10xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %l = math.log %b : f32
+    %t = arith.mulf %a, %l : f32
+    %s = arith.subf %acc, %t : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Subtracting the accumulator from a term is no reduction the pass knows.
+// CHECK-LABEL: func.func @accumulator_subtracted
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+func.func @accumulator_subtracted(%x: memref<4096xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<4096xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.subf %a, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
