@@ -19,9 +19,12 @@
 //    step allocates from the driver only in its first call and its pages
 //    stay where the kernels left them).
 //
-// Kernels run on one stream of the backend: the host code's stream
-// create/destroy calls reuse it, and it is synchronized after each launch
-// (the host code may read what a kernel wrote).
+// Kernels and library calls run on one stream of the backend: the host
+// code's stream create/destroy calls reuse it. The host code launches
+// asynchronously and waits for the stream only before it reads what the
+// kernels wrote and before it returns (mp-gpu-async-launches). With
+// MP_CUDA_SYNC=1 (or MP_CUDA_PROFILE) every launch is waited for at once, so
+// that a failing kernel is named and each kernel is timed.
 //
 // Those entry points cannot return errors: the first failing driver call is
 // recorded (`cuLaunchKernel(mlp_grad_kernel_3): CUDA_ERROR_...`), every later
@@ -97,11 +100,13 @@ struct Cuda {
   std::map<CUmodule, int> moduleNumbers;
   /// The stream every launch uses.
   CUstream stream = nullptr;
+  /// Whether each launch is waited for (MP_CUDA_SYNC or MP_CUDA_PROFILE).
+  bool blocking = false;
   /// With MP_CUDA_PROFILE set: seconds and launches per kernel (from the
-  /// launch to the synchronization that follows it), printed at exit.
+  /// launch to the end of its work), printed at exit.
   bool profile = false;
   std::map<std::string, std::pair<double, int64_t>> kernelTimes;
-  std::string lastKernel;
+  std::string lastLaunch;
   std::chrono::steady_clock::time_point launchedAt;
   ~Cuda() { printProfile(); }
   void printProfile();
@@ -228,8 +233,12 @@ bool Cuda::ensure() {
       return false;
     }
     deviceName = name;
-    const char *profileVar = std::getenv("MP_CUDA_PROFILE");
-    profile = profileVar && *profileVar && std::strcmp(profileVar, "0") != 0;
+    auto isSet = [](const char *var) {
+      const char *value = std::getenv(var);
+      return value && *value && std::strcmp(value, "0") != 0;
+    };
+    profile = isSet("MP_CUDA_PROFILE");
+    blocking = profile || isSet("MP_CUDA_SYNC");
   }
   if (!unusable.empty())
     return false;
@@ -309,15 +318,12 @@ void mgpuStreamSynchronize(void *stream) {
   Cuda &cuda = Cuda::get();
   if (!stream || !cuda.ensure())
     return;
-  cuda.check(cuda.api.cuStreamSynchronize(stream), "cuStreamSynchronize");
-  if (cuda.profile && !cuda.lastKernel.empty()) {
-    auto &entry = cuda.kernelTimes[cuda.lastKernel];
-    entry.first += std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - cuda.launchedAt)
-                       .count();
-    entry.second += 1;
-    cuda.lastKernel.clear();
-  }
+  // Without blocking mode the failing kernel is not known.
+  cuda.check(cuda.api.cuStreamSynchronize(stream),
+             cuda.blocking ? "cuStreamSynchronize"
+                           : "cuStreamSynchronize (waiting for the kernels "
+                             "launched since the last wait; MP_CUDA_SYNC=1 "
+                             "names the one that failed)");
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -330,11 +336,12 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; // an empty grid: nothing to do (the driver rejects it)
-  mp_runtime::cuda::startProfiled(cuda.kernels[function]);
+  mp_runtime::cuda::startLaunch(cuda.kernels[function]);
   CUresult result =
       cuda.api.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                               blockZ, sharedMemory, stream, params, extra);
-  cuda.check(result, "cuLaunchKernel(" + cuda.kernels[function] + ")");
+  if (cuda.check(result, "cuLaunchKernel(" + cuda.kernels[function] + ")"))
+    mp_runtime::cuda::finishLaunch();
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
@@ -489,16 +496,27 @@ void mp_runtime::cuda::recordFailure(const std::string &message) {
     cuda.pending = message;
 }
 
-void mp_runtime::cuda::startProfiled(const std::string &what) {
+void mp_runtime::cuda::startLaunch(const std::string &what) {
   Cuda &cuda = Cuda::get();
-  if (cuda.profile) {
-    cuda.lastKernel = what;
+  if (cuda.blocking) {
+    cuda.lastLaunch = what;
     cuda.launchedAt = std::chrono::steady_clock::now();
   }
 }
 
-void mp_runtime::cuda::synchronize() {
-  mgpuStreamSynchronize(Cuda::get().stream);
+void mp_runtime::cuda::finishLaunch() {
+  Cuda &cuda = Cuda::get();
+  if (!cuda.blocking || !cuda.stream)
+    return;
+  if (!cuda.check(cuda.api.cuStreamSynchronize(cuda.stream),
+                  cuda.lastLaunch + " (cuStreamSynchronize)") ||
+      !cuda.profile)
+    return;
+  auto &entry = cuda.kernelTimes[cuda.lastLaunch];
+  entry.first += std::chrono::duration<double>(
+                     std::chrono::steady_clock::now() - cuda.launchedAt)
+                     .count();
+  entry.second += 1;
 }
 
 mp_status mp_runtime::probeCuda(std::string &device) {

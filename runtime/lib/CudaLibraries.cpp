@@ -341,12 +341,12 @@ extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
   auto pointer = [](int64_t address) {
     return reinterpret_cast<void *>(static_cast<intptr_t>(address));
   };
-  cuda::startProfiled(what);
+  cuda::startLaunch(what);
   if (Status status =
           lt.matmul(lt.handle, p.desc, &alpha, pointer(x.address), p.x,
                     pointer(y.address), p.y, &beta, pointer(d.address), p.d,
                     pointer(d.address), p.d, &p.algo, lt.workspace,
                     kWorkspaceBytes, stream))
     return cuda::recordFailure(lt.describe(what, status));
-  cuda::synchronize();
+  cuda::finishLaunch();
 }

@@ -113,10 +113,13 @@ namespace cuda {
 void *activeStream();
 /// Records the failure of this entry call (the first one wins).
 void recordFailure(const std::string &message);
-/// With MP_CUDA_PROFILE: times `what` from now to the next synchronize().
-void startProfiled(const std::string &what);
-/// Waits for the stream, recording a failure.
-void synchronize();
+/// Marks the start of `what`'s work on the stream (for the profile and for
+/// messages).
+void startLaunch(const std::string &what);
+/// Ends what startLaunch() started: in blocking mode (MP_CUDA_SYNC or
+/// MP_CUDA_PROFILE) waits for it, so that its time and its failure are its
+/// own; otherwise returns at once.
+void finishLaunch();
 } // namespace cuda
 
 /// Resolves entry points of a library loaded with dlopen into function

@@ -11,7 +11,10 @@
  *   MP_FAKE_CUDA_SM=NN                   the device's compute capability
  *                                        (default 80);
  *   MP_FAKE_CUDA_MEMORY=BYTES            managed memory available (default:
- *                                        no limit).
+ *                                        no limit);
+ *   MP_FAKE_CUDA_TRACE=1                 each launch and stream
+ *                                        synchronization printed to stderr
+ *                                        as it is called.
  * mp_fake_cuda_calls(CALL) counts the calls of CALL. Built without
  * cuMemFree_v2 (MP_FAKE_CUDA_OLD) it stands for a driver older than CUDA 12.
  *===----------------------------------------------------------------------===*/
@@ -35,6 +38,11 @@ static CUresult enter(const char *call) {
     ++i;
   names[i] = call;
   ++counts[i];
+  const char *trace = getenv("MP_FAKE_CUDA_TRACE");
+  if (trace && *trace == '1' &&
+      (strcmp(call, "cuLaunchKernel") == 0 ||
+       strcmp(call, "cuStreamSynchronize") == 0))
+    fprintf(stderr, "fake-cuda: %s\n", call);
   const char *fail = getenv("MP_FAKE_CUDA_FAIL");
   size_t length = strlen(call);
   if (!fail || strncmp(fail, call, length) != 0 || fail[length] != ':')

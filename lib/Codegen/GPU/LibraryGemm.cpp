@@ -106,6 +106,8 @@ struct GPULibraryGemmPass
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
     auto decl = func::FuncOp::create(builder, module.getLoc(), kLibraryGemmFunction, type);
     decl.setPrivate();
+    MPDialect::GpuStreamOrderedAttrHelper(&getContext())
+        .setAttr(decl, UnitAttr::get(&getContext()));
     return decl;
   }
 

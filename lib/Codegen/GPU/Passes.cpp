@@ -164,6 +164,7 @@ static void addTargetStage(OpPassManager &pm,
   // sizes) rather than being passed as parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createGPUAsyncLaunchesPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   // Masked transfers (the tile copies at a GEMM's edges) as checked loads

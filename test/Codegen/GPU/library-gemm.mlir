@@ -4,8 +4,9 @@
 // Arguments: type (0 f16, 1 bf16), batch, M, N, K, then A's address and
 // strides along M, K, batch, B's along K, N, batch, C's along M, N, batch,
 // and beta. The zero fill of an accumulator allocated here is dropped
-// (beta = 0).
-// CHECK-LABEL: func.func private @mp_cuda_gemm(i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32)
+// (beta = 0). The declaration says that the call only enqueues its work on
+// the stream (mp-gpu-async-launches chains it with the kernels).
+// CHECK-LABEL: func.func private @mp_cuda_gemm(i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32) attributes {mp.gpu_stream_ordered}
 // CHECK-LABEL: func.func @zero_fill
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64

@@ -10,7 +10,17 @@
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=ampere' 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=ptx80' 2>&1 | FileCheck %s --check-prefix=PTX
 
-// CHECK: gpu.launch_func @mlp_grad_kernel_0::@mlp_grad_kernel_0
+// The host code launches every kernel on one stream without waiting, and
+// waits once, before it returns (mp-gpu-async-launches); buffers go back to
+// the runtime's pool before the kernels that use them are done.
+// CHECK: %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_0::@mlp_grad_kernel_0
+// CHECK-NOT: mgpuStreamSynchronize
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_23::@mlp_grad_kernel_23
+// CHECK-COUNT-9: llvm.call @_mlir_memref_to_llvm_free
+// CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
+// CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
+// CHECK-NOT: gpu.launch_func
 // CHECK: gpu.binary @mlp_grad_kernel_0 [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80
 // CHECK-SAME: #gpu.object<#nvvm.target<chip = "sm_90a", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_90a
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
@@ -43,6 +53,6 @@
 // RUN: FileCheck %s --input-file=%t.red.mlir --check-prefix=RED
 // RED-SUMMARY: @full: 4 kernels
 // RED-SUMMARY: @rows_cols: 4 kernels
-// RED: gpu.launch_func @full_kernel_1::@full_kernel_1 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
+// RED: gpu.launch_func <%{{.*}} : !llvm.ptr> @full_kernel_1::@full_kernel_1 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
 // RED: gpu.binary @full_kernel_1 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
 func.func private @nothing()

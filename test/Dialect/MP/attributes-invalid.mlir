@@ -99,3 +99,16 @@ func.func @bad_gpu_tile(%a: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<
 func.func @bad_copy() attributes {mp.gpu_copy = "later"} {
   return
 }
+
+// -----
+
+// expected-error @below {{'mp.gpu_stream_ordered' must be a unit attribute, got true}}
+func.func private @bad_stream_ordered() attributes {mp.gpu_stream_ordered = true}
+
+// -----
+
+func.func @stream_ordered_on_op(%x: f32) -> f32 {
+  // expected-error @below {{'mp.gpu_stream_ordered' belongs on a function}}
+  %0 = arith.negf %x {mp.gpu_stream_ordered} : f32
+  return %0 : f32
+}

@@ -599,6 +599,59 @@ def GPUSubgroupReduceToShufflesPass
                            "::mlir::vector::VectorDialect"];
 }
 
+def GPUAsyncLaunchesPass : Pass<"mp-gpu-async-launches", "::mlir::ModuleOp"> {
+  let summary = "Launch kernels asynchronously, synchronizing only before the host reads";
+  let description = [{
+    Host code from `gpu-kernel-outlining` launches each kernel synchronously:
+    upstream's lowering waits for every `gpu.launch_func` to finish. This
+    pass makes the launches of each host block one chain of asynchronous
+    launches (`gpu.launch_func async [%t]`, the chain started by `gpu.wait
+    async`) and waits for the chain (`gpu.wait [%t]`) only where the host
+    needs the results:
+
+    - before an op that reads or writes memory the kernels may use (a
+      `memref.load` of a device buffer, a call of a function that is not a
+      `mp.gpu_stream_ordered` runtime function and takes such memory, an op
+      whose effects are unknown);
+    - before an op whose regions launch kernels (its blocks get chains of
+      their own, waited for before their terminators);
+    - before the block's terminator, so that a function returns with its
+      kernels done.
+
+    Allocation and deallocation need no wait: the CUDA backend's pool hands
+    a freed block to a later allocation of the same stream, after the
+    kernels that used it. Calls of `mp.gpu_stream_ordered` functions (the
+    runtime's cuBLASLt GEMM) enqueue their work on the same stream and join
+    the chain. Small static host buffers (the deallocation bookkeeping's
+    pointer and flag arrays, at most 4 KiB, only read and written on the
+    host) move to the stack first, so that the host code touching them
+    needs no wait and cannot reuse a block a queued kernel still reads.
+
+    All tokens stand for the backend's one stream (its `mgpuStreamCreate`
+    returns it every time), so a step's kernels run back to back. Part of
+    `mp-lower-to-gpu`.
+
+    ```mlir
+    gpu.launch_func @k0::@k0 blocks in (...) threads in (...) args(...)
+    gpu.launch_func @k1::@k1 blocks in (...) threads in (...) args(...)
+    %v = memref.load %buffer[] : memref<f32>
+    // becomes
+    %t0 = gpu.wait async
+    %t1 = gpu.launch_func async [%t0] @k0::@k0 ...
+    %t2 = gpu.launch_func async [%t1] @k1::@k1 ...
+    gpu.wait [%t2]
+    %v = memref.load %buffer[] : memref<f32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numAsync", "num-async-launches",
+              "Kernel launches made asynchronous">,
+    Statistic<"numWaits", "num-waits", "Host waits for the stream">,
+    Statistic<"numOnStack", "num-host-buffers-on-stack",
+              "Host buffers moved to the stack">
+  ];
+}
+
 def GPUAsyncCopiesPass : Pass<"mp-gpu-async-copies"> {
   let summary = "Double-buffered panel copies as cp.async";
   let description = [{

@@ -75,7 +75,8 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << name << "' must be " << expected
                            << ", got " << value;
   };
-  if (name == SignaturePrecisionAttrHelper::getNameStr() &&
+  if ((name == SignaturePrecisionAttrHelper::getNameStr() ||
+       name == GpuStreamOrderedAttrHelper::getNameStr()) &&
       !isa<FunctionOpInterface>(op))
     return op->emitError() << "'" << name << "' belongs on a function";
   if (name == OverrideAttrHelper::getNameStr() ||
@@ -108,6 +109,8 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
         how && (how.getValue() == "async" || how.getValue() == "prefetch"),
         "\"async\" or \"prefetch\"");
   }
+  if (name == GpuStreamOrderedAttrHelper::getNameStr())
+    return check(isa<UnitAttr>(value), "a unit attribute");
   return op->emitError() << "unknown mp attribute '" << name
                          << "' (known: " << OverrideAttrHelper::getNameStr()
                          << ", " << ClassAttrHelper::getNameStr() << ", "
@@ -116,7 +119,8 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                          << SignaturePrecisionAttrHelper::getNameStr() << ", "
                          << GpuTileAttrHelper::getNameStr() << ", "
                          << GpuGemmAttrHelper::getNameStr() << ", "
-                         << GpuCopyAttrHelper::getNameStr() << ")";
+                         << GpuCopyAttrHelper::getNameStr() << ", "
+                         << GpuStreamOrderedAttrHelper::getNameStr() << ")";
 }
 
 std::string MPDialect::getRoleAttrName(Role role) {

@@ -84,7 +84,12 @@ def MP_Dialect : Dialect {
     // mp-gpu-async-copies): "async" (cp.async, waited for at once: the
     // first K step) or "prefetch" (cp.async for the next K step, waited
     // for at the end of this one).
-    "::mlir::StringAttr":$gpu_copy
+    "::mlir::StringAttr":$gpu_copy,
+    // On a runtime function's declaration: the function enqueues its work
+    // on the CUDA backend's stream, in order with the kernels, and returns
+    // before it ran (set by mp-gpu-library-gemm, used by
+    // mp-gpu-async-launches).
+    "::mlir::UnitAttr":$gpu_stream_ordered
   );
   let extraClassDeclaration = [{
     /// The name of the attribute that gives `role` to a function argument
