@@ -401,7 +401,8 @@ void _mlir_memref_to_llvm_free(void *pointer) {
     return;
   auto block = cuda.blockSizes.find(pointer);
   if (block == cuda.blockSizes.end()) {
-    std::free(pointer); // host memory given when the driver failed
+    // Host memory: a tensor's, or given when the driver failed.
+    std::free(pointer);
     return;
   }
   cuda.freeBlocks.emplace(block->second, pointer);
@@ -449,6 +450,12 @@ public:
   }
 
   mp_status stage(const mp_tensor &tensor, size_t bytes, void **data) override {
+    // A result of an earlier call (training state) is already where the
+    // kernels read it.
+    if (Cuda::get().blockSizes.count(tensor.data)) {
+      *data = tensor.data;
+      return MP_OK;
+    }
     *data = _mlir_memref_to_llvm_alloc(bytes);
     if (mp_status status = Cuda::get().takeError())
       return status;
@@ -529,6 +536,8 @@ mp_status mp_runtime::probeCuda(std::string &device) {
            std::to_string(cuda.major * 10 + cuda.minor) + ")";
   return MP_OK;
 }
+
+void mp_runtime::freeTensorData(void *data) { _mlir_memref_to_llvm_free(data); }
 
 std::unique_ptr<Backend> mp_runtime::createCudaBackend() {
   return std::make_unique<CudaBackend>();

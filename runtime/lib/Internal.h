@@ -91,13 +91,19 @@ public:
   /// reported an error (a failed kernel launch) while it ran.
   virtual mp_status invoke(void *fn, void **args) = 0;
   /// Sets `data` to the `bytes` of `tensor` where the compiled code can read
-  /// them: the tensor's own data, or a copy to release() after the call.
+  /// them: the tensor's own data (also when it is the backend's memory, a
+  /// result of an earlier call), or a copy to release() after the call.
   virtual mp_status stage(const mp_tensor &tensor, size_t bytes,
                           void **data) = 0;
   /// Frees a buffer that the compiled code allocated (a result) or that
   /// stage() copied.
   virtual void release(void *allocated) = 0;
 };
+
+/// Frees an owned tensor's data: a buffer of the CUDA backend's pool (a
+/// result handed over by mp_entry_call) goes back to the pool, anything else
+/// to free().
+void freeTensorData(void *data);
 
 std::unique_ptr<Backend> createCpuBackend();
 std::unique_ptr<Backend> createCudaBackend();

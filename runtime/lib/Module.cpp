@@ -208,7 +208,20 @@ struct Descriptor {
 constexpr intptr_t kGlobalMarker = 0xdeadbeef;
 } // namespace
 
-/// Copies a result out of its descriptor into an owned, dense tensor.
+/// Whether the memref described by `words` (of rank `rank`) is dense and
+/// row-major from its aligned pointer on (sizes of 1 take any stride).
+static bool isDense(const int64_t *words, int32_t rank) {
+  int64_t stride = 1;
+  for (int32_t d = rank - 1; d >= 0; --d) {
+    if (words[3 + d] != 1 && words[3 + rank + d] != stride)
+      return false;
+    stride *= words[3 + d];
+  }
+  return true;
+}
+
+/// Copies a result out of its descriptor into an owned, dense tensor: one
+/// memcpy if the result is dense, else element by element.
 static mp_status takeResult(const int64_t *words, const mp_value_info &info,
                             mp_tensor &out) {
   std::memset(&out, 0, sizeof(out));
@@ -218,9 +231,14 @@ static mp_status takeResult(const int64_t *words, const mp_value_info &info,
   size_t elem = mp_dtype_size(info.dtype);
   const char *base = reinterpret_cast<const char *>(words[1]) + words[2] * elem;
   int64_t count = mp_tensor_num_elements(&out);
-  // Walk the (possibly strided) source in row-major order.
-  std::vector<int64_t> index(info.rank, 0);
   char *dst = static_cast<char *>(out.data);
+  if (isDense(words, info.rank)) {
+    if (count)
+      std::memcpy(dst, base, count * elem);
+    return MP_OK;
+  }
+  // Walk the strided source in row-major order.
+  std::vector<int64_t> index(info.rank, 0);
   for (int64_t n = 0; n < count; ++n) {
     int64_t offset = 0;
     for (int32_t d = 0; d < info.rank; ++d)
@@ -233,6 +251,19 @@ static mp_status takeResult(const int64_t *words, const mp_value_info &info,
     }
   }
   return MP_OK;
+}
+
+/// The tensor that owns the result buffer described by `words` itself (no
+/// copy): for a dense buffer that starts at its allocation.
+static void adoptResult(const int64_t *words, const mp_value_info &info,
+                        mp_tensor &out) {
+  std::memset(&out, 0, sizeof(out));
+  out.dtype = info.dtype;
+  out.rank = info.rank;
+  for (int32_t d = 0; d < info.rank; ++d)
+    out.shape[d] = words[3 + d];
+  out.data = reinterpret_cast<void *>(words[1]);
+  out.owned = 1;
 }
 
 extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
@@ -290,20 +321,36 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
   }
   mp_status status = backend.invoke(entry->fn, packed.data());
 
-  // Copy every result before freeing any buffer: results may share one.
-  std::set<intptr_t> owned;
+  // A result buffer that the call allocated for it alone is handed over
+  // (the tensor owns it: no copy, and on the GPU it stays in device memory
+  // for the next call); the others are copied before any buffer is freed,
+  // since results may share one.
+  std::map<intptr_t, int> resultsOf;
   const int64_t *words = resultStorage.data();
+  for (const mp_value_info &info : entry->results) {
+    ++resultsOf[words[0]];
+    words += Descriptor::numWords(info.rank);
+  }
+  std::set<intptr_t> owned;
+  words = resultStorage.data();
   for (int32_t i = 0; i < num_results; ++i) {
     const mp_value_info &info = entry->results[i];
-    if (status == MP_OK) {
-      status = takeResult(words, info, results[i]);
-      if (status != MP_OK)
-        for (int32_t j = 0; j < i; ++j)
-          mp_tensor_release(&results[j]);
-    }
     intptr_t allocated = words[0];
-    if (allocated && allocated != kGlobalMarker && !inputs.count(allocated))
-      owned.insert(allocated);
+    bool fromCall =
+        allocated && allocated != kGlobalMarker && !inputs.count(allocated);
+    if (status == MP_OK && fromCall && resultsOf[allocated] == 1 &&
+        words[1] == allocated && words[2] == 0 && isDense(words, info.rank)) {
+      adoptResult(words, info, results[i]);
+    } else {
+      if (status == MP_OK) {
+        status = takeResult(words, info, results[i]);
+        if (status != MP_OK)
+          for (int32_t j = 0; j < i; ++j)
+            mp_tensor_release(&results[j]);
+      }
+      if (fromCall)
+        owned.insert(allocated);
+    }
     words += Descriptor::numWords(info.rank);
   }
   for (intptr_t allocated : owned)

@@ -121,7 +121,7 @@ extern "C" mp_status mp_tensor_alloc(mp_dtype dtype, int32_t rank,
 
 extern "C" void mp_tensor_release(mp_tensor *tensor) {
   if (tensor->owned)
-    std::free(tensor->data);
+    freeTensorData(tensor->data);
   tensor->data = nullptr;
   tensor->owned = 0;
 }

@@ -637,6 +637,49 @@ TEST(CudaBackendTest, RunsAnEntryFromThePool) {
       "\\| cuMemAllocManaged 2\n");
 }
 
+// Where the fake module's `address` reads `y`, a result of `twice`, and
+// `x`, a host tensor: "y in place | x staged | y 2.000000" when the result
+// stays in the call's device buffer and a later call reads it there.
+std::string whereCallsRead() {
+  mp_module *module = nullptr;
+  mp_entry *twice = nullptr;
+  mp_entry *address = nullptr;
+  if (mp_module_load(MP_FAKE_GPU_MODULE, "cuda", &module) != MP_OK ||
+      mp_module_find_entry(module, "twice", &twice) != MP_OK ||
+      mp_module_find_entry(module, "address", &address) != MP_OK)
+    return mp_last_error();
+  mp_tensor x = makeF32({1000}, std::vector<float>(1000, 1.0f));
+  mp_tensor y, readX, readY;
+  if (mp_entry_call(twice, &x, 1, &y, 1) != MP_OK ||
+      mp_entry_call(address, &y, 1, &readY, 1) != MP_OK ||
+      mp_entry_call(address, &x, 1, &readX, 1) != MP_OK)
+    return mp_last_error();
+  auto readAt = [](const mp_tensor &read, const mp_tensor &t) {
+    return *static_cast<const int64_t *>(read.data) ==
+           reinterpret_cast<intptr_t>(t.data);
+  };
+  std::string observed =
+      std::string(readAt(readY, y) ? "y in place" : "y copied") +
+      (readAt(readX, x) ? " | x in place" : " | x staged") + " | y " +
+      std::to_string(values(y)[999]);
+  for (mp_tensor *t : {&x, &y, &readX, &readY})
+    mp_tensor_release(t);
+  mp_module_unload(module);
+  return observed;
+}
+
+// A result is handed over in the buffer the call allocated on the device
+// (no copy), and a later call reads it there (no staging copy): training
+// state stays on the device. A host tensor is staged.
+TEST(CudaBackendTest, ResultsStayOnTheDevice) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        finish(whereCallsRead());
+      },
+      "^y in place \\| x staged \\| y 2.000000\n");
+}
+
 // A GPU without code in the module: the error names the call, the device
 // and what the module has, and says what to do.
 TEST(CudaBackendTest, NoBinaryForTheGpu) {

@@ -62,3 +62,19 @@ void _mp_entry_twice(void **args) {
   out->sizes[0] = 1000;
   out->strides[0] = 1;
 }
+
+typedef struct {
+  int64_t *allocated, *aligned;
+  int64_t offset;
+} Memref0D;
+
+/* The address at which the call reads its argument. */
+const char _mp_sig_address[] = "f32[1000]->i64[]";
+void _mp_entry_address(void **args) {
+  Memref0D *out = (Memref0D *)args[0];
+  Memref1D *x = (Memref1D *)args[1];
+  int64_t *data = (int64_t *)_mlir_memref_to_llvm_alloc(sizeof(int64_t));
+  *data = (int64_t)(intptr_t)(x->aligned + x->offset);
+  out->allocated = out->aligned = data;
+  out->offset = 0;
+}
