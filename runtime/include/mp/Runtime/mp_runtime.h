@@ -171,7 +171,12 @@ const mp_value_info *mp_entry_arg(const mp_entry *entry, int32_t index);
 const mp_value_info *mp_entry_result(const mp_entry *entry, int32_t index);
 
 /* Calls the entry. `args` must match the signature (dtype, rank, static
- * sizes). `results` receives owned tensors (release them). */
+ * sizes); the entry never writes into them. `results` receives owned
+ * tensors (release them with mp_tensor_release, not free()): a result that
+ * the call wrote into a buffer of its own gets that buffer, without a copy
+ * (on the CUDA backend, memory that the host and the GPU both address,
+ * where a later call that takes the tensor as an argument reads it without
+ * copying it: a trainer's state stays on the device). */
 mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
                         int32_t num_args, mp_tensor *results,
                         int32_t num_results);
