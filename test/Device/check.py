@@ -8,15 +8,20 @@ accumulates in a different order (mma.sync tiles, no FMA contraction
 guarantees), so outputs differ by rounding; a difference beyond --rtol of the
 output's largest magnitude is a failure. Then each training step trains
 --steps steps on both backends from the same initial parameters and batches
-(with fp16, an overflow injected at step 3): the skipped steps must be the same, the
-losses agree within the policy's tolerance, and the test accuracies within
-2 points. Prints one line per case and 'N passed, N failed'; --repeat N
-also times both backends.
+(with fp16, an overflow injected at step 3): the skipped steps and the
+loss scales must be the same, the losses agree within the policy's
+tolerance, and the test accuracies within 2 points. For fp16 the GPU's
+parameters after step 3 (skipped) must equal those after step 2 bit for
+bit. Where compute-sanitizer is found (PATH, /usr/local/cuda/bin), one
+training step of each fp16 case runs under its memcheck and racecheck
+tools, which must report 0 errors. Prints one line per case and 'N passed,
+N failed'; --repeat N also times both backends.
 
-Usage: check.py BUNDLE [--rtol R] [--repeat N]
+Usage: check.py BUNDLE [--rtol R] [--repeat N] [--steps N]
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -63,26 +68,75 @@ def compare(ref_dir, out_dir):
     return worst, count
 
 
-def train_case(bundle, case, entry, backend, steps):
-    """The CSV log rows and the summary line of a training run."""
+def run_training(bundle, case, entry, backend, steps, extra=(), tool=()):
+    """Trains `case` on `backend` for `steps` steps with mp-exec (under the
+    command `tool`, if given); its stdout and stderr, or RuntimeError."""
     d = os.path.join(bundle, "train", case)
-    log = os.path.join(d, f"log-{backend}.csv")
-    cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
-           "--train", "--entry", entry, "--backend", backend, "--max-steps",
-           str(steps), "--test-limit", "2000", "--seed", "1", "--log", log]
-    if case.endswith("-fp16"):  # dynamic loss scaling: the step is skipped
-        cmd += ["--inject-overflow", "3"]
+    cmd = list(tool) + [
+        os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
+        "--train", "--entry", entry, "--backend", backend, "--max-steps",
+        str(steps), "--test-limit", "2000", "--seed", "1"] + list(extra)
+    if case.endswith("-fp16") and steps >= 3:
+        cmd += ["--inject-overflow", "3"]  # dynamic scaling skips the step
     env = dict(os.environ, MP_DATASET_DIR=os.path.join(bundle, "data"))
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
-        raise RuntimeError(done.stderr.strip()[-400:])
+        raise RuntimeError((done.stderr + done.stdout).strip()[-400:])
+    return done.stdout, done.stderr
+
+
+def train_case(bundle, case, entry, backend, steps):
+    """The CSV log rows and the summary line of a training run."""
+    log = os.path.join(bundle, "train", case, f"log-{backend}.csv")
+    out, _ = run_training(bundle, case, entry, backend, steps,
+                          ["--log", log])
     with open(log) as f:
         rows = [line.strip().split(",") for line in f][1:]
-    return rows, done.stdout.strip()
+    return rows, out.strip()
+
+
+def skip_keeps_params(bundle, case, entry, backend="cuda"):
+    """Whether the parameters after the skipped step 3 equal those after
+    step 2 bit for bit."""
+    dirs = []
+    for steps in (2, 3):
+        d = os.path.join(bundle, "train", case, f"params-{steps}")
+        run_training(bundle, case, entry, backend, steps,
+                     ["--save-params", d])
+        dirs.append(d)
+    names = sorted(os.listdir(dirs[0]))
+    return bool(names) and names == sorted(os.listdir(dirs[1])) and all(
+        np.array_equal(np.load(os.path.join(dirs[0], n)),
+                       np.load(os.path.join(dirs[1], n))) for n in names)
+
+
+def find_sanitizer():
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return found
+    path = "/usr/local/cuda/bin/compute-sanitizer"
+    return path if os.path.exists(path) else None
+
+
+def sanitize(bundle, case, entry, sanitizer):
+    """'memcheck 0 racecheck 0' (errors per tool) for one training step."""
+    counts = []
+    for tool in ("memcheck", "racecheck"):
+        out = run_training(bundle, case, entry, "cuda", 1, tool=[
+            sanitizer, "--tool", tool, "--error-exitcode", "1",
+            "--print-limit", "5"])
+        summary = [l for l in "\n".join(out).splitlines()
+                   if "ERROR SUMMARY" in l]
+        counts.append(f"{tool} " + (summary[-1].split("ERROR SUMMARY:")[1]
+                                    .split()[0] if summary else "?"))
+    return " ".join(counts)
 
 
 def check_training(bundle, steps):
     passed = failed = 0
+    sanitizer = find_sanitizer()
+    if not sanitizer:
+        print("note: no compute-sanitizer; memcheck and racecheck not run")
     with open(os.path.join(bundle, "train.txt")) as f:
         cases = [line.split() for line in f if line.strip()]
     for case, entry, amp in cases:
@@ -96,16 +150,32 @@ def check_training(bundle, steps):
         losses = [(float(c[2]), float(g[2])) for c, g in zip(cpu, gpu)]
         worst = max(abs(c - g) / max(abs(c), 1e-6) for c, g in losses)
         skipped_same = [c[4] for c in cpu] == [g[4] for g in gpu]
+        scales_same = [c[3] for c in cpu] == [g[3] for g in gpu]
         acc = (float(cpu[-1][5]) * 100, float(gpu[-1][5]) * 100)
         ok = (len(cpu) == len(gpu) == steps and skipped_same and
-              worst <= LOSS_TOLERANCE[amp] and abs(acc[0] - acc[1]) <= 2)
+              scales_same and worst <= LOSS_TOLERANCE[amp] and
+              abs(acc[0] - acc[1]) <= 2)
         rate = [line.split("steps/s")[0].split(", ")[-1] for line in
                 (cpu_line, gpu_line)]
+        extra = ""
+        if amp == "fp16":
+            try:
+                kept = skip_keeps_params(bundle, case, entry)
+                extra = (", parameters across the skipped step "
+                         + ("bit-identical" if kept else "CHANGED"))
+                ok = ok and kept
+                if sanitizer:
+                    errors = sanitize(bundle, case, entry, sanitizer)
+                    extra += f", compute-sanitizer: {errors} errors"
+                    ok = ok and errors == "memcheck 0 racecheck 0"
+            except RuntimeError as err:
+                extra, ok = f", FAILED: {err}", False
         print(f"{'ok  ' if ok else 'FAIL'} train {case}: {steps} steps, "
               f"skipped {'same' if skipped_same else 'DIFFERENT'} "
-              f"({sum(int(c[4]) for c in cpu)}), max loss diff {worst:.3g}, "
-              f"accuracy cpu {acc[0]:.2f}% cuda {acc[1]:.2f}%, steps/s cpu "
-              f"{rate[0]} cuda {rate[1]}")
+              f"({sum(int(c[4]) for c in cpu)}), scales "
+              f"{'same' if scales_same else 'DIFFERENT'}, max loss diff "
+              f"{worst:.3g}, accuracy cpu {acc[0]:.2f}% cuda {acc[1]:.2f}%, "
+              f"steps/s cpu {rate[0]} cuda {rate[1]}{extra}")
         passed += ok
         failed += not ok
     return passed, failed
@@ -115,7 +185,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bundle")
     parser.add_argument("--repeat", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
     passed = failed = 0
     with open(os.path.join(args.bundle, "cases.txt")) as f:
