@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
@@ -215,4 +216,11 @@ void VectorizeContractionsPass::runOnOperation() {
   IRRewriter rewriter(&getContext());
   for (linalg::LinalgOp op : contractions)
     (void)vectorizeOne(rewriter, op);
+  // Hoisting leaves the K loops carrying the output and its block unchanged;
+  // two loop-carried aliases of one tensor would make bufferization copy the
+  // block out of the output and back on every block.
+  RewritePatternSet patterns(&getContext());
+  scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+  if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    return signalPassFailure();
 }

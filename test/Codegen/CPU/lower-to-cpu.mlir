@@ -6,6 +6,11 @@
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(func.func(mp-lower-to-cpu))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{tile-m=0})' 2>&1 | FileCheck %s --check-prefix=TILES
+
+// The Adam training step of the MLP (examples/torch) copies nothing through
+// MLIR's strided memrefCopy: the contractions write their blocks in place.
+// RUN: mp-opt %mp_src/examples/torch/mlp/mlp_grad.mlir --mp-train-pipeline='policy=fp16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP --implicit-check-not=memrefCopy
+// STEP: llvm.func @mlp_grad_step(
 // The input of mp-run after mp-amp-pipeline: f16 inputs, f32 accumulation,
 // f16 elementwise work, softmax, a loop. Everything reaches the LLVM dialect;
 // f16 arithmetic runs in f32; every function gets a C interface wrapper.

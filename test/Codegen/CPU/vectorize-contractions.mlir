@@ -4,17 +4,23 @@
 // BAD: error: mp-vectorize-contractions: tile-m, tile-n and tile-k must be positive
 
 // Loops n, m, k; the right-hand panel is packed once per n step; the
-// accumulator block is a vector carried by the k loop; f16 operands
-// accumulate into f32.
+// accumulator block is a vector carried by the k loop, read from the output
+// before it and written back after it (the k loop carries nothing else, so
+// bufferization writes the block in place); f16 operands accumulate into
+// f32.
 // CHECK-LABEL: func.func @matmul
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
 // CHECK: %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[J]]] [32, 16] [1, 1] : tensor<32x64xf16> to tensor<32x16xf16>
 // CHECK: %[[PACKED:.*]] = linalg.copy ins(%[[PANEL]] : tensor<32x16xf16>)
-// CHECK: scf.for %{{.*}} step %c4
-// CHECK: scf.for %[[K:arg[0-9]+]] = %{{.*}} to %{{.*}} step %c1 iter_args(%{{.*}}, %{{.*}}, %[[ACC:arg[0-9]+]] = %{{[0-9]+}}) -> (tensor<8x64xf32>, tensor<4x16xf32>, vector<4x16xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} step %c4 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x64xf32>)
+// CHECK: %[[BLOCK:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [4, 16] [1, 1]
+// CHECK: %[[INIT:.*]] = vector.transfer_read %[[BLOCK]]
+// CHECK: %[[SUM:.*]] = scf.for %[[K:arg[0-9]+]] = %{{.*}} to %{{.*}} step %c1 iter_args(%[[ACC:arg[0-9]+]] = %[[INIT]]) -> (vector<4x16xf32>)
 // CHECK: tensor.extract_slice %[[PACKED]][%[[K]], 0] [1, 16]
 // CHECK: vector.transfer_read {{.*}} : tensor<4x1xf16>, vector<4x1xf16>
 // CHECK: vector.contract {{.*}} %[[ACC]] : vector<4x1xf16>, vector<1x16xf16> into vector<4x16xf32>
+// CHECK: %[[NEW:.*]] = vector.transfer_write %[[SUM]], %[[BLOCK]]
+// CHECK: tensor.insert_slice %[[NEW]] into %[[OUT]][%[[I]], %[[J]]] [4, 16] [1, 1]
 // SIZES-LABEL: func.func @matmul
 // SIZES: vector.contract {{.*}} : vector<2x4xf16>, vector<4x8xf16> into vector<2x8xf32>
 func.func @matmul(%a: tensor<8x32xf16>, %b: tensor<32x64xf16>, %c: tensor<8x64xf32>) -> tensor<8x64xf32> {
@@ -35,10 +41,10 @@ func.func @odd(%a: tensor<7x9xf32>, %b: tensor<9x10xf32>, %c: tensor<7x10xf32>) 
 
 // -----
 
-// Batch loops come first.
+// Batch loops come first (the n loop, of one block here, folds away).
 // CHECK-LABEL: func.func @batch
-// CHECK: scf.for %{{.*}} step %c1
-// CHECK: scf.for %{{.*}} step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK-NOT: step %c16
 // CHECK: vector.contract
 func.func @batch(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %c: tensor<2x4x16xf32>) -> tensor<2x4x16xf32> {
   %0 = linalg.batch_matmul ins(%a, %b : tensor<2x4x8xf32>, tensor<2x8x16xf32>) outs(%c : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
