@@ -2,7 +2,11 @@
 """Training steps per second on an NVIDIA GPU: mp (a training step compiled
 by mp-run --backend cuda, run by mp-exec --train) against PyTorch eager with
 its own AMP (autocast, and GradScaler for fp16) on the same models
-(examples/torch/models.py), batch 64, Adam, Fashion-MNIST.
+(examples/torch/models.py), batch 64, Adam, Fashion-MNIST; and the peak
+device memory of each: PyTorch's max_memory_allocated beyond the data set
+it keeps on the device, mp's pool peak (mp_cuda_memory: its buffers, in
+the pool's size classes, staged batches included), with mp's mixed
+precision runs against its fp32 run.
 
 Runs on the GPU machine from a bundle of test/Device/bundle.py (which copies
 this script, the models and the data set into it); needs torch and numpy,
@@ -40,12 +44,16 @@ def load_images(bundle):
 
 
 def torch_steps_per_second(model_name, amp, x, y, steps):
+    """Steps per second and peak MiB beyond the data set."""
+    x, y = x.cuda(), y.cuda()
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
     torch.manual_seed(0)
     model = MODELS[model_name]().cuda()
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
     dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}.get(amp)
     scaler = torch.amp.GradScaler("cuda", enabled=amp == "fp16")
-    x, y = x.cuda(), y.cuda()
 
     def step(i):
         lo = (i * BATCH) % (x.shape[0] - BATCH)
@@ -65,7 +73,8 @@ def torch_steps_per_second(model_name, amp, x, y, steps):
     for i in range(steps):
         step(i)
     torch.cuda.synchronize()
-    return steps / (time.perf_counter() - start)
+    rate = steps / (time.perf_counter() - start)
+    return rate, (torch.cuda.max_memory_allocated() - base) / 2**20
 
 
 def mp_steps_per_second(bundle, model_name, amp, steps):
@@ -77,7 +86,9 @@ def mp_steps_per_second(bundle, model_name, amp, steps):
     done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         sys.exit(f"gpu_train.py: {' '.join(cmd)}: {done.stderr[-400:]}")
-    return float(done.stdout.split(" steps/s")[0].split(", ")[-1])
+    rate = float(done.stdout.split(" steps/s")[0].split(", ")[-1])
+    peak = float(done.stdout.split("device memory peak ")[1].split(" MiB")[0])
+    return rate, peak
 
 
 def main():
@@ -88,17 +99,21 @@ def main():
     x, y = load_images(args.bundle)
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"batch {BATCH}, Adam, {args.steps} steps")
-    print("| model | policy | PyTorch steps/s | mp steps/s | mp / PyTorch |")
-    print("|---|---|---|---|---|")
+    print("| model | policy | PyTorch steps/s | mp steps/s | mp / PyTorch "
+          "| PyTorch peak MiB | mp peak MiB | mp memory vs fp32 |")
+    print("|---|---|---|---|---|---|---|---|")
     for model_name in ("mlp", "cnn", "transformer"):
+        fp32_peak = None
         for amp in ("none", "fp16", "bf16"):
-            ours = mp_steps_per_second(args.bundle, model_name, amp,
-                                       args.steps)
-            theirs = torch_steps_per_second(model_name, amp, x, y,
-                                            args.steps)
+            ours, our_peak = mp_steps_per_second(args.bundle, model_name, amp,
+                                                 args.steps)
+            theirs, their_peak = torch_steps_per_second(model_name, amp, x, y,
+                                                        args.steps)
+            fp32_peak = fp32_peak or our_peak
             policy = "fp32" if amp == "none" else amp
             print(f"| {model_name} | {policy} | {theirs:.0f} | {ours:.1f} | "
-                  f"{ours / theirs:.3f}x |")
+                  f"{ours / theirs:.3f}x | {their_peak:.1f} | {our_peak:.1f} "
+                  f"| {our_peak / fp32_peak:.2f}x |")
 
 
 if __name__ == "__main__":

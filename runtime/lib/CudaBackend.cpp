@@ -110,9 +110,16 @@ struct Cuda {
   std::chrono::steady_clock::time_point launchedAt;
   ~Cuda() { printProfile(); }
   void printProfile();
-  /// The caching pool: block sizes by address, free blocks by size class.
+  /// The caching pool: block sizes by address, free blocks by size class;
+  /// bytes in blocks given out now and at most so far, and bytes held from
+  /// the driver.
   std::map<void *, size_t> blockSizes;
   std::multimap<size_t, void *> freeBlocks;
+  size_t inUse = 0, peakInUse = 0, reserved = 0;
+  void take(size_t bytes) {
+    inUse += bytes;
+    peakInUse = std::max(peakInUse, inUse);
+  }
 
   static Cuda &get() {
     static Cuda cuda;
@@ -374,6 +381,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t /*alignment*/, size_t size) {
   if (cached != cuda.freeBlocks.end()) {
     void *block = cached->second;
     cuda.freeBlocks.erase(cached);
+    cuda.take(bytes);
     return block;
   }
   CUdeviceptr pointer = 0;
@@ -384,6 +392,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t /*alignment*/, size_t size) {
     for (auto [blockBytes, block] : cuda.freeBlocks) {
       cuda.api.cuMemFree(reinterpret_cast<CUdeviceptr>(block));
       cuda.blockSizes.erase(block);
+      cuda.reserved -= blockBytes;
     }
     cuda.freeBlocks.clear();
     result = cuda.api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
@@ -392,6 +401,8 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t /*alignment*/, size_t size) {
                   "cuMemAllocManaged(" + std::to_string(bytes) + " bytes)"))
     return std::calloc(1, size ? size : 1);
   cuda.blockSizes[reinterpret_cast<void *>(pointer)] = bytes;
+  cuda.reserved += bytes;
+  cuda.take(bytes);
   return reinterpret_cast<void *>(pointer);
 }
 
@@ -406,6 +417,13 @@ void _mlir_memref_to_llvm_free(void *pointer) {
     return;
   }
   cuda.freeBlocks.emplace(block->second, pointer);
+  cuda.inUse -= block->second;
+}
+
+void mp_cuda_memory(size_t *peak, size_t *reserved) {
+  Cuda &cuda = Cuda::get();
+  *peak = cuda.peakInUse;
+  *reserved = cuda.reserved;
 }
 } // extern "C"
 

@@ -577,6 +577,7 @@ std::string Trainer::run(TrainSummary &summary) {
   summary.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
+  mp_cuda_memory(&summary.devicePeak, &summary.deviceReserved);
   return "";
 }
 } // namespace
@@ -611,6 +612,13 @@ std::string mp_runner::formatSummary(const TrainOptions &options,
   std::snprintf(text, sizeof(text), "%.1f steps/s",
                 summary.steps / std::max(summary.seconds, 1e-9));
   line += text;
+  if (summary.devicePeak) {
+    constexpr double kMiB = 1 << 20;
+    std::snprintf(text, sizeof(text),
+                  ", device memory peak %.1f MiB (%.1f MiB reserved)",
+                  summary.devicePeak / kMiB, summary.deviceReserved / kMiB);
+    line += text;
+  }
   if (summary.accuracy >= 0) {
     std::snprintf(text, sizeof(text), ", test accuracy %.2f%%",
                   100 * summary.accuracy);

@@ -56,6 +56,9 @@ struct TrainSummary {
   /// Data parallel: the ranks, whose parameters and state were found
   /// bit-identical at the end.
   int32_t ranks = 1;
+  /// On the CUDA backend: its buffers' peak bytes and the bytes its pool
+  /// holds (mp_cuda_memory); zeros on the CPU.
+  size_t devicePeak = 0, deviceReserved = 0;
 };
 
 /// Checks the options that do not depend on the module.

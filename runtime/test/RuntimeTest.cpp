@@ -746,6 +746,26 @@ TEST(CudaBackendTest, OutOfMemory) {
       "CUDA_ERROR_OUT_OF_MEMORY\n");
 }
 
+// The pool's statistics: the most bytes given out at once (in size
+// classes: 3 MiB, 1 KiB, 512 bytes) and the bytes held from the driver,
+// freed blocks included.
+TEST(CudaBackendTest, MemoryStatistics) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        void *a = _mlir_memref_to_llvm_alloc(3 << 20);
+        _mlir_memref_to_llvm_alloc(1000);
+        _mlir_memref_to_llvm_free(a);
+        _mlir_memref_to_llvm_alloc(300);
+        size_t peak = 0;
+        size_t reserved = 0;
+        mp_cuda_memory(&peak, &reserved);
+        finish("peak " + std::to_string(peak) + " reserved " +
+               std::to_string(reserved));
+      },
+      "^peak 3146752 reserved 3147264\n");
+}
+
 // CUDA libraries (cuBLASLt) are looked for where an override says, else in
 // the dynamic loader's path, the CUDA toolkit and the NVIDIA wheels of Python
 // environments; when none loads, the error lists where it looked.

@@ -152,6 +152,12 @@ mp_status mp_npy_write(const char *path, const mp_tensor *tensor);
  * (default libcuda.so.1). */
 mp_status mp_backend_probe(const char *backend, char *buf, size_t size);
 
+/* The CUDA backend's device memory: the most bytes its buffers took at once
+ * (`peak`, counting each buffer in its pool size class: a power of two up
+ * to 1 MiB, then whole MiB) and the bytes its pool holds from the driver
+ * now (`reserved`). Zeros before the backend allocates. */
+void mp_cuda_memory(size_t *peak, size_t *reserved);
+
 /* Loads a compiled module with a backend ("cpu", "cuda"); a module runs on
  * the backend it was compiled for, which "auto" picks. */
 mp_status mp_module_load(const char *path, const char *backend,
