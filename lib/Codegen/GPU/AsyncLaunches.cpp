@@ -12,6 +12,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "MmaContraction.h"
+
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,25 +36,10 @@ using namespace mlir::mp;
 /// Host buffers larger than this stay where they are.
 constexpr int64_t kMaxStackBytes = 4096;
 
-/// The memref `value` is a view of, through views and casts.
-static Value getViewRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def))
-      value = view.getViewSource();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
-      value = cast.getSource();
-    else if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def))
-      value = metadata.getSource();
-    else
-      break;
-  }
-  return value;
-}
-
 /// Whether kernels cannot use `value`'s memory: a view of a stack buffer or
 /// of a host global (kernels read constants from their own copies).
 static bool isHostMemory(Value value) {
-  Operation *def = getViewRoot(value).getDefiningOp();
+  Operation *def = getRootBuffer(value).getDefiningOp();
   return isa_and_present<memref::AllocaOp, memref::GetGlobalOp>(def);
 }
 
@@ -66,7 +53,7 @@ public:
   int64_t numAsync = 0, numWaits = 0, numOnStack = 0;
 
   void run() {
-    findGpuFunctions(module);
+    findGpuFunctions();
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isDeclaration())
         continue;
@@ -110,7 +97,7 @@ private:
     return result.wasInterrupted();
   }
 
-  void findGpuFunctions(ModuleOp module) {
+  void findGpuFunctions() {
     bool changed = true;
     while (changed) {
       changed = false;
@@ -125,7 +112,7 @@ private:
   /// function of this module that uses no GPU op, no global and calls
   /// nothing (the deallocation helper).
   bool isHostOnlyFunction(func::FuncOp callee) {
-    if (!callee || callee.isDeclaration() || gpuFunctions.contains(callee))
+    if (!callee || callee.isDeclaration())
       return false;
     return !callee
                 .walk([](Operation *op) {
@@ -287,10 +274,11 @@ private:
                    (isa<memref::StoreOp>(user) &&
                     use.getOperandNumber() == 1)) {
           continue;
-        } else if (isa<ViewLikeOpInterface, memref::CastOp,
-                       memref::ExtractStridedMetadataOp>(user) &&
-                   getViewRoot(user->getResult(0)) == alloc.getResult()) {
-          worklist.push_back(user->getResult(0));
+        } else if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+                   view && view.getViewSource() == value) {
+          for (Value result : user->getResults())
+            if (isa<MemRefType>(result.getType()))
+              worklist.push_back(result);
         } else if (auto call = dyn_cast<func::CallOp>(user)) {
           calls.push_back(call);
         } else {

@@ -6,11 +6,12 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "MmaContraction.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace mp {
@@ -24,15 +25,7 @@ using namespace mlir::mp;
 
 /// Whether `value` is (a view of) a host global, which kernels cannot read.
 static bool isHostGlobal(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<memref::GetGlobalOp>(def))
-      return true;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return false;
-    value = view.getViewSource();
-  }
-  return false;
+  return getRootBuffer(value).getDefiningOp<memref::GetGlobalOp>() != nullptr;
 }
 
 namespace {

@@ -74,13 +74,6 @@ struct FunctionKernels {
 };
 } // namespace
 
-/// The buffer `value` is a view of (through subviews, casts, reshapes).
-static Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 /// The bytes of a memref type, or 0 if its shape is not static.
 static int64_t getBytes(Type type) {
   auto memref = dyn_cast<MemRefType>(type);

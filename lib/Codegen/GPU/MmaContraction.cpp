@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
@@ -110,4 +111,10 @@ LogicalResult mp::verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
           checkTileOptions(tileM, tileN, warpM, warpN))
     return emitError(loc) << pass << ": " << *problem;
   return success();
+}
+
+Value mp::getRootBuffer(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
 }

@@ -67,6 +67,10 @@ bool isMultiplyAccumulate(linalg::LinalgOp op);
 FailureOr<linalg::LinalgOp> rewriteAsNamedContraction(RewriterBase &rewriter,
                                                       linalg::GenericOp op);
 
+/// The buffer that `value` is a view of, through any chain of views and
+/// casts (itself if none).
+Value getRootBuffer(Value value);
+
 } // namespace mp
 } // namespace mlir
 

@@ -643,10 +643,8 @@ static bool onlyReads(Operation *user, Value value) {
 /// The uses of `buffer`'s memory: of it, of the buffer it is a view of, or
 /// of any view of that one (views are followed, not listed).
 static SmallVector<OpOperand *> getMemoryUses(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
   SmallVector<OpOperand *> uses;
-  SmallVector<Value> worklist = {buffer};
+  SmallVector<Value> worklist = {getRootBuffer(buffer)};
   while (!worklist.empty()) {
     Value value = worklist.pop_back_val();
     for (OpOperand &use : value.getUses()) {
@@ -745,13 +743,6 @@ getLastUserBefore(Value buffer, Operation *op,
     }
   }
   return nested ? nullptr : last;
-}
-
-/// The buffer that `value` is a view of (itself if none).
-static Value getRootBuffer(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 /// From the indices of one side of `reshape` (a static memref.collapse_shape
