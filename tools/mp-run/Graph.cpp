@@ -100,7 +100,7 @@ CompiledModule::compile(ModuleOp module, const std::string &soPath,
         module, soPath, options.optLevel,
         [&](OpPassManager &pm) {
           mp::GpuPipelineOptions gpu;
-          gpu.doubleBuffer = options.gpuDoubleBuffer;
+          setGpuOptions(options, gpu);
           mp::buildLowerToGpuEmulationPipeline(pm, gpu);
         },
         "cpu");

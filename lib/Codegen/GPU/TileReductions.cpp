@@ -176,11 +176,12 @@ static SmallVector<Value> getIndices(OpBuilder &b, Location loc,
 /// `r`'s combiner applied to `term` (a partial) and the accumulated `acc`,
 /// in the body's operand order; an addition where the combiner subtracts.
 static Value combine(OpBuilder &b, const Reduction &r, Value term, Value acc) {
-  Location loc = r.combiner->getLoc();
-  if (isa<arith::SubFOp>(r.combiner) && r.negated)
-    return arith::AddFOp::create(b, loc, acc, term);
-  if (r.negated)
+  if (r.negated) {
+    Location loc = r.combiner->getLoc();
+    if (isa<arith::SubFOp>(r.combiner))
+      return arith::AddFOp::create(b, loc, acc, term);
     return arith::AddIOp::create(b, loc, acc, term);
+  }
   IRMapping mapping;
   mapping.map(r.acc, acc);
   for (Value operand : r.combiner->getOperands())
