@@ -95,6 +95,11 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createProtectArgumentsPass());
   if (options.optLevel > 0) {
+    ConvToGemmPassOptions convToGemm;
+    convToGemm.tileM = options.tileM;
+    convToGemm.tileN = options.tileN;
+    convToGemm.tileK = options.tileK;
+    pm.addNestedPass<func::FuncOp>(createConvToGemmPass(convToGemm));
     VectorizeContractionsPassOptions vectorize;
     vectorize.tileM = options.tileM;
     vectorize.tileN = options.tileN;

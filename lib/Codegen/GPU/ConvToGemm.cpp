@@ -17,9 +17,10 @@
 
 #include "MmaContraction.h"
 
+#include "mp/Utils/ConvolutionGemm.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
 
 namespace mlir {
 namespace mp {
@@ -52,50 +53,28 @@ struct ConvGemm {
 };
 } // namespace
 
-/// Whether loop `d` occurs in a result of `map`, and whether as a result of
-/// its own.
-static bool uses(AffineMap map, unsigned d) {
-  return llvm::any_of(map.getResults(),
-                      [&](AffineExpr e) { return e.isFunctionOfDim(d); });
-}
-static bool isResult(AffineMap map, unsigned d) {
-  return llvm::is_contained(map.getResults(),
-                            getAffineDimExpr(d, map.getContext()));
-}
-
 /// The GEMM that `op` (a convolution: image, filter, output) is, if its
 /// output's loops form at most one batch group, one channel group and one
 /// pixel group, each contiguous in the output.
 static std::optional<ConvGemm> matchConvGemm(linalg::LinalgOp op) {
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  AffineMap image = maps[0], filter = maps[1], output = maps[2];
-  if (!filter.isProjectedPermutation() || !output.isProjectedPermutation())
+  std::optional<ConvolutionLoops> conv = analyzeConvolution(op);
+  if (!conv)
     return std::nullopt;
   enum Kind { Batch, Channel, Pixel };
-  SmallVector<Kind> kinds;
-  SmallVector<unsigned> loops;
-  for (AffineExpr e : output.getResults()) {
-    unsigned d = cast<AffineDimExpr>(e).getPosition();
-    bool inImage = uses(image, d), inFilter = uses(filter, d);
-    if (!inImage && inFilter)
-      kinds.push_back(Channel);
-    else if (inImage && !inFilter && !isResult(image, d))
-      kinds.push_back(Pixel); // spatial: combined with a filter loop
-    else if (inImage)
-      kinds.push_back(Batch); // N, or a depth loop in all three
-    else
-      return std::nullopt;
-    loops.push_back(d);
-  }
+  SmallVector<Kind> kinds =
+      llvm::map_to_vector(conv->kinds, [](ConvLoopKind kind) {
+        return kind == ConvLoopKind::Channel   ? Channel
+               : kind == ConvLoopKind::Spatial ? Pixel
+                                               : Batch;
+      });
   // N next to the spatial loops joins them.
   for (int64_t i = 0, e = kinds.size(); i < e; ++i) {
-    if (kinds[i] != Pixel)
+    if (conv->kinds[i] != ConvLoopKind::Spatial)
       continue;
-    for (int64_t j = i - 1;
-         j >= 0 && kinds[j] == Batch && !uses(filter, loops[j]); --j)
+    for (int64_t j = i - 1; j >= 0 && conv->kinds[j] == ConvLoopKind::Image;
+         --j)
       kinds[j] = Pixel;
-    for (int64_t j = i + 1;
-         j < e && kinds[j] == Batch && !uses(filter, loops[j]); ++j)
+    for (int64_t j = i + 1; j < e && conv->kinds[j] == ConvLoopKind::Image; ++j)
       kinds[j] = Pixel;
   }
   ConvGemm gemm;
@@ -111,7 +90,7 @@ static std::optional<ConvGemm> matchConvGemm(linalg::LinalgOp op) {
     (kind == Batch     ? gemm.batch
      : kind == Channel ? gemm.channels
                        : gemm.pixels)
-        .push_back(loops[i]);
+        .push_back(conv->output[i]);
   }
   // The batch, if any, first (the layouts the Tensor Core path is tested
   // with: NCHW, NGCHW, NHWC...; a depthwise convolution with a multiplier
@@ -120,64 +99,8 @@ static std::optional<ConvGemm> matchConvGemm(linalg::LinalgOp op) {
       (!gemm.batch.empty() && order.front() != Batch))
     return std::nullopt;
   gemm.channelsFirst = llvm::find(order, Channel) < llvm::find(order, Pixel);
-  for (AffineExpr e : filter.getResults()) {
-    unsigned d = cast<AffineDimExpr>(e).getPosition();
-    if (!uses(output, d))
-      gemm.reduction.push_back(d);
-  }
-  if (gemm.reduction.size() != op.getNumReductionLoops())
-    return std::nullopt;
+  gemm.reduction = std::move(conv->reduction);
   return gemm;
-}
-
-/// The expressions of the loops `group` (sizes `ranges`) in terms of
-/// `linear`, their row-major linearization, stored at their positions in
-/// `exprs`.
-static void delinearize(AffineExpr linear, ArrayRef<unsigned> group,
-                        ArrayRef<int64_t> ranges,
-                        MutableArrayRef<AffineExpr> exprs) {
-  int64_t stride = 1;
-  for (int64_t i = group.size() - 1; i >= 0; --i) {
-    AffineExpr e = linear.floorDiv(stride);
-    exprs[group[i]] = i == 0 ? e : e % ranges[group[i]];
-    stride *= ranges[group[i]];
-  }
-}
-
-/// The number of iterations of the loops `group`.
-static int64_t getSize(ArrayRef<unsigned> group, ArrayRef<int64_t> ranges) {
-  int64_t size = 1;
-  for (unsigned d : group)
-    size *= ranges[d];
-  return size;
-}
-
-/// A tensor of `shape` whose element at (b?, row, k) is `source`'s element
-/// at `sourceMap` of the convolution's loops, which `groups` (batch?, rows,
-/// reduction) give in terms of b?, row and k.
-static Value buildGather(OpBuilder &b, Location loc, Value source,
-                         AffineMap sourceMap, ArrayRef<int64_t> ranges,
-                         ArrayRef<ArrayRef<unsigned>> groups) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<AffineExpr> loops(ranges.size(), getAffineConstantExpr(0, ctx));
-  SmallVector<int64_t> shape;
-  for (auto [i, group] : llvm::enumerate(groups)) {
-    delinearize(getAffineDimExpr(i, ctx), group, ranges, loops);
-    shape.push_back(getSize(group, ranges));
-  }
-  AffineMap toLoops = AffineMap::get(groups.size(), 0, loops, ctx);
-  AffineMap read = simplifyAffineMap(sourceMap.compose(toLoops));
-  Type element = getElementTypeOrSelf(source.getType());
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
-  SmallVector<utils::IteratorType> iterators(groups.size(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), source, init,
-             {read, b.getMultiDimIdentityMap(groups.size())}, iterators,
-             [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               linalg::YieldOp::create(nested, nestedLoc, args[0]);
-             })
-      .getResult(0);
 }
 
 /// Rewrites the convolution `op` as gathers of its image and filter and a
@@ -198,9 +121,11 @@ static void rewriteAsGemm(RewriterBase &rewriter, linalg::LinalgOp op,
     return groups;
   };
   // Both operands are (batch?, rows, K) with K innermost.
-  Value patches = buildGather(rewriter, loc, op.getDpsInputs()[0], maps[0],
-                              ranges, withBatch(gemm.pixels));
-  Value filter = buildGather(rewriter, loc, op.getDpsInputs()[1], maps[1],
+  Value patches =
+      buildConvolutionGather(rewriter, loc, op.getDpsInputs()[0], maps[0],
+                             ranges, withBatch(gemm.pixels));
+  Value filter =
+      buildConvolutionGather(rewriter, loc, op.getDpsInputs()[1], maps[1],
                              ranges, withBatch(gemm.channels));
   Value init = op.getDpsInits()[0];
   auto initType = cast<RankedTensorType>(init.getType());
@@ -240,23 +165,10 @@ static void rewriteAsGemm(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<utils::IteratorType> iterators(numLoops,
                                              utils::IteratorType::parallel);
   iterators[k] = utils::IteratorType::reduction;
-  // The body is the convolution's, its image and filter arguments swapped
-  // where the filter is the left operand.
-  Block &body = *op.getBlock();
-  auto contraction = linalg::GenericOp::create(
-      rewriter, loc, init.getType(), ValueRange{lhs, rhs}, init, gemmMaps,
-      iterators, [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-        IRMapping mapping;
-        mapping.map(body.getArgument(0), args[gemm.channelsFirst ? 1 : 0]);
-        mapping.map(body.getArgument(1), args[gemm.channelsFirst ? 0 : 1]);
-        mapping.map(body.getArgument(2), args[2]);
-        for (Operation &inner : body.without_terminator())
-          nested.clone(inner, mapping);
-        linalg::YieldOp::create(
-            nested, nestedLoc,
-            mapping.lookup(body.getTerminator()->getOperand(0)));
-      });
-  Value result = contraction.getResult(0);
+  // The image is the left operand unless the filter is.
+  Value result = buildConvolutionContraction(
+      rewriter, op, lhs, rhs, init, gemmMaps, iterators,
+      /*imageIsLhs=*/!gemm.channelsFirst);
   if (collapse)
     result = tensor::ExpandShapeOp::create(rewriter, loc, initType, result,
                                            gemm.outputGroups);

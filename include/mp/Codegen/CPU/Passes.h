@@ -19,27 +19,32 @@
 namespace mlir {
 namespace mp {
 
+/// The register block of mp-vectorize-contractions (rows, columns, reduction
+/// steps), which mp-conv-to-gemm and mp-lower-to-cpu default to as well.
+constexpr int64_t kDefaultTileM = 4;
+constexpr int64_t kDefaultTileN = 16;
+constexpr int64_t kDefaultTileK = 1;
+
 #define GEN_PASS_DECL
 #include "mp/Codegen/CPU/Passes.h.inc"
 
 /// The LLVM optimization level of compiled CPU code unless told otherwise.
 constexpr unsigned kDefaultCpuOptLevel = 3;
 
-/// Options of mp-lower-to-cpu. Tile sizes default to those of
-/// mp-vectorize-contractions.
+/// Options of mp-lower-to-cpu.
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   PassOptions::Option<int64_t> tileM{
       *this, "tile-m", llvm::cl::desc("Rows of a contraction register block"),
-      llvm::cl::init(VectorizeContractionsPassOptions().tileM)};
+      llvm::cl::init(kDefaultTileM)};
   PassOptions::Option<int64_t> tileN{
       *this, "tile-n",
       llvm::cl::desc("Columns of a contraction register block (a multiple "
                      "of the vector width)"),
-      llvm::cl::init(VectorizeContractionsPassOptions().tileN)};
+      llvm::cl::init(kDefaultTileN)};
   PassOptions::Option<int64_t> tileK{
       *this, "tile-k",
       llvm::cl::desc("Reduction steps per iteration of the innermost loop"),
-      llvm::cl::init(VectorizeContractionsPassOptions().tileK)};
+      llvm::cl::init(kDefaultTileK)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("0-3: LLVM's optimization and code generation level "

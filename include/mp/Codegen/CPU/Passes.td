@@ -78,6 +78,64 @@ def WidenConvolutionOperandsPass : Pass<"mp-widen-convolution-operands"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
+  let summary = "Convolutions as GEMMs that mp-vectorize-contractions "
+                "vectorizes (im2col)";
+  let description = [{
+    Rewrites each convolution on tensors (any op of linalg's convolution
+    interface with an image, a filter and an output, static shapes) as a
+    contraction `linalg.generic` (the convolution's body) per group of a
+    grouped convolution:
+    - M: the output channels (loops that index the filter, not the image);
+    - N: the pixels, all the other output loops that do not index the
+      filter, images and spatial loops together (N x OH x OW of NCHW);
+    - K: the reduction loops, in the filter's order.
+    The filter (M x K), the image's patches (im2col, K x N: each row is
+    contiguous, so the register blocks load vectors of it) and the output's
+    initial value (M x N) are gathers, `linalg.generic`s reading their
+    input through the convolution's map composed with the delinearized
+    GEMM loops (strides, dilations, padding done before, and groups need no
+    special case); a last `linalg.generic` writes the result back in the
+    output's layout. Putting the images among the pixels makes N large
+    (64 x 14 x 14 rather than 14 x 14) and a multiple of the register block.
+
+    A convolution is rewritten only when `mp-vectorize-contractions` with
+    the same `tile-m`, `tile-n` and `tile-k` will vectorize its GEMM (each
+    divides its size) and its image and filter have one element type (as
+    after `mp-widen-convolution-operands`); the others stay loops. Part of
+    `mp-lower-to-cpu` (not at opt-level 0).
+
+    ```mlir
+    %o = linalg.conv_2d_nchw_fchw {strides = dense<2> : vector<2xi64>, ...}
+        ins(%img, %w : tensor<64x1x30x30xf32>, tensor<8x1x3x3xf32>)
+        outs(%acc : tensor<64x8x14x14xf32>) -> tensor<64x8x14x14xf32>
+    // becomes
+    %wm = linalg.generic ... ins(%w) -> tensor<8x9xf32>          // M x K
+    %patches = linalg.generic ... ins(%img) -> tensor<9x12544xf32> // K x N
+    %c = linalg.generic ... ins(%acc) -> tensor<8x12544xf32>     // M x N
+    %gemm = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%wm, %patches) outs(%c) { mulf, addf } -> tensor<8x12544xf32>
+    %o = linalg.generic ... ins(%gemm) -> tensor<64x8x14x14xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t",
+           /*default=*/"kDefaultTileM",
+           "Rows of mp-vectorize-contractions' register block">,
+    Option<"tileN", "tile-n", "int64_t",
+           /*default=*/"kDefaultTileN",
+           "Columns of mp-vectorize-contractions' register block">,
+    Option<"tileK", "tile-k", "int64_t",
+           /*default=*/"kDefaultTileK",
+           "Reduction steps of mp-vectorize-contractions' register block">,
+  ];
+  let statistics = [
+    Statistic<"numRewritten", "rewritten", "Convolutions rewritten as GEMMs">,
+  ];
+}
+
 def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
   let summary = "Tile contractions into register blocks and vectorize them";
   let description = [{
@@ -98,11 +156,11 @@ def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
                            "::mlir::tensor::TensorDialect",
                            "::mlir::arith::ArithDialect"];
   let options = [
-    Option<"tileM", "tile-m", "int64_t", /*default=*/"4",
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"kDefaultTileM",
            "Rows of a register block">,
-    Option<"tileN", "tile-n", "int64_t", /*default=*/"16",
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"kDefaultTileN",
            "Columns of a register block (a multiple of the vector width)">,
-    Option<"tileK", "tile-k", "int64_t", /*default=*/"1",
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"kDefaultTileK",
            "Reduction steps per iteration of the innermost loop">,
   ];
   let statistics = [

@@ -49,16 +49,49 @@ def conv2d(x, f):
     return [conv2d_nhwc_hwcf(x, f, stride=2)]
 
 
-def depthwise_conv(x, f):
+def depthwise_nhwc_hwc(x, f, d):
     n, h, w, c = x.shape
     kh, kw, _ = f.shape
-    d = 2
     oh, ow = h - d * (kh - 1), w - d * (kw - 1)
     out = np.zeros((n, oh, ow, c))
     for i in range(kh):
         for j in range(kw):
             out += x[:, i * d: i * d + oh, j * d: j * d + ow, :] * f[i, j]
-    return [out]
+    return out
+
+
+def depthwise_conv(x, f):
+    return [depthwise_nhwc_hwc(x, f, 2)]
+
+
+def conv2d_nchw_fchw(x, f, stride=1, dilation=1):
+    return conv2d_nhwc_hwcf(x.transpose(0, 2, 3, 1), f.transpose(2, 3, 1, 0),
+                            stride, dilation).transpose(0, 3, 1, 2)
+
+
+def conv_nchw(x, f, b):
+    return [conv2d_nchw_fchw(x, f, stride=2) + b[None, :, None, None]]
+
+
+def conv_nhwc(x, f):
+    return [conv2d_nhwc_hwcf(x, f, dilation=2)]
+
+
+def conv_grouped(x, f):
+    return [np.stack([conv2d_nchw_fchw(x[:, g], f[g], dilation=2)
+                      for g in range(x.shape[1])], axis=1)]
+
+
+def conv_1d(x, f):
+    return [conv2d_nhwc_hwcf(x[:, None], f[None])[:, 0]]
+
+
+def conv_odd_pixels(x, f):
+    return [conv2d_nchw_fchw(x, f)]
+
+
+def conv_depthwise(x, f):
+    return [depthwise_nhwc_hwc(x, f, 1)]
 
 
 def softmax_rows(x, axis=-1):
@@ -133,7 +166,8 @@ def conv_block(img, f1, f2):
 
 REFERENCES = {f.__name__: f for f in [
     matmul, batch_matmul, conv2d, depthwise_conv, softmax, reductions,
-    layernorm, elementwise, loop, mlp_grad, attention, conv_block]}
+    layernorm, elementwise, loop, mlp_grad, attention, conv_block, conv_nchw,
+    conv_nhwc, conv_grouped, conv_1d, conv_odd_pixels, conv_depthwise]}
 
 
 def load(path):

@@ -1,0 +1,107 @@
+// RUN: mp-opt %s --split-input-file --mp-conv-to-gemm | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-conv-to-gemm=tile-n=8 | FileCheck %s --check-prefix=N8
+// RUN: not mp-opt %s --split-input-file --mp-conv-to-gemm=tile-m=0 2>&1 | FileCheck %s --check-prefix=BAD
+
+// NCHW, stride 2: the filter is M x K (K = c, kh, kw as FCHW stores it), the
+// patches K x N with the images among the pixels (N = n, oh, ow), the
+// output's initial value gathered to M x N; the result goes back to NCHW.
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 9, (d1 floordiv 3) mod 3, d1 mod 3)>
+// CHECK-DAG: #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[PATCH:.*]] = affine_map<(d0, d1) -> (d1 floordiv 16, d0 floordiv 9, (d1 floordiv 4) * 2 - ((d1 floordiv 4) floordiv 4) * 8 + (d0 floordiv 3) mod 3, d0 + d1 * 2 - (d1 floordiv 4) * 8 - (d0 floordiv 3) * 3)>
+// CHECK-DAG: #[[ACC:.*]] = affine_map<(d0, d1) -> (d1 floordiv 16, d0, (d1 floordiv 4) mod 4, d1 mod 4)>
+// CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[BACK:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, (d0 * 4 + d2) * 4 + d3)>
+// CHECK-DAG: #[[ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @nchw
+// CHECK-SAME: (%[[IMG:.*]]: tensor<2x3x9x9xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>, %[[INIT:.*]]: tensor<2x4x4x4xf32>)
+// CHECK: %[[F:.*]] = linalg.generic {indexing_maps = [#[[FILTER]], #[[ID2]]], {{.*}} ins(%[[W]] : tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<4x27xf32>)
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[PATCH]], #[[ID2]]], {{.*}} ins(%[[IMG]] : tensor<2x3x9x9xf32>) outs(%{{.*}} : tensor<27x32xf32>)
+// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[ACC]], #[[ID2]]], {{.*}} ins(%[[INIT]] : tensor<2x4x4x4xf32>) outs(%{{.*}} : tensor<4x32xf32>)
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[F]], %[[P]] : tensor<4x27xf32>, tensor<27x32xf32>) outs(%[[C]] : tensor<4x32xf32>)
+// CHECK-NEXT: ^bb0(%[[FE:.*]]: f32, %[[PE:.*]]: f32, %[[O:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[PE]], %[[FE]] : f32
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[O]], %[[M]] : f32
+// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4x4x4xf32>
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[BACK]], #[[ID4]]], {{.*}} ins(%[[G]] : tensor<4x32xf32>) outs(%[[E]] : tensor<2x4x4x4xf32>)
+// CHECK: return %[[R]]
+// N8-LABEL: func.func @nchw
+// N8-NOT: linalg.conv
+func.func @nchw(%img: tensor<2x3x9x9xf32>, %w: tensor<4x3x3x3xf32>, %acc: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%img, %w : tensor<2x3x9x9xf32>, tensor<4x3x3x3xf32>) outs(%acc : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  return %0 : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// Grouped (NGCHW x GFCHW, torch-mlir's filter gradients): one GEMM per
+// group, the group loop first in all three operands.
+// CHECK-DAG: #[[GFILTER:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2 floordiv 9, (d2 floordiv 3) mod 3, d2 mod 3)>
+// CHECK-DAG: #[[GPATCH:.*]] = affine_map<(d0, d1, d2) -> (d2 floordiv 16, d0, d1 floordiv 9, (d2 floordiv 4) mod 4 + (d1 floordiv 3) mod 3, d1 + d2 mod 4 - (d1 floordiv 3) * 3)>
+// CHECK-DAG: #[[GLHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[GRHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[GOUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[GBACK:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, (d0 * 4 + d3) * 4 + d4)>
+// CHECK-LABEL: func.func @grouped
+// CHECK: linalg.generic {indexing_maps = [#[[GFILTER]], {{.*}} outs(%{{.*}} : tensor<3x4x18xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[GPATCH]], {{.*}} outs(%{{.*}} : tensor<3x18x32xf32>)
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x4x32xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[GLHS]], #[[GRHS]], #[[GOUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} {{.*}} outs(%{{.*}} : tensor<3x4x32xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[GBACK]], {{.*}} outs(%{{.*}} : tensor<2x3x4x4x4xf32>)
+func.func @grouped(%img: tensor<2x3x2x6x6xf32>, %w: tensor<3x4x2x3x3xf32>, %acc: tensor<2x3x4x4x4xf32>) -> tensor<2x3x4x4x4xf32> {
+  %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%img, %w : tensor<2x3x2x6x6xf32>, tensor<3x4x2x3x3xf32>) outs(%acc : tensor<2x3x4x4x4xf32>) -> tensor<2x3x4x4x4xf32>
+  return %c : tensor<2x3x4x4x4xf32>
+}
+
+// -----
+
+// Left as loops: 49 pixels (no multiple of tile-n = 16; of 8 neither).
+// CHECK-LABEL: func.func @odd_pixels
+// CHECK: linalg.conv_2d_nchw_fchw
+// N8-LABEL: func.func @odd_pixels
+// N8: linalg.conv_2d_nchw_fchw
+func.func @odd_pixels(%img: tensor<1x3x9x9xf32>, %w: tensor<4x3x3x3xf32>, %acc: tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32> {
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%img, %w : tensor<1x3x9x9xf32>, tensor<4x3x3x3xf32>) outs(%acc : tensor<1x4x7x7xf32>) -> tensor<1x4x7x7xf32>
+  return %c : tensor<1x4x7x7xf32>
+}
+
+// -----
+
+// 24 pixels: a multiple of 8, not of 16.
+// CHECK-LABEL: func.func @pixels_of_8
+// CHECK: linalg.conv_2d_nhwc_hwcf
+// N8-LABEL: func.func @pixels_of_8
+// N8-NOT: linalg.conv
+// N8: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} {{.*}} outs(%{{.*}} : tensor<4x24xf32>)
+func.func @pixels_of_8(%img: tensor<1x6x8x2xf32>, %w: tensor<3x3x2x4xf32>, %acc: tensor<1x4x6x4xf32>) -> tensor<1x4x6x4xf32> {
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%img, %w : tensor<1x6x8x2xf32>, tensor<3x3x2x4xf32>) outs(%acc : tensor<1x4x6x4xf32>) -> tensor<1x4x6x4xf32>
+  return %c : tensor<1x4x6x4xf32>
+}
+
+// -----
+
+// Left as loops: a depthwise convolution (no output channels: every output
+// loop indexes the image) and operands of two element types (before
+// mp-widen-convolution-operands).
+// CHECK-LABEL: func.func @depthwise
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK-LABEL: func.func @mixed_types
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @depthwise(%img: tensor<2x10x10x4xf32>, %w: tensor<3x3x4xf32>, %acc: tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32> {
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%img, %w : tensor<2x10x10x4xf32>, tensor<3x3x4xf32>) outs(%acc : tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32>
+  return %c : tensor<2x8x8x4xf32>
+}
+func.func @mixed_types(%img: tensor<2x3x9x9xf16>, %w: tensor<4x3x3x3xf32>, %acc: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%img, %w : tensor<2x3x9x9xf16>, tensor<4x3x3x3xf32>) outs(%acc : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  return %0 : tensor<2x4x4x4xf32>
+}
+
+// BAD: error: mp-conv-to-gemm: tile-m, tile-n and tile-k must be positive
