@@ -64,13 +64,20 @@ int64_t mlir::mp::getGroupSize(ArrayRef<unsigned> group,
   return size;
 }
 
-AffineExpr mlir::mp::linearizeGroup(ArrayRef<unsigned> group,
-                                    ArrayRef<int64_t> ranges,
-                                    ArrayRef<AffineExpr> loopExprs) {
-  AffineExpr linear = getAffineConstantExpr(0, loopExprs[0].getContext());
-  for (unsigned d : group)
-    linear = linear * ranges[d] + loopExprs[d];
-  return linear;
+/// A gather of `source` through `read` into a new tensor of `shape`.
+static Value buildGather(OpBuilder &b, Location loc, Value source,
+                         AffineMap read, ArrayRef<int64_t> shape) {
+  Type element = getElementTypeOrSelf(source.getType());
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  SmallVector<utils::IteratorType> iterators(shape.size(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), source, init,
+             {read, b.getMultiDimIdentityMap(shape.size())}, iterators,
+             [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               linalg::YieldOp::create(nested, nestedLoc, args[0]);
+             })
+      .getResult(0);
 }
 
 /// The expressions of the loops `group` (sizes `ranges`) in terms of
@@ -99,18 +106,32 @@ Value mlir::mp::buildConvolutionGather(OpBuilder &b, Location loc, Value source,
     shape.push_back(getGroupSize(group, ranges));
   }
   AffineMap toLoops = AffineMap::get(groups.size(), 0, loops, ctx);
-  AffineMap read = simplifyAffineMap(sourceMap.compose(toLoops));
-  Type element = getElementTypeOrSelf(source.getType());
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
-  SmallVector<utils::IteratorType> iterators(groups.size(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), source, init,
-             {read, b.getMultiDimIdentityMap(groups.size())}, iterators,
-             [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-               linalg::YieldOp::create(nested, nestedLoc, args[0]);
-             })
-      .getResult(0);
+  return buildGather(b, loc, source,
+                     simplifyAffineMap(sourceMap.compose(toLoops)), shape);
+}
+
+Value mlir::mp::buildCollapsedConvolutionGather(
+    OpBuilder &b, Location loc, Value source, AffineMap sourceMap,
+    ArrayRef<int64_t> ranges, ArrayRef<ArrayRef<unsigned>> groups) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineExpr> loops(ranges.size(), getAffineConstantExpr(0, ctx));
+  SmallVector<int64_t> shape;
+  SmallVector<ReassociationIndices> reassociation;
+  for (ArrayRef<unsigned> group : groups) {
+    assert(!group.empty() && "a group of no loops");
+    reassociation.emplace_back();
+    for (unsigned d : group) {
+      reassociation.back().push_back(shape.size());
+      loops[d] = getAffineDimExpr(shape.size(), ctx);
+      shape.push_back(ranges[d]);
+    }
+  }
+  AffineMap read = simplifyAffineMap(
+      sourceMap.compose(AffineMap::get(shape.size(), 0, loops, ctx)));
+  // A source already in this layout is only collapsed.
+  Value gather =
+      read.isIdentity() ? source : buildGather(b, loc, source, read, shape);
+  return tensor::CollapseShapeOp::create(b, loc, gather, reassociation);
 }
 
 Value mlir::mp::buildConvolutionContraction(

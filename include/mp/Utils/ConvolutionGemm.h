@@ -60,17 +60,21 @@ std::optional<ConvolutionLoops> analyzeConvolution(linalg::LinalgOp op);
 /// The number of iterations of the loops `group`.
 int64_t getGroupSize(ArrayRef<unsigned> group, ArrayRef<int64_t> ranges);
 
-/// The row-major linearization of the loops `group` (sizes `ranges`), each
-/// loop's value given by `loopExprs`.
-AffineExpr linearizeGroup(ArrayRef<unsigned> group, ArrayRef<int64_t> ranges,
-                          ArrayRef<AffineExpr> loopExprs);
-
 /// A tensor with one dimension per entry of `groups` (the loops of each
 /// collapsed row major) whose element is `source`'s element at `sourceMap`
 /// of the loops those indices give; loops in no group are 0.
 Value buildConvolutionGather(OpBuilder &b, Location loc, Value source,
                              AffineMap sourceMap, ArrayRef<int64_t> ranges,
                              ArrayRef<ArrayRef<unsigned>> groups);
+
+/// The same tensor built as a gather with one loop per convolution loop of
+/// the groups (no divisions in its indices; each group non-empty) collapsed
+/// by a `tensor.collapse_shape` (`source` itself collapsed when it already
+/// has that layout).
+Value buildCollapsedConvolutionGather(OpBuilder &b, Location loc, Value source,
+                                      AffineMap sourceMap,
+                                      ArrayRef<int64_t> ranges,
+                                      ArrayRef<ArrayRef<unsigned>> groups);
 
 /// A `linalg.generic` of `conv`'s body over `lhs`, `rhs` and the
 /// accumulator `acc` with `maps` and `iterators`: the body's image argument

@@ -74,7 +74,8 @@ static void rewriteAsGemm(RewriterBase &rewriter, linalg::LinalgOp op,
     if (batched)
       groups.push_back(gemm.batch);
     groups.append({rows, columns});
-    return buildConvolutionGather(rewriter, loc, source, map, ranges, groups);
+    return buildCollapsedConvolutionGather(rewriter, loc, source, map, ranges,
+                                           groups);
   };
   Value filter = gather(op.getDpsInputs()[1], maps[1], gemm.channels,
                         gemm.loops.reduction);
@@ -101,22 +102,37 @@ static void rewriteAsGemm(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, op, filter, patches, acc,
       {matrix(m, k), matrix(k, n), matrix(m, n)}, iterators,
       /*imageIsLhs=*/false);
-  // Back to the output's layout: output dimension i is loop output[i].
+  // Back to the output's layout: the product with one dimension per loop
+  // (batch, channels, pixels) read through a permutation.
+  SmallVector<unsigned> order;
+  SmallVector<ReassociationIndices> reassociation;
+  for (ArrayRef<unsigned> group :
+       {ArrayRef<unsigned>(gemm.batch), ArrayRef<unsigned>(gemm.channels),
+        ArrayRef<unsigned>(gemm.pixels)}) {
+    if (group.empty())
+      continue;
+    reassociation.emplace_back();
+    for (unsigned d : group) {
+      reassociation.back().push_back(order.size());
+      order.push_back(d);
+    }
+  }
   auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> expandedShape =
+      llvm::map_to_vector(order, [&](unsigned d) { return ranges[d]; });
+  Value expanded = tensor::ExpandShapeOp::create(
+      rewriter, loc,
+      RankedTensorType::get(expandedShape, initType.getElementType()), product,
+      reassociation);
   unsigned rank = initType.getRank();
-  SmallVector<AffineExpr> loopExprs(ranges.size(),
-                                    getAffineConstantExpr(0, ctx));
-  for (auto [i, d] : llvm::enumerate(gemm.loops.output))
-    loopExprs[d] = getAffineDimExpr(i, ctx);
-  SmallVector<AffineExpr> read;
-  if (batched)
-    read.push_back(linearizeGroup(gemm.batch, ranges, loopExprs));
-  read.push_back(linearizeGroup(gemm.channels, ranges, loopExprs));
-  read.push_back(linearizeGroup(gemm.pixels, ranges, loopExprs));
+  SmallVector<AffineExpr> read = llvm::map_to_vector(order, [&](unsigned d) {
+    return getAffineDimExpr(
+        llvm::find(gemm.loops.output, d) - gemm.loops.output.begin(), ctx);
+  });
   Value empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
                                         initType.getElementType());
   auto result = linalg::GenericOp::create(
-      rewriter, loc, initType, product, empty,
+      rewriter, loc, initType, expanded, empty,
       {AffineMap::get(rank, 0, read, ctx),
        rewriter.getMultiDimIdentityMap(rank)},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),

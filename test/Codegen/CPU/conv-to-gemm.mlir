@@ -2,30 +2,33 @@
 // RUN: mp-opt %s --split-input-file --mp-conv-to-gemm=tile-n=8 | FileCheck %s --check-prefix=N8
 // RUN: not mp-opt %s --split-input-file --mp-conv-to-gemm=tile-m=0 2>&1 | FileCheck %s --check-prefix=BAD
 
-// NCHW, stride 2: the filter is M x K (K = c, kh, kw as FCHW stores it), the
-// patches K x N with the images among the pixels (N = n, oh, ow), the
-// output's initial value gathered to M x N; the result goes back to NCHW.
-// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 9, (d1 floordiv 3) mod 3, d1 mod 3)>
-// CHECK-DAG: #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[PATCH:.*]] = affine_map<(d0, d1) -> (d1 floordiv 16, d0 floordiv 9, (d1 floordiv 4) * 2 - ((d1 floordiv 4) floordiv 4) * 8 + (d0 floordiv 3) mod 3, d0 + d1 * 2 - (d1 floordiv 4) * 8 - (d0 floordiv 3) * 3)>
-// CHECK-DAG: #[[ACC:.*]] = affine_map<(d0, d1) -> (d1 floordiv 16, d0, (d1 floordiv 4) mod 4, d1 mod 4)>
+// NCHW, stride 2: the filter is M x K (K = c, kh, kw as FCHW stores it: a
+// collapse, no copy), the patches K x N with the images among the pixels
+// (N = n, oh, ow), the output's initial value M x N; each gather has one
+// loop per convolution loop (no divisions) and is collapsed. The product
+// goes back to NCHW through a permutation.
+// CHECK-DAG: #[[PATCH:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d0, d1 + d4 * 2, d2 + d5 * 2)>
+// CHECK-DAG: #[[ID6:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
+// CHECK-DAG: #[[SWAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>
+// CHECK-DAG: #[[ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-DAG: #[[LHS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG: #[[RHS:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-DAG: #[[BACK:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, (d0 * 4 + d2) * 4 + d3)>
-// CHECK-DAG: #[[ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @nchw
 // CHECK-SAME: (%[[IMG:.*]]: tensor<2x3x9x9xf32>, %[[W:.*]]: tensor<4x3x3x3xf32>, %[[INIT:.*]]: tensor<2x4x4x4xf32>)
-// CHECK: %[[F:.*]] = linalg.generic {indexing_maps = [#[[FILTER]], #[[ID2]]], {{.*}} ins(%[[W]] : tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<4x27xf32>)
-// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[PATCH]], #[[ID2]]], {{.*}} ins(%[[IMG]] : tensor<2x3x9x9xf32>) outs(%{{.*}} : tensor<27x32xf32>)
-// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[ACC]], #[[ID2]]], {{.*}} ins(%[[INIT]] : tensor<2x4x4x4xf32>) outs(%{{.*}} : tensor<4x32xf32>)
-// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[F]], %[[P]] : tensor<4x27xf32>, tensor<27x32xf32>) outs(%[[C]] : tensor<4x32xf32>)
+// CHECK: %[[F:.*]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<4x3x3x3xf32> into tensor<4x27xf32>
+// CHECK: %[[P:.*]] = linalg.generic {indexing_maps = [#[[PATCH]], #[[ID6]]], {{.*}} ins(%[[IMG]] : tensor<2x3x9x9xf32>) outs(%{{.*}} : tensor<3x3x3x2x4x4xf32>)
+// CHECK: %[[PM:.*]] = tensor.collapse_shape %[[P]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<3x3x3x2x4x4xf32> into tensor<27x32xf32>
+// CHECK: %[[C:.*]] = linalg.generic {indexing_maps = [#[[SWAP]], #[[ID4]]], {{.*}} ins(%[[INIT]] : tensor<2x4x4x4xf32>) outs(%{{.*}} : tensor<4x2x4x4xf32>)
+// CHECK: %[[CM:.*]] = tensor.collapse_shape %[[C]] {{\[}}[0], [1, 2, 3]] : tensor<4x2x4x4xf32> into tensor<4x32xf32>
+// CHECK: %[[G:.*]] = linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[F]], %[[PM]] : tensor<4x27xf32>, tensor<27x32xf32>) outs(%[[CM]] : tensor<4x32xf32>)
 // CHECK-NEXT: ^bb0(%[[FE:.*]]: f32, %[[PE:.*]]: f32, %[[O:.*]]: f32):
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[PE]], %[[FE]] : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[O]], %[[M]] : f32
 // CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK: %[[X:.*]] = tensor.expand_shape %[[G]] {{\[}}[0], [1, 2, 3]] output_shape [4, 2, 4, 4] : tensor<4x32xf32> into tensor<4x2x4x4xf32>
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<2x4x4x4xf32>
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[BACK]], #[[ID4]]], {{.*}} ins(%[[G]] : tensor<4x32xf32>) outs(%[[E]] : tensor<2x4x4x4xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[SWAP]], #[[ID4]]], {{.*}} ins(%[[X]] : tensor<4x2x4x4xf32>) outs(%[[E]] : tensor<2x4x4x4xf32>)
 // CHECK: return %[[R]]
 // N8-LABEL: func.func @nchw
 // N8-NOT: linalg.conv
@@ -39,17 +42,19 @@ func.func @nchw(%img: tensor<2x3x9x9xf32>, %w: tensor<4x3x3x3xf32>, %acc: tensor
 
 // Grouped (NGCHW x GFCHW, torch-mlir's filter gradients): one GEMM per
 // group, the group loop first in all three operands.
-// CHECK-DAG: #[[GFILTER:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2 floordiv 9, (d2 floordiv 3) mod 3, d2 mod 3)>
-// CHECK-DAG: #[[GPATCH:.*]] = affine_map<(d0, d1, d2) -> (d2 floordiv 16, d0, d1 floordiv 9, (d2 floordiv 4) mod 4 + (d1 floordiv 3) mod 3, d1 + d2 mod 4 - (d1 floordiv 3) * 3)>
+// CHECK-DAG: #[[GPATCH:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d0, d1, d2 + d5, d3 + d6)>
+// CHECK-DAG: #[[GACC:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d0, d1, d3, d4)>
 // CHECK-DAG: #[[GLHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-DAG: #[[GRHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG: #[[GOUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
-// CHECK-DAG: #[[GBACK:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, (d0 * 4 + d3) * 4 + d4)>
+// CHECK-DAG: #[[GBACK:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2, d0, d3, d4)>
 // CHECK-LABEL: func.func @grouped
-// CHECK: linalg.generic {indexing_maps = [#[[GFILTER]], {{.*}} outs(%{{.*}} : tensor<3x4x18xf32>)
-// CHECK: linalg.generic {indexing_maps = [#[[GPATCH]], {{.*}} outs(%{{.*}} : tensor<3x18x32xf32>)
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x4x32xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3, 4]] : tensor<3x4x2x3x3xf32> into tensor<3x4x18xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[GPATCH]], {{.*}} outs(%{{.*}} : tensor<3x2x3x3x2x4x4xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5, 6]] : tensor<3x2x3x3x2x4x4xf32> into tensor<3x18x32xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[GACC]], {{.*}} outs(%{{.*}} : tensor<3x4x2x4x4xf32>)
 // CHECK: linalg.generic {indexing_maps = [#[[GLHS]], #[[GRHS]], #[[GOUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} {{.*}} outs(%{{.*}} : tensor<3x4x32xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3, 4]] output_shape [3, 4, 2, 4, 4]
 // CHECK: linalg.generic {indexing_maps = [#[[GBACK]], {{.*}} outs(%{{.*}} : tensor<2x3x4x4x4xf32>)
 func.func @grouped(%img: tensor<2x3x2x6x6xf32>, %w: tensor<3x4x2x3x3xf32>, %acc: tensor<2x3x4x4x4xf32>) -> tensor<2x3x4x4x4xf32> {
   %c = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}

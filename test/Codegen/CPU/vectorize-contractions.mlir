@@ -3,7 +3,8 @@
 // RUN: not mp-opt %s --mp-vectorize-contractions='tile-m=0' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: mp-vectorize-contractions: tile-m, tile-n and tile-k must be positive
 
-// Loops n, m, k; the right-hand panel is packed once per n step; the
+// Loops n, m, k; the right-hand panel is packed once per n step (16 row
+// blocks read it); the
 // accumulator block is a vector carried by the k loop, read from the output
 // before it and written back after it (the k loop carries nothing else, so
 // bufferization writes the block in place); f16 operands accumulate into
@@ -12,7 +13,7 @@
 // CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
 // CHECK: %[[PANEL:.*]] = tensor.extract_slice %{{.*}}[0, %[[J]]] [32, 16] [1, 1] : tensor<32x64xf16> to tensor<32x16xf16>
 // CHECK: %[[PACKED:.*]] = linalg.copy ins(%[[PANEL]] : tensor<32x16xf16>)
-// CHECK: scf.for %[[I:.*]] = %{{.*}} step %c4 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<8x64xf32>)
+// CHECK: scf.for %[[I:.*]] = %{{.*}} step %c4 iter_args(%[[OUT:.*]] = %{{.*}}) -> (tensor<64x64xf32>)
 // CHECK: %[[BLOCK:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [4, 16] [1, 1]
 // CHECK: %[[INIT:.*]] = vector.transfer_read %[[BLOCK]]
 // CHECK: %[[SUM:.*]] = scf.for %[[K:arg[0-9]+]] = %{{.*}} to %{{.*}} step %c1 iter_args(%[[ACC:arg[0-9]+]] = %[[INIT]]) -> (vector<4x16xf32>)
@@ -23,8 +24,24 @@
 // CHECK: tensor.insert_slice %[[NEW]] into %[[OUT]][%[[I]], %[[J]]] [4, 16] [1, 1]
 // SIZES-LABEL: func.func @matmul
 // SIZES: vector.contract {{.*}} : vector<2x4xf16>, vector<4x8xf16> into vector<2x8xf32>
-func.func @matmul(%a: tensor<8x32xf16>, %b: tensor<32x64xf16>, %c: tensor<8x64xf32>) -> tensor<8x64xf32> {
-  %0 = linalg.matmul ins(%a, %b : tensor<8x32xf16>, tensor<32x64xf16>) outs(%c : tensor<8x64xf32>) -> tensor<8x64xf32>
+func.func @matmul(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// With fewer than 16 row blocks (here 2) the register blocks read the
+// right-hand side where it is: a copy would cost as much as the reads.
+// CHECK-LABEL: func.func @few_rows
+// CHECK-SAME: %{{[^:]+}}: tensor<8x32xf32>, %[[B:[^:]+]]: tensor<32x64xf32>
+// CHECK-NOT: linalg.copy
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: scf.for %[[K:arg[0-9]+]] = %{{.*}} to %{{.*}} step %c1
+// CHECK: tensor.extract_slice %[[B]][%[[K]], %[[J]]] [1, 16]
+// CHECK: vector.contract
+func.func @few_rows(%a: tensor<8x32xf32>, %b: tensor<32x64xf32>, %c: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<8x32xf32>, tensor<32x64xf32>) outs(%c : tensor<8x64xf32>) -> tensor<8x64xf32>
   return %0 : tensor<8x64xf32>
 }
 

@@ -92,12 +92,14 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
     - K: the reduction loops, in the filter's order.
     The filter (M x K), the image's patches (im2col, K x N: each row is
     contiguous, so the register blocks load vectors of it) and the output's
-    initial value (M x N) are gathers, `linalg.generic`s reading their
-    input through the convolution's map composed with the delinearized
-    GEMM loops (strides, dilations, padding done before, and groups need no
-    special case); a last `linalg.generic` writes the result back in the
-    output's layout. Putting the images among the pixels makes N large
-    (64 x 14 x 14 rather than 14 x 14) and a multiple of the register block.
+    initial value (M x N) are gathers: `linalg.generic`s with one loop per
+    convolution loop, reading their input through the convolution's own
+    map (strides, dilations and groups need no special case, and no index
+    needs a division), collapsed to matrices (`tensor.collapse_shape`, a
+    view); a filter already stored that way (FCHW) is only collapsed. A
+    last `linalg.generic` writes the product back in the output's layout.
+    Putting the images among the pixels makes N large (64 x 14 x 14 rather
+    than 14 x 14) and a multiple of the register block.
 
     A convolution is rewritten only when `mp-vectorize-contractions` with
     the same `tile-m`, `tile-n` and `tile-k` will vectorize its GEMM (each
@@ -110,12 +112,14 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
         ins(%img, %w : tensor<64x1x30x30xf32>, tensor<8x1x3x3xf32>)
         outs(%acc : tensor<64x8x14x14xf32>) -> tensor<64x8x14x14xf32>
     // becomes
-    %wm = linalg.generic ... ins(%w) -> tensor<8x9xf32>          // M x K
-    %patches = linalg.generic ... ins(%img) -> tensor<9x12544xf32> // K x N
-    %c = linalg.generic ... ins(%acc) -> tensor<8x12544xf32>     // M x N
+    %wm = tensor.collapse_shape %w [[0], [1, 2, 3]] : ... into tensor<8x9xf32>
+    %p = linalg.generic {indexing_maps = [(c, kh, kw, n, oh, ow) -> (n, c, oh * 2 + kh, ow * 2 + kw), identity]}
+        ins(%img) -> tensor<1x3x3x64x14x14xf32>
+    %patches = tensor.collapse_shape %p [[0, 1, 2], [3, 4, 5]] : ... into tensor<9x12544xf32>
+    %c = ... %acc gathered to tensor<8x64x14x14xf32>, collapsed to tensor<8x12544xf32>
     %gemm = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
         ins(%wm, %patches) outs(%c) { mulf, addf } -> tensor<8x12544xf32>
-    %o = linalg.generic ... ins(%gemm) -> tensor<64x8x14x14xf32>
+    %o = linalg.generic ... ins(expand_shape %gemm : tensor<8x64x14x14xf32>) -> tensor<64x8x14x14xf32>
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
@@ -143,9 +147,9 @@ def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
     contraction `linalg.generic`s) with static sizes that the tiles divide:
     tiles it into `tile-m` x `tile-n` x `tile-k` register blocks (loops
     ordered batch, n, m, k), copies each `tile-n`-wide panel of the
-    right-hand side into a contiguous buffer once per panel (so the innermost
-    loop reads memory sequentially and the panel stays in cache across the
-    rows), vectorizes each register block to `vector.contract`
+    right-hand side into a contiguous buffer once per panel when at least
+    16 row blocks read it (so the innermost loop reads memory sequentially
+    and the panel stays in cache across the rows), vectorizes each register block to `vector.contract`
     (f16/bf16 operands are widened to the f32 accumulator), and hoists the
     accumulator out of the reduction loop so it lives in registers. Other
     contractions keep the scalar loops `mp-lower-to-cpu` makes (correct for
