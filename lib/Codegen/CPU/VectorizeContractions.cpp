@@ -18,6 +18,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include <numeric>
+
 namespace mlir {
 namespace mp {
 #define GEN_PASS_DEF_VECTORIZECONTRACTIONSPASS
@@ -81,6 +83,15 @@ static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
       llvm::any_of(loops.ranges, ShapedType::isDynamic))
     return failure();
   return loops;
+}
+
+/// The register block's extent along a loop of `size` iterations: `tile`
+/// if it divides the size, the whole loop if shorter, else the largest
+/// divisor of both (a 10-wide layer: one block of 10 columns, 2 rows).
+static int64_t fitTile(int64_t size, int64_t tile) {
+  if (size % tile == 0)
+    return tile;
+  return size < tile ? size : std::gcd(size, tile);
 }
 
 /// Tiles `op` by `m` x `n` x `k` (1 for batch loops) with the m, n, k loops
@@ -174,18 +185,20 @@ static void packRightHandPanel(RewriterBase &rewriter,
 LogicalResult VectorizeContractionsPass::vectorizeOne(RewriterBase &rewriter,
                                                       linalg::LinalgOp op) {
   FailureOr<ContractionLoops> loops = getContractionLoops(op);
-  if (failed(loops) || loops->ranges[loops->m] % tileM ||
-      loops->ranges[loops->n] % tileN || loops->ranges[loops->k] % tileK)
+  if (failed(loops))
     return failure();
-  FailureOr<scf::SCFTilingResult> tiled = tileContraction(
-      rewriter, cast<TilingInterface>(op.getOperation()), *loops, tileM, tileN,
-      tileK, {loops->n, loops->m, loops->k});
+  int64_t m = fitTile(loops->ranges[loops->m], tileM);
+  int64_t n = fitTile(loops->ranges[loops->n], tileN);
+  int64_t k = fitTile(loops->ranges[loops->k], tileK);
+  FailureOr<scf::SCFTilingResult> tiled =
+      tileContraction(rewriter, cast<TilingInterface>(op.getOperation()),
+                      *loops, m, n, k, {loops->n, loops->m, loops->k});
   if (failed(tiled))
     return failure();
   // A packed panel pays when many row blocks read it: the copy costs as
   // much as one pass over it. (An im2col GEMM of a convolution with 8
   // output channels, two row blocks, ran 1.7x faster unpacked.)
-  if (loops->ranges[loops->m] / tileM >= kMinRowBlocksToPack)
+  if (loops->ranges[loops->m] / m >= kMinRowBlocksToPack)
     packRightHandPanel(rewriter, *tiled);
   Operation *block = tiled->tiledOps.front();
   rewriter.setInsertionPoint(block);

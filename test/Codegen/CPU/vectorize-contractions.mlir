@@ -47,13 +47,24 @@ func.func @few_rows(%a: tensor<8x32xf32>, %b: tensor<32x64xf32>, %c: tensor<8x64
 
 // -----
 
-// Sizes the block does not divide keep their scalar form.
+// Sizes the block does not divide shrink it: a loop shorter than the block
+// is one block (10 columns), else the block is the largest divisor of both
+// (7 rows: 1; 10 rows: 2; 40 columns: 8).
 // CHECK-LABEL: func.func @odd
-// CHECK-NOT: vector.
-// CHECK: linalg.matmul
+// CHECK: scf.for %{{.*}} = %c0 to %c7 step %c1
+// CHECK: scf.for
+// CHECK: vector.contract {{.*}} : vector<1x1xf32>, vector<1x10xf32> into vector<1x10xf32>
+// CHECK-NOT: linalg.matmul
+// CHECK-LABEL: func.func @divisors
+// CHECK: vector.contract {{.*}} : vector<2x1xf32>, vector<1x8xf32> into vector<2x8xf32>
+// CHECK-NOT: linalg.matmul
 func.func @odd(%a: tensor<7x9xf32>, %b: tensor<9x10xf32>, %c: tensor<7x10xf32>) -> tensor<7x10xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<7x9xf32>, tensor<9x10xf32>) outs(%c : tensor<7x10xf32>) -> tensor<7x10xf32>
   return %0 : tensor<7x10xf32>
+}
+func.func @divisors(%a: tensor<10x8xf32>, %b: tensor<8x40xf32>, %c: tensor<10x40xf32>) -> tensor<10x40xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<10x8xf32>, tensor<8x40xf32>) outs(%c : tensor<10x40xf32>) -> tensor<10x40xf32>
+  return %0 : tensor<10x40xf32>
 }
 
 // -----

@@ -101,10 +101,13 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
     Putting the images among the pixels makes N large (64 x 14 x 14 rather
     than 14 x 14) and a multiple of the register block.
 
-    A convolution is rewritten only when `mp-vectorize-contractions` with
-    the same `tile-m`, `tile-n` and `tile-k` will vectorize its GEMM (each
-    divides its size) and its image and filter have one element type (as
-    after `mp-widen-convolution-operands`); the others stay loops. Part of
+    A convolution is rewritten only when the full register block of
+    `mp-vectorize-contractions` (`tile-m`, `tile-n`, `tile-k`, same
+    defaults) divides its GEMM, and its image and filter have one element
+    type (as after `mp-widen-convolution-operands`); the others stay loops.
+    (`mp-vectorize-contractions` shrinks the block for other sizes; for the
+    pixels of a convolution, 49 or 196, the blocks would be too narrow to
+    pay for the gathers.) Part of
     `mp-lower-to-cpu` (not at opt-level 0).
 
     ```mlir
@@ -144,16 +147,19 @@ def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
   let summary = "Tile contractions into register blocks and vectorize them";
   let description = [{
     For each contraction on tensors (`linalg.matmul`, `linalg.batch_matmul`,
-    contraction `linalg.generic`s) with static sizes that the tiles divide:
-    tiles it into `tile-m` x `tile-n` x `tile-k` register blocks (loops
-    ordered batch, n, m, k), copies each `tile-n`-wide panel of the
-    right-hand side into a contiguous buffer once per panel when at least
-    16 row blocks read it (so the innermost loop reads memory sequentially
-    and the panel stays in cache across the rows), vectorizes each register block to `vector.contract`
+    contraction `linalg.generic`s) with static sizes: tiles it into
+    `tile-m` x `tile-n` x `tile-k` register blocks (loops ordered batch, n,
+    m, k); along a loop the block does not divide, the block takes the
+    whole loop if it is shorter, else the largest divisor of both (10
+    columns: one block of 10; 10 rows with tile-m 4: blocks of 2). Copies
+    each `tile-n`-wide panel of the right-hand side into a contiguous
+    buffer once per panel when at least 16 row blocks read it (so the
+    innermost loop reads memory sequentially and the panel stays in cache
+    across the rows), vectorizes each register block to `vector.contract`
     (f16/bf16 operands are widened to the f32 accumulator), and hoists the
-    accumulator out of the reduction loop so it lives in registers. Other
-    contractions keep the scalar loops `mp-lower-to-cpu` makes (correct for
-    any size, slower). Part of `mp-lower-to-cpu`.
+    accumulator out of the reduction loop so it lives in registers.
+    Contractions with dynamic sizes keep the scalar loops `mp-lower-to-cpu`
+    makes. Part of `mp-lower-to-cpu`.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
