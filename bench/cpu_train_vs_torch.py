@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Training step time on this CPU: mp against PyTorch, measured in one run.
+
+The three example models (examples/torch/models.py: MLP, CNN, transformer),
+batch 64, Adam (lr 1e-3), softmax cross-entropy, Fashion-MNIST:
+* mp: `mp-run --train --backend cpu` on the exported training graph
+  (examples/torch/<model>/<model>_grad.mlir) with PyTorch's initial weights
+  (--init), the rate from its summary line (the training loop, compilation
+  excluded). mp's compiled code runs on one thread.
+* PyTorch eager (torch.autocast("cpu") for the mixed policies, where the
+  installed PyTorch supports that type on the CPU), on 1 thread and on all
+  cores: each in a fresh process whose OpenMP and OpenBLAS pools have that
+  many threads (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, set_num_threads).
+Then sgemm 1024^3: mp against OpenBLAS on 1 thread and on all cores
+(bench/cpu_vs_openblas.py's measurement).
+
+Prints a Markdown table: ms per step and the ratio PyTorch ms / mp ms
+(above 1: mp is faster). Skips the PyTorch columns, saying why, when torch
+does not import (Debian's python3-torch or pip's torch provide it).
+
+Usage: /usr/bin/python3 bench/cpu_train_vs_torch.py [--steps 300]
+"""
+import argparse
+import gzip
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "examples", "torch"))
+from cpu_vs_openblas import SGEMM, mp_time, openblas_sgemm  # noqa: E402
+
+BATCH = 64
+MODELS = ("mlp", "cnn", "transformer")
+POLICIES = ("none", "fp16", "bf16")
+
+
+def dataset_dir():
+    return os.environ.get("MP_DATASET_DIR",
+                          "/usr/share/datasets/fashion-mnist")
+
+
+def load_train():
+    d = dataset_dir()
+    with gzip.open(os.path.join(d, "train-images-idx3-ubyte.gz")) as f:
+        images = np.frombuffer(f.read(), np.uint8, offset=16)
+    with gzip.open(os.path.join(d, "train-labels-idx1-ubyte.gz")) as f:
+        labels = np.frombuffer(f.read(), np.uint8, offset=8)
+    return (images.reshape(-1, 1, 28, 28).astype(np.float32) / 255.0,
+            labels.astype(np.int64))
+
+
+def mp_ms_per_step(mp_run, model, amp, steps):
+    graph = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
+    cmd = [mp_run, "--train", graph, "--backend", "cpu", "--amp", amp,
+           "--init", os.path.join(ROOT, "examples", "torch", model, "init"),
+           "--optimizer", "adam", "--lr", "1e-3", "--epochs", "1",
+           "--max-steps", str(steps), "--test-limit", "64"]
+    out = subprocess.run(cmd, check=True, capture_output=True,
+                         text=True).stdout
+    return 1e3 / float(re.search(r"([0-9.]+) steps/s", out).group(1))
+
+
+def torch_autocast_type(torch, amp):
+    """The dtype PyTorch's CPU autocast computes `amp` in, None for fp32,
+    or a reason it cannot."""
+    if amp == "none":
+        return None, None
+    dtype = {"fp16": torch.float16, "bf16": torch.bfloat16}[amp]
+    a = torch.ones(2, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            with torch.autocast("cpu", dtype=dtype):
+                got = (a @ a).dtype
+        except (RuntimeError, ValueError) as e:
+            return None, f"autocast: {e}".splitlines()[0]
+    if got != dtype:
+        return None, f"CPU autocast of torch {torch.__version__} has no {amp}"
+    return dtype, None
+
+
+def torch_ms_per_step(model_name, amp, threads, steps):
+    """Runs in a fresh process whose OpenMP and OpenBLAS pools have
+    `threads` threads (both read their size when they load)."""
+    import torch
+    from models import CNN, MLP, Transformer
+    torch.set_num_threads(threads)
+    dtype, _ = torch_autocast_type(torch, amp)
+    x, y = load_train()
+    x, y = torch.from_numpy(x), torch.from_numpy(y)
+    torch.manual_seed(0)
+    model = {"mlp": MLP, "cnn": CNN, "transformer": Transformer}[model_name]()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+
+    def step(i):
+        lo = (i * BATCH) % (x.shape[0] - BATCH)
+        with torch.autocast("cpu", dtype=dtype or torch.bfloat16,
+                            enabled=dtype is not None):
+            loss = torch.nn.functional.cross_entropy(
+                model(x[lo:lo + BATCH]), y[lo:lo + BATCH])
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+
+    for i in range(10):  # warm-up
+        step(i)
+    start = time.perf_counter()
+    for i in range(steps):
+        step(i)
+    return (time.perf_counter() - start) * 1e3 / steps
+
+
+def torch_in_child(model_name, amp, threads, steps):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads),
+               OPENBLAS_NUM_THREADS=str(threads))
+    out = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--torch-step", model_name,
+         amp, str(threads), "--steps", str(steps)],
+        check=True, capture_output=True, text=True, env=env).stdout
+    return float(out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mp-run",
+                        default=os.path.join(ROOT, "build", "bin", "mp-run"))
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="sgemm calls per measurement")
+    parser.add_argument("--torch-step", nargs=3,
+                        metavar=("MODEL", "AMP", "THREADS"),
+                        help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.torch_step:
+        model, amp, threads = args.torch_step
+        print(torch_ms_per_step(model, amp, int(threads), args.steps))
+        return
+    cores = os.cpu_count()
+    try:
+        import torch
+    except ImportError as e:
+        torch, why = None, f"PyTorch columns skipped: {e}"
+    if torch is not None:
+        why = f"PyTorch {torch.__version__} eager"
+    print(f"batch {BATCH}, Adam, {args.steps} steps; mp on 1 thread; {why}; "
+          f"{cores} cores")
+    print()
+    print("| model | policy | mp ms/step | PyTorch 1 thread | PyTorch / mp "
+          f"| PyTorch {cores} threads | PyTorch / mp |")
+    print("|---|---|---|---|---|---|---|")
+    reasons = set()
+    for model in MODELS:
+        for amp in POLICIES:
+            ours = mp_ms_per_step(args.mp_run, model, amp, args.steps)
+            policy = "fp32" if amp == "none" else amp
+            cells = []
+            reason = None if torch is None else \
+                torch_autocast_type(torch, amp)[1]
+            for threads in (1, cores):
+                if torch is None or reason:
+                    cells += ["n/a", "n/a"]
+                    continue
+                theirs = torch_in_child(model, amp, threads, args.steps)
+                cells += [f"{theirs:.2f}", f"{theirs / ours:.2f}x"]
+            print(f"| {model} | {policy} | {ours:.2f} | " + " | ".join(cells)
+                  + " |")
+            if reason:
+                reasons.add(f"{policy}: {reason}")
+    print()
+    for reason in sorted(reasons):
+        print(f"n/a {reason}")
+        print()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "sgemm.mlir")
+        with open(path, "w") as f:
+            f.write(SGEMM)
+        ours = mp_time(args.mp_run, path, "sgemm", args.repeat)
+    print("| sgemm 1024^3 | mp ms | OpenBLAS ms | OpenBLAS / mp |")
+    print("|---|---|---|---|")
+    for threads in (1, cores):
+        theirs = openblas_sgemm(threads, args.repeat)
+        print(f"| OpenBLAS {threads} thread{'s' if threads > 1 else ''} | "
+              f"{ours * 1e3:.1f} | {theirs * 1e3:.1f} | {theirs / ours:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
