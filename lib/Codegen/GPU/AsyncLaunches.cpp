@@ -22,6 +22,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/Inliner.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 namespace mlir {
 namespace mp {
@@ -54,6 +56,7 @@ public:
 
   void run() {
     findGpuFunctions();
+    inlineLaunchingCalls();
     for (auto func : module.getOps<func::FuncOp>()) {
       if (func.isDeclaration())
         continue;
@@ -106,6 +109,37 @@ private:
             usesStream(func))
           changed = gpuFunctions.insert(func).second;
     }
+  }
+
+  /// Inlines each call of a function of this module that launches kernels
+  /// and calls no other such function (a training step's call of its
+  /// gradient function), so that the caller's launches and the callee's
+  /// form one chain: the callee would wait at its return.
+  void inlineLaunchingCalls() {
+    SmallVector<std::pair<func::CallOp, func::FuncOp>> calls;
+    for (auto func : module.getOps<func::FuncOp>())
+      func.walk([&](func::CallOp call) {
+        func::FuncOp callee = getCallee(call);
+        if (callee && callee != func && gpuFunctions.contains(callee) &&
+            !callee.isDeclaration() && !callsGpuFunction(callee))
+          calls.emplace_back(call, callee);
+      });
+    InlinerInterface interface(ctx);
+    InlinerConfig config;
+    for (auto [call, callee] : calls)
+      if (succeeded(inlineCall(interface, config.getCloneCallback(), call,
+                               callee, &callee.getBody())))
+        call.erase();
+  }
+
+  bool callsGpuFunction(func::FuncOp func) {
+    return func
+        .walk([&](func::CallOp call) {
+          return gpuFunctions.contains(getCallee(call))
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
   }
 
   /// Whether `callee` is host code that only touches its arguments: a

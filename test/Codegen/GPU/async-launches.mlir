@@ -161,3 +161,41 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A call of a function of this module that launches kernels (and calls no
+// other such function: the gradient function a training step calls) is
+// inlined, so the caller's launches and the callee's form one chain with one
+// wait, before the caller returns. The callee keeps its own chain.
+// CHECK-LABEL: func.func @grad
+// CHECK: %[[G0:.*]] = gpu.wait async
+// CHECK-NEXT: %[[G1:.*]] = gpu.launch_func async [%[[G0]]] @kernels::@scale
+// CHECK-NEXT: gpu.wait [%[[G1]]]
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @step
+// CHECK-NOT: call @grad
+// CHECK: %[[T0:.*]] = gpu.wait async
+// CHECK-NEXT: %[[T1:.*]] = gpu.launch_func async [%[[T0]]] @kernels::@scale
+// CHECK-NEXT: %[[T2:.*]] = gpu.launch_func async [%[[T1]]] @kernels::@sum
+// CHECK-NEXT: gpu.wait [%[[T2]]]
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%a: memref<16xf32>) kernel { gpu.return }
+    gpu.func @sum(%a: memref<16xf32>, %s: memref<f32>) kernel { gpu.return }
+  }
+  func.func @grad(%a: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
+  func.func @step(%a: memref<16xf32>, %s: memref<f32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    call @grad(%a) : (memref<16xf32>) -> ()
+    gpu.launch_func @kernels::@sum blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<16xf32>, %s : memref<f32>)
+    return
+  }
+}

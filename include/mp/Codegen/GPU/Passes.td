@@ -618,6 +618,12 @@ def GPUAsyncLaunchesPass : Pass<"mp-gpu-async-launches", "::mlir::ModuleOp"> {
     - before the block's terminator, so that a function returns with its
       kernels done.
 
+    First, a call of a function of this module that launches kernels and
+    calls no other such function (the gradient function a training step
+    calls) is inlined, so that the caller's launches and the callee's form
+    one chain: the callee would wait before it returns. The callee stays,
+    with its own chain, for its other callers.
+
     Allocation and deallocation need no wait: the CUDA backend's pool hands
     a freed block to a later allocation of the same stream, after the
     kernels that used it. Calls of `mp.gpu_stream_ordered` functions (the
