@@ -90,7 +90,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
                                        const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
-  pm.addNestedPass<func::FuncOp>(createWidenConvolutionOperandsPass());
+  pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createProtectArgumentsPass());

@@ -93,7 +93,7 @@ func.func @pixels_of_8(%img: tensor<1x6x8x2xf32>, %w: tensor<3x3x2x4xf32>, %acc:
 
 // Left as loops: a depthwise convolution (no output channels: every output
 // loop indexes the image) and operands of two element types (before
-// mp-widen-convolution-operands).
+// mp-widen-contraction-operands).
 // CHECK-LABEL: func.func @depthwise
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc
 // CHECK-LABEL: func.func @mixed_types

@@ -13,11 +13,12 @@
 // STEP: llvm.func @mlp_grad_step(
 // The input of mp-run after mp-amp-pipeline: f16 inputs, f32 accumulation,
 // f16 elementwise work, softmax, a loop. Everything reaches the LLVM dialect;
-// f16 arithmetic runs in f32 (the 4x4 product: 4-wide register blocks of
-// f16 operands widened); every function gets a C interface wrapper.
+// f16 arithmetic runs in f32 (the 4x4 product: its f16 operands widened
+// once, then 4-wide register blocks); every function gets a C interface
+// wrapper.
 
 // CHECK-LABEL: llvm.func @mixed(
-// CHECK: llvm.fpext {{.*}} : vector<4xf16> to vector<4xf32>
+// CHECK: llvm.fpext {{.*}} : f16 to f32
 // CHECK: llvm.intr.fmuladd({{.*}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // CHECK: llvm.fptrunc {{.*}} : f32 to f16
 // CHECK: llvm.call @malloc

@@ -1,4 +1,4 @@
-//===- WidenConvolutionOperands.cpp - mp-widen-convolution-operands -------===//
+//===- WidenContractionOperands.cpp - mp-widen-contraction-operands -----===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
@@ -15,7 +15,7 @@
 
 namespace mlir {
 namespace mp {
-#define GEN_PASS_DEF_WIDENCONVOLUTIONOPERANDSPASS
+#define GEN_PASS_DEF_WIDENCONTRACTIONOPERANDSPASS
 #include "mp/Codegen/CPU/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
@@ -31,15 +31,17 @@ bool isLowFloatTensor(Type type) {
          (tensor.getElementType().isF16() || tensor.getElementType().isBF16());
 }
 
-struct WidenConvolutionOperands
+struct WidenContractionOperands
     : public OpInterfaceRewritePattern<linalg::LinalgOp> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
     if (!op.hasPureTensorSemantics() || !op.getRegionBuilder() ||
-        !linalg::isaConvolutionOpInterface(op))
-      return rewriter.notifyMatchFailure(op, "not a named convolution");
+        !(linalg::isaConvolutionOpInterface(op) ||
+          linalg::isaContractionOpInterface(op)))
+      return rewriter.notifyMatchFailure(
+          op, "not a named contraction or convolution");
     if (!llvm::all_of(op.getDpsInits(), [](Value init) {
           return getElementTypeOrSelf(init.getType()).isF32();
         }))
@@ -70,14 +72,14 @@ struct WidenConvolutionOperands
   }
 };
 
-struct WidenConvolutionOperandsPass
-    : public mp::impl::WidenConvolutionOperandsPassBase<
-          WidenConvolutionOperandsPass> {
+struct WidenContractionOperandsPass
+    : public mp::impl::WidenContractionOperandsPassBase<
+          WidenContractionOperandsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WidenConvolutionOperands>(&getContext());
+    patterns.add<WidenContractionOperands>(&getContext());
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -1,5 +1,5 @@
-// RUN: mp-opt %s --split-input-file --mp-widen-convolution-operands | FileCheck %s
-// RUN: mp-opt %s --split-input-file --mp-widen-convolution-operands --linalg-generalize-named-ops | FileCheck %s --check-prefix=BODY
+// RUN: mp-opt %s --split-input-file --mp-widen-contraction-operands | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-widen-contraction-operands --linalg-generalize-named-ops | FileCheck %s --check-prefix=BODY
 
 // f16 inputs of a named convolution with an f32 accumulator are widened once
 // per tensor, and the body multiplies f32 values.
@@ -36,15 +36,37 @@ func.func @depthwise_mixed(%x: tensor<1x6x6x4xbf16>, %w: tensor<3x3x4xf32>, %acc
 
 // -----
 
-// Left alone: an f16 accumulator (the op computes in f16), and matmuls
-// (mp-vectorize-contractions packs their operands itself).
+// Left alone: an f16 accumulator (the op computes in f16).
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: linalg.generic
 // CHECK: linalg.conv_2d_nchw_fchw{{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>) outs(%{{.*}} : tensor<1x1x2x2xf16>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf16>, tensor<8x4xf16>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf16>, tensor<8x4xf16>) outs(%{{.*}} : tensor<4x4xf16>)
 func.func @untouched(%x: tensor<1x1x4x4xf16>, %w: tensor<1x1x3x3xf16>, %acc: tensor<1x1x2x2xf16>,
-                     %a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf32>) -> (tensor<1x1x2x2xf16>, tensor<4x4xf32>) {
+                     %a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf16>) -> (tensor<1x1x2x2xf16>, tensor<4x4xf16>) {
   %0 = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x1x4x4xf16>, tensor<1x1x3x3xf16>) outs(%acc : tensor<1x1x2x2xf16>) -> tensor<1x1x2x2xf16>
-  %1 = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
-  return %0, %1 : tensor<1x1x2x2xf16>, tensor<4x4xf32>
+  %1 = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf16>) -> tensor<4x4xf16>
+  return %0, %1 : tensor<1x1x2x2xf16>, tensor<4x4xf16>
+}
+
+// -----
+
+// Contractions too: a matmul and a batch matmul with f16/bf16 inputs and an
+// f32 accumulator take widened inputs and multiply f32 values.
+// CHECK-LABEL: func.func @contractions
+// CHECK-SAME: %[[A:[^:]+]]: tensor<4x8xf16>, %[[B:[^:]+]]: tensor<8x4xf16>
+// CHECK: %[[A32:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK: %[[B32:.*]] = linalg.generic {{.*}} ins(%[[B]] : tensor<8x4xf16>) outs(%{{.*}} : tensor<8x4xf32>)
+// CHECK: linalg.matmul ins(%[[A32]], %[[B32]] : tensor<4x8xf32>, tensor<8x4xf32>)
+// CHECK: linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x4x8xf32>, tensor<2x8x4xf32>)
+// BODY-LABEL: func.func @contractions
+// BODY: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<4x4xf32>)
+// BODY-NEXT: ^bb0(%[[X:[^:]+]]: f32, %[[Y:[^:]+]]: f32, %[[Z:[^:]+]]: f32):
+// BODY-NEXT: %[[M:.*]] = arith.mulf %[[X]], %[[Y]] : f32
+// BODY-NEXT: %[[S:.*]] = arith.addf %[[Z]], %[[M]] : f32
+// BODY-NEXT: linalg.yield %[[S]] : f32
+func.func @contractions(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4xf32>,
+                        %d: tensor<2x4x8xbf16>, %e: tensor<2x8x4xbf16>, %f: tensor<2x4x4xf32>) -> (tensor<4x4xf32>, tensor<2x4x4xf32>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = linalg.batch_matmul ins(%d, %e : tensor<2x4x8xbf16>, tensor<2x8x4xbf16>) outs(%f : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %0, %1 : tensor<4x4xf32>, tensor<2x4x4xf32>
 }
