@@ -60,6 +60,7 @@ const char *const kPipelines[] = {
     "mp-decompose-aggregates",
     "mp-widen-contraction-operands",
     "mp-conv-to-gemm",
+    "mp-flatten-elementwise",
     "mp-protect-arguments",
     "mp-vectorize-contractions",
     "mp-amp-pipeline",

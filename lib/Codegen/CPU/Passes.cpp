@@ -100,6 +100,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     convToGemm.tileN = options.tileN;
     convToGemm.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createConvToGemmPass(convToGemm));
+    pm.addNestedPass<func::FuncOp>(createFlattenElementwisePass());
     VectorizeContractionsPassOptions vectorize;
     vectorize.tileM = options.tileM;
     vectorize.tileN = options.tileN;

@@ -147,6 +147,36 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
   ];
 }
 
+def FlattenElementwisePass : Pass<"mp-flatten-elementwise"> {
+  let summary = "Elementwise linalg.generics over contiguous operands as "
+                "one loop";
+  let description = [{
+    An all-parallel `linalg.generic` on tensors of rank 2 or more whose
+    indexing maps all keep its loops in order (identities, and operands
+    that read a scalar, `() `) runs as a single loop over
+    `tensor.collapse_shape` views of its operands, its results expanded
+    back (upstream's collapse-dimensions rewrite). LLVM vectorizes the
+    innermost loop it gets: a cast or an activation over 64 x 8 x 14 x 14
+    elements is one loop of 100352 rather than 7168 loops of 14, each with
+    a scalar remainder (in f16, one conversion at a time). Part of
+    `mp-lower-to-cpu` (not at opt-level 0).
+
+    ```mlir
+    %r = linalg.generic {indexing_maps = [(n, c, h, w) -> (n, c, h, w), (n, c, h, w) -> (n, c, h, w)], ...}
+        ins(%x : tensor<64x8x14x14xf16>) outs(%e : tensor<64x8x14x14xf32>) { arith.extf }
+    // becomes
+    %c = tensor.collapse_shape %x [[0, 1, 2, 3]] : tensor<64x8x14x14xf16> into tensor<100352xf16>
+    %g = linalg.generic {indexing_maps = [(d0) -> (d0), (d0) -> (d0)], ...} ins(%c) ... -> tensor<100352xf32>
+    %r = tensor.expand_shape %g [[0, 1, 2, 3]] ... into tensor<64x8x14x14xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numFlattened", "flattened", "Generics run as one loop">,
+  ];
+}
+
 def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
   let summary = "Tile contractions into register blocks and vectorize them";
   let description = [{

@@ -1,0 +1,86 @@
+// RUN: mp-opt %s --split-input-file --mp-flatten-elementwise | FileCheck %s
+
+// An elementwise generic whose maps are identities (or read a scalar) runs
+// as one loop over collapsed views; its result is expanded back.
+// CHECK-DAG: #[[ID1:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-LABEL: func.func @flat
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8x14x14xf16>, %[[M:[^:]+]]: tensor<4x8x14x14xi1>, %[[Z:[^:]+]]: tensor<f16>)
+// CHECK: %[[XC:.*]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2, 3]] : tensor<4x8x14x14xf16> into tensor<6272xf16>
+// CHECK: %[[W:.*]] = linalg.generic {indexing_maps = [#[[ID1]], #[[ID1]]], iterator_types = ["parallel"]} ins(%[[XC]] : tensor<6272xf16>) outs(%{{.*}} : tensor<6272xf32>)
+// CHECK: arith.extf
+// CHECK: %[[WE:.*]] = tensor.expand_shape %[[W]] {{\[}}[0, 1, 2, 3]] output_shape [4, 8, 14, 14] : tensor<6272xf32> into tensor<4x8x14x14xf32>
+// CHECK: %[[MC:.*]] = tensor.collapse_shape %[[M]] {{\[}}[0, 1, 2, 3]]
+// CHECK: %[[S:.*]] = linalg.generic {indexing_maps = [#[[ID1]], #[[SCALAR]], #[[ID1]], #[[ID1]]], iterator_types = ["parallel"]} ins(%[[MC]], %[[Z]], %{{.*}} : tensor<6272xi1>, tensor<f16>, tensor<6272xf16>)
+// CHECK: arith.select
+// CHECK: %[[SE:.*]] = tensor.expand_shape %[[S]]
+// CHECK: return %[[WE]], %[[SE]]
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#s = affine_map<(n, c, h, w) -> ()>
+func.func @flat(%x: tensor<4x8x14x14xf16>, %m: tensor<4x8x14x14xi1>, %z: tensor<f16>) -> (tensor<4x8x14x14xf32>, tensor<4x8x14x14xf16>) {
+  %e = tensor.empty() : tensor<4x8x14x14xf32>
+  %e16 = tensor.empty() : tensor<4x8x14x14xf16>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x8x14x14xf16>) outs(%e : tensor<4x8x14x14xf32>) {
+    ^bb0(%a: f16, %o: f32):
+      %w = arith.extf %a : f16 to f32
+      linalg.yield %w : f32
+    } -> tensor<4x8x14x14xf32>
+  %s = linalg.generic {indexing_maps = [#id, #s, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%m, %z, %x : tensor<4x8x14x14xi1>, tensor<f16>, tensor<4x8x14x14xf16>) outs(%e16 : tensor<4x8x14x14xf16>) {
+    ^bb0(%a: i1, %b: f16, %c: f16, %o: f16):
+      %w = arith.select %a, %b, %c : f16
+      linalg.yield %w : f16
+    } -> tensor<4x8x14x14xf16>
+  return %r, %s : tensor<4x8x14x14xf32>, tensor<4x8x14x14xf16>
+}
+
+// -----
+
+// Left alone: a broadcast (the bias along c), a transpose, a reduction, a
+// generic that already has one loop, and an op on buffers.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: tensor.collapse_shape
+// CHECK-NOT: tensor.expand_shape
+// CHECK: return
+#bias = affine_map<(n, c, h, w) -> (c)>
+#id4 = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#swap = affine_map<(i, j) -> (j, i)>
+#id2 = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+#id1 = affine_map<(i) -> (i)>
+func.func @kept(%b: tensor<8xf32>, %x: tensor<4x6xf32>, %v: tensor<6xf32>, %buf: memref<4x6xf32>)
+    -> (tensor<4x8x14x14xf32>, tensor<6x4xf32>, tensor<4xf32>, tensor<6xf32>) {
+  %e = tensor.empty() : tensor<4x8x14x14xf32>
+  %t = linalg.generic {indexing_maps = [#bias, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<8xf32>) outs(%e : tensor<4x8x14x14xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    } -> tensor<4x8x14x14xf32>
+  %e2 = tensor.empty() : tensor<6x4xf32>
+  %tr = linalg.generic {indexing_maps = [#swap, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x6xf32>) outs(%e2 : tensor<6x4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      linalg.yield %a : f32
+    } -> tensor<6x4xf32>
+  %e3 = tensor.empty() : tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x6xf32>) outs(%e3 : tensor<4xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %w = arith.addf %a, %o : f32
+      linalg.yield %w : f32
+    } -> tensor<4xf32>
+  %e4 = tensor.empty() : tensor<6xf32>
+  %one = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%v : tensor<6xf32>) outs(%e4 : tensor<6xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %w = arith.negf %a : f32
+      linalg.yield %w : f32
+    } -> tensor<6xf32>
+  linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%buf : memref<4x6xf32>) {
+    ^bb0(%o: f32):
+      %w = arith.negf %o : f32
+      linalg.yield %w : f32
+    }
+  return %t, %tr, %sum, %one : tensor<4x8x14x14xf32>, tensor<6x4xf32>, tensor<4xf32>, tensor<6xf32>
+}
