@@ -21,25 +21,32 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// All loops of `op` as one group, when `op` is an all-parallel generic on
-/// tensors of two or more loops whose maps keep them in order.
+/// The loops of `op`, an all-parallel generic on tensors, in groups of
+/// consecutive loops that every operand reads contiguously (in order, next
+/// to each other, or not at all), each group as long as it can be; none
+/// if no group has two loops.
 static SmallVector<ReassociationIndices>
 getFlattenedLoops(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic || !generic.hasPureTensorSemantics() ||
       generic.getNumLoops() < 2 ||
-      generic.getNumLoops() != generic.getNumParallelLoops())
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
     return {};
-  ReassociationIndices all =
-      llvm::to_vector(llvm::seq<int64_t>(0, generic.getNumLoops()));
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  if (!llvm::all_of(maps, [](AffineMap map) {
-        return map.isIdentity() || map.getNumResults() == 0;
-      }))
+  SmallVector<ReassociationIndices> groups = {{0}};
+  for (int64_t d = 1, e = generic.getNumLoops(); d < e; ++d) {
+    ReassociationIndices longer = groups.back();
+    longer.push_back(d);
+    if (linalg::areDimSequencesPreserved(maps, longer))
+      groups.back() = std::move(longer);
+    else
+      groups.push_back({d});
+  }
+  if (groups.size() == generic.getNumLoops())
     return {};
-  if (!linalg::areDimSequencesPreserved(maps, all))
-    return {};
-  return {all};
+  return groups;
 }
 
 namespace {

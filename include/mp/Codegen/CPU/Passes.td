@@ -148,17 +148,19 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
 }
 
 def FlattenElementwisePass : Pass<"mp-flatten-elementwise"> {
-  let summary = "Elementwise linalg.generics over contiguous operands as "
-                "one loop";
+  let summary = "Merge the loops of elementwise linalg.generics that every "
+                "operand reads contiguously";
   let description = [{
-    An all-parallel `linalg.generic` on tensors of rank 2 or more whose
-    indexing maps all keep its loops in order (identities, and operands
-    that read a scalar, `() `) runs as a single loop over
-    `tensor.collapse_shape` views of its operands, its results expanded
-    back (upstream's collapse-dimensions rewrite). LLVM vectorizes the
-    innermost loop it gets: a cast or an activation over 64 x 8 x 14 x 14
-    elements is one loop of 100352 rather than 7168 loops of 14, each with
-    a scalar remainder (in f16, one conversion at a time). Part of
+    An all-parallel `linalg.generic` on tensors whose maps are projected
+    permutations runs with its consecutive loops that every operand reads
+    contiguously (in order and next to each other, or not at all) merged
+    into one, each group as long as it can be, over `tensor.collapse_shape`
+    views of its operands, its results expanded back (upstream's
+    collapse-dimensions rewrite). LLVM vectorizes the innermost loop it
+    gets: a cast or an activation over 64 x 8 x 14 x 14 elements is one
+    loop of 100352 rather than 7168 loops of 14, each with a scalar
+    remainder (in f16, one conversion at a time); a bias broadcast along
+    the channels gets an innermost loop of 14 x 14. Part of
     `mp-lower-to-cpu` (not at opt-level 0).
 
     ```mlir
