@@ -91,24 +91,17 @@ def torch_ms_per_step(model_name, amp, threads, steps):
     """Runs in a fresh process whose OpenMP and OpenBLAS pools have
     `threads` threads (both read their size when they load)."""
     import torch
-    from models import CNN, MLP, Transformer
+    from models import MODELS, train_step
     torch.set_num_threads(threads)
     dtype, _ = torch_autocast_type(torch, amp)
     x, y = load_train()
     x, y = torch.from_numpy(x), torch.from_numpy(y)
     torch.manual_seed(0)
-    model = {"mlp": MLP, "cnn": CNN, "transformer": Transformer}[model_name]()
+    model = MODELS[model_name]()
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
 
     def step(i):
-        lo = (i * BATCH) % (x.shape[0] - BATCH)
-        with torch.autocast("cpu", dtype=dtype or torch.bfloat16,
-                            enabled=dtype is not None):
-            loss = torch.nn.functional.cross_entropy(
-                model(x[lo:lo + BATCH]), y[lo:lo + BATCH])
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        opt.step()
+        train_step(model, opt, x, y, i, BATCH, "cpu", dtype)
 
     for i in range(10):  # warm-up
         step(i)

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from models import MODELS  # noqa: E402
+from models import MODELS, train_step  # noqa: E402
 
 BATCH = 64
 
@@ -56,15 +56,7 @@ def torch_steps_per_second(model_name, amp, x, y, steps):
     scaler = torch.amp.GradScaler("cuda", enabled=amp == "fp16")
 
     def step(i):
-        lo = (i * BATCH) % (x.shape[0] - BATCH)
-        with torch.autocast("cuda", dtype=dtype or torch.float32,
-                            enabled=dtype is not None):
-            loss = torch.nn.functional.cross_entropy(
-                model(x[lo:lo + BATCH]), y[lo:lo + BATCH])
-        opt.zero_grad(set_to_none=True)
-        scaler.scale(loss).backward()
-        scaler.step(opt)
-        scaler.update()
+        train_step(model, opt, x, y, i, BATCH, "cuda", dtype, scaler)
 
     for i in range(10):  # warm-up
         step(i)

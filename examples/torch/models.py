@@ -61,3 +61,22 @@ class Transformer(nn.Module):
 
 
 MODELS = {"mlp": MLP, "cnn": CNN, "transformer": Transformer}
+
+
+def train_step(model, opt, x, y, i, batch, device, dtype, scaler=None):
+    """One Adam step of the benchmarks: softmax cross-entropy on the i-th
+    batch of (x, y) (wrapping around), under torch.autocast(device, dtype)
+    when dtype is given, through the GradScaler `scaler` when given."""
+    lo = (i * batch) % (x.shape[0] - batch)
+    with torch.autocast(device, dtype=dtype or torch.bfloat16,
+                        enabled=dtype is not None):
+        loss = nn.functional.cross_entropy(model(x[lo:lo + batch]),
+                                           y[lo:lo + batch])
+    opt.zero_grad(set_to_none=True)
+    if scaler is None:
+        loss.backward()
+        opt.step()
+    else:
+        scaler.scale(loss).backward()
+        scaler.step(opt)
+        scaler.update()

@@ -9,7 +9,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace mp {
@@ -53,20 +52,21 @@ namespace {
 struct FlattenElementwisePass
     : public mp::impl::FlattenElementwisePassBase<FlattenElementwisePass> {
   void runOnOperation() override {
-    int64_t before = countFlattenable();
-    RewritePatternSet patterns(&getContext());
-    linalg::populateCollapseDimensions(patterns, getFlattenedLoops);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    numFlattened += before - countFlattenable();
-  }
-
-private:
-  int64_t countFlattenable() {
-    int64_t count = 0;
-    getOperation()->walk(
-        [&](linalg::LinalgOp op) { count += !getFlattenedLoops(op).empty(); });
-    return count;
+    SmallVector<linalg::GenericOp> generics;
+    getOperation()->walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics) {
+      SmallVector<ReassociationIndices> groups = getFlattenedLoops(op);
+      if (groups.empty())
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::CollapseResult> collapsed =
+          linalg::collapseOpIterationDims(op, groups, rewriter);
+      if (failed(collapsed))
+        continue;
+      rewriter.replaceOp(op, collapsed->results);
+      ++numFlattened;
+    }
   }
 };
 } // namespace
