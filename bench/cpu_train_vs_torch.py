@@ -57,14 +57,25 @@ def load_train():
             labels.astype(np.int64))
 
 
+def run(cmd, env=None):
+    """The standard output of `cmd`; exits with one line if it fails."""
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    except OSError as e:
+        sys.exit(f"cpu_train_vs_torch.py: {e}")
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        sys.exit(f"cpu_train_vs_torch.py: {' '.join(cmd[:3])} ...: {last}")
+    return done.stdout
+
+
 def mp_ms_per_step(mp_run, model, amp, steps):
     graph = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
     cmd = [mp_run, "--train", graph, "--backend", "cpu", "--amp", amp,
            "--init", os.path.join(ROOT, "examples", "torch", model, "init"),
            "--optimizer", "adam", "--lr", "1e-3", "--epochs", "1",
            "--max-steps", str(steps), "--test-limit", "64"]
-    out = subprocess.run(cmd, check=True, capture_output=True,
-                         text=True).stdout
+    out = run(cmd)
     return 1e3 / float(re.search(r"([0-9.]+) steps/s", out).group(1))
 
 
@@ -114,10 +125,8 @@ def torch_ms_per_step(model_name, amp, threads, steps):
 def torch_in_child(model_name, amp, threads, steps):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads),
                OPENBLAS_NUM_THREADS=str(threads))
-    out = subprocess.run(
-        [sys.executable, os.path.abspath(__file__), "--torch-step", model_name,
-         amp, str(threads), "--steps", str(steps)],
-        check=True, capture_output=True, text=True, env=env).stdout
+    out = run([sys.executable, os.path.abspath(__file__), "--torch-step",
+               model_name, amp, str(threads), "--steps", str(steps)], env)
     return float(out)
 
 
