@@ -6,12 +6,12 @@ batch 64, Adam (lr 1e-3), softmax cross-entropy, Fashion-MNIST:
 * mp: `mp-run --train --backend cpu` on the exported training graph
   (examples/torch/<model>/<model>_grad.mlir) with PyTorch's initial weights
   (--init), the rate from its summary line (the training loop, compilation
-  excluded). mp's compiled code runs on one thread.
+  excluded), its compiled code on 1 thread and on all cores (--threads).
 * PyTorch eager (torch.autocast("cpu") for the mixed policies, where the
   installed PyTorch supports that type on the CPU), on 1 thread and on all
   cores: each in a fresh process whose OpenMP and OpenBLAS pools have that
   many threads (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS, set_num_threads).
-Then sgemm 1024^3: mp against OpenBLAS on 1 thread and on all cores
+Then sgemm 1024^3: mp against OpenBLAS, both on 1 thread and on all cores
 (bench/cpu_vs_openblas.py's measurement).
 
 Prints a Markdown table: ms per step and the ratio PyTorch ms / mp ms
@@ -69,12 +69,13 @@ def run(cmd, env=None):
     return done.stdout
 
 
-def mp_ms_per_step(mp_run, model, amp, steps):
+def mp_ms_per_step(mp_run, model, amp, steps, threads):
     graph = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
     cmd = [mp_run, "--train", graph, "--backend", "cpu", "--amp", amp,
            "--init", os.path.join(ROOT, "examples", "torch", model, "init"),
            "--optimizer", "adam", "--lr", "1e-3", "--epochs", "1",
-           "--max-steps", str(steps), "--test-limit", "64"]
+           "--max-steps", str(steps), "--test-limit", "64",
+           "--threads", str(threads)]
     out = run(cmd)
     return 1e3 / float(re.search(r"([0-9.]+) steps/s", out).group(1))
 
@@ -152,45 +153,50 @@ def main():
         torch, why = None, f"PyTorch columns skipped: {e}"
     if torch is not None:
         why = f"PyTorch {torch.__version__} eager"
-    print(f"batch {BATCH}, Adam, {args.steps} steps; mp on 1 thread; {why}; "
-          f"{cores} cores")
+    print(f"batch {BATCH}, Adam, {args.steps} steps; {why}; {cores} cores")
     print()
-    print("| model | policy | mp ms/step | PyTorch 1 thread | PyTorch / mp "
-          f"| PyTorch {cores} threads | PyTorch / mp |")
-    print("|---|---|---|---|---|---|---|")
+    counts = (1, cores)
+    header = "| model | policy |"
+    for threads in counts:
+        header += (f" mp {threads} thread{'s' if threads > 1 else ''} | "
+                   f"PyTorch | PyTorch / mp |")
+    print(header)
+    print("|---|---|" + "---|---|---|" * len(counts))
     reasons = set()
     for model in MODELS:
         for amp in POLICIES:
-            ours = mp_ms_per_step(args.mp_run, model, amp, args.steps)
             policy = "fp32" if amp == "none" else amp
             cells = []
             reason = None if torch is None else \
                 torch_autocast_type(torch, amp)[1]
-            for threads in (1, cores):
+            for threads in counts:
+                ours = mp_ms_per_step(args.mp_run, model, amp, args.steps,
+                                      threads)
                 if torch is None or reason:
-                    cells += ["n/a", "n/a"]
+                    cells += [f"{ours:.2f}", "n/a", "n/a"]
                     continue
                 theirs = torch_in_child(model, amp, threads, args.steps)
-                cells += [f"{theirs:.2f}", f"{theirs / ours:.2f}x"]
-            print(f"| {model} | {policy} | {ours:.2f} | " + " | ".join(cells)
-                  + " |")
+                cells += [f"{ours:.2f}", f"{theirs:.2f}",
+                          f"{theirs / ours:.2f}x"]
+            print(f"| {model} | {policy} | " + " | ".join(cells) + " |")
             if reason:
                 reasons.add(f"{policy}: {reason}")
     print()
     for reason in sorted(reasons):
         print(f"n/a {reason}")
         print()
+    print("| sgemm 1024^3 | mp ms | OpenBLAS ms | OpenBLAS / mp |")
+    print("|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "sgemm.mlir")
         with open(path, "w") as f:
             f.write(SGEMM)
-        ours = mp_time(args.mp_run, path, "sgemm", args.repeat)
-    print("| sgemm 1024^3 | mp ms | OpenBLAS ms | OpenBLAS / mp |")
-    print("|---|---|---|---|")
-    for threads in (1, cores):
-        theirs = openblas_sgemm(threads, args.repeat)
-        print(f"| OpenBLAS {threads} thread{'s' if threads > 1 else ''} | "
-              f"{ours * 1e3:.1f} | {theirs * 1e3:.1f} | {theirs / ours:.2f}x |")
+        for threads in counts:
+            ours = mp_time(args.mp_run, path, "sgemm", args.repeat, threads)
+            theirs = openblas_sgemm(threads, args.repeat)
+            print(f"| {threads} thread{'s' if threads > 1 else ''} | "
+                  f"{ours * 1e3:.1f} | {theirs * 1e3:.1f} | "
+                  f"{theirs / ours:.2f}x |")
 
 
 if __name__ == "__main__":

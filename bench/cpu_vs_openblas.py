@@ -35,9 +35,10 @@ SGEMM = """func.func @sgemm(%a: tensor<1024x1024xf32>, %b: tensor<1024x1024xf32>
 """
 
 
-def mp_time(mp_run, path, entry, repeat):
+def mp_time(mp_run, path, entry, repeat, threads=1):
     out = subprocess.run([mp_run, path, "--entry", entry, "--backend", "cpu",
-                          "--random-inputs", "--repeat", str(repeat)],
+                          "--random-inputs", "--repeat", str(repeat),
+                          "--threads", str(threads)],
                          check=True,
                          capture_output=True, text=True).stdout
     return float(re.search(r"median ([0-9.e+-]+) ms", out).group(1)) / 1e3

@@ -14,6 +14,7 @@ PACKAGES=(
   cmake ninja-build ccache g++ libgtest-dev python3 python3-numpy
   libopenblas-dev zlib1g-dev dataset-fashion-mnist
   openmpi-bin libopenmpi-dev # data-parallel training (mpirun -np N mp-run)
+  "libomp-${LLVM_VERSION}-dev" # compiled CPU code on threads (OpenMP)
   "clang-${LLVM_VERSION}" "libclang-rt-${LLVM_VERSION}-dev" # fuzz targets
 )
 

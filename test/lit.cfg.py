@@ -31,6 +31,11 @@ llvm_config.with_environment("PATH", config.mp_tools_dir, append_path=True)
 # would take a GPU where there is one; test/Tools/mp-run-backend.test checks
 # auto itself).
 config.environment["MP_BACKEND"] = "cpu"
+# Compiled CPU code runs on one thread unless a test asks for more
+# (--threads): lit's workers would otherwise each start an OpenMP thread per
+# core, whose spinning waits slow the other workers down.
+# test/Integration/CPU/threads.test runs on several.
+config.environment["OMP_NUM_THREADS"] = "1"
 
 # `sanitize`: mp was built with ASan and UBSan (MP_SANITIZE). Debian's LLVM
 # is not instrumented: its inlined BumpPtrAllocator poisons slabs that the

@@ -6,10 +6,97 @@
 
 #include "Internal.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <mutex>
 
 using namespace mp_runtime;
+
+namespace {
+/// LLVM's OpenMP runtime once loaded, and the thread count asked for.
+struct OpenMP {
+  std::mutex mutex;
+  void (*setNumThreads)(int) = nullptr;
+  int defaultThreads = 1;
+  std::string error;
+  bool tried = false;
+  std::atomic<int32_t> threads{0};
+};
+} // namespace
+
+static OpenMP &getOpenMP() {
+  static OpenMP openMP;
+  return openMP;
+}
+
+/// Loads LLVM's OpenMP runtime, which compiled modules that run on threads
+/// call, into the global scope (once); an error says where it looked.
+static mp_status loadOpenMP() {
+  OpenMP &omp = getOpenMP();
+  std::lock_guard<std::mutex> lock(omp.mutex);
+  if (!omp.tried) {
+    omp.tried = true;
+    std::vector<std::string> dirs;
+    appendGlob("/usr/lib/llvm-*/lib", dirs);
+    std::reverse(dirs.begin(), dirs.end()); // the newest LLVM first
+    // Global: the module's calls (__kmpc_fork_call...) bind to it.
+    if (void *lib = openLibrary("LLVM's OpenMP runtime", "MP_LIBOMP",
+                                {"libomp.so.5"}, dirs, {"/usr/lib/llvm-*/lib"},
+                                RTLD_GLOBAL, omp.error)) {
+      auto getMaxThreads =
+          reinterpret_cast<int (*)()>(dlsym(lib, "omp_get_max_threads"));
+      omp.setNumThreads =
+          reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
+      if (!getMaxThreads || !omp.setNumThreads) {
+        omp.setNumThreads = nullptr;
+        omp.error = "the OpenMP runtime that was loaded has no "
+                    "omp_get_max_threads or omp_set_num_threads";
+      } else {
+        // Ranks of a data-parallel run on one machine share its cores.
+        omp.defaultThreads = getMaxThreads();
+        const char *ranks = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        if (ranks && !std::getenv("OMP_NUM_THREADS") && std::atoi(ranks) > 1)
+          omp.defaultThreads =
+              std::max(1, omp.defaultThreads / std::atoi(ranks));
+      }
+    } else {
+      omp.error += " (or compile with mp-lower-to-cpu parallel=false)";
+    }
+  }
+  return omp.setNumThreads ? MP_OK : fail(MP_ERROR_NOT_FOUND, omp.error);
+}
+
+void *mp_runtime::openModule(const std::string &path, int flags,
+                             std::string &error) {
+  if (void *handle = dlopen(path.c_str(), flags | RTLD_LOCAL))
+    return handle;
+  std::string why = dlerror();
+  // A module compiled to run on threads calls LLVM's OpenMP runtime.
+  if (why.find("undefined symbol: __kmpc_") == std::string::npos) {
+    error = "cannot load module '" + path + "': " + why;
+    return nullptr;
+  }
+  if (loadOpenMP() != MP_OK) {
+    error = "cannot load module '" + path +
+            "', which runs on threads: " + mp_last_error();
+    return nullptr;
+  }
+  if (void *handle = dlopen(path.c_str(), flags | RTLD_LOCAL))
+    return handle;
+  error = "cannot load module '" + path + "': " + dlerror();
+  return nullptr;
+}
+
+extern "C" mp_status mp_set_num_threads(int32_t threads) {
+  if (threads < 0)
+    return fail(MP_ERROR_UNSUPPORTED, "the thread count must be 0 (as many "
+                                      "as cores) or positive, got " +
+                                          std::to_string(threads));
+  getOpenMP().threads = threads;
+  return MP_OK;
+}
 
 namespace {
 class CpuBackend : public Backend {
@@ -20,10 +107,10 @@ public:
   }
 
   mp_status load(const std::string &path) override {
-    handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    std::string error;
+    handle = openModule(path, RTLD_NOW, error);
     if (!handle)
-      return fail(MP_ERROR_NOT_FOUND,
-                  "cannot load module '" + path + "': " + dlerror());
+      return fail(MP_ERROR_NOT_FOUND, error);
     return MP_OK;
   }
 
@@ -32,6 +119,11 @@ public:
   }
 
   mp_status invoke(void *fn, void **args) override {
+    OpenMP &omp = getOpenMP();
+    if (omp.setNumThreads) {
+      int32_t threads = omp.threads;
+      omp.setNumThreads(threads ? threads : omp.defaultThreads);
+    }
     reinterpret_cast<void (*)(void **)>(fn)(args);
     return MP_OK;
   }

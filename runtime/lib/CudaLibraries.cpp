@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
-#include <glob.h>
 #include <map>
 
 using namespace mp_runtime;
@@ -27,15 +26,7 @@ void *mp_runtime::openCudaLibrary(const std::string &what, const char *envVar,
                                   const std::vector<std::string> &sonames,
                                   const std::vector<std::string> &wheelDirs,
                                   std::string &error) {
-  if (const char *path = std::getenv(envVar); path && *path) {
-    if (void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))
-      return lib;
-    const char *why = dlerror();
-    error = "cannot load " + what + " from $" + envVar + " ('" + path +
-            "'): " + (why ? why : "not found");
-    return nullptr;
-  }
-  std::vector<std::string> dirs, places{"the dynamic loader's path"};
+  std::vector<std::string> dirs, places;
   if (const char *home = std::getenv("CUDA_HOME"); home && *home)
     dirs.push_back(std::string(home) + "/lib64");
   dirs.push_back("/usr/local/cuda/lib64");
@@ -53,29 +44,10 @@ void *mp_runtime::openCudaLibrary(const std::string &what, const char *envVar,
       std::string pattern =
           prefix + "/lib/python3*/*-packages/nvidia/" + wheel;
       places.push_back(pattern);
-      glob_t found;
-      if (glob(pattern.c_str(), GLOB_ONLYDIR, nullptr, &found) == 0)
-        for (size_t i = 0; i < found.gl_pathc; ++i)
-          dirs.push_back(found.gl_pathv[i]);
-      globfree(&found);
+      appendGlob(pattern, dirs);
     }
 
-  for (const std::string &soname : sonames)
-    if (void *lib = dlopen(soname.c_str(), RTLD_NOW | RTLD_LOCAL))
-      return lib;
-  for (const std::string &dir : dirs)
-    for (const std::string &soname : sonames)
-      if (void *lib = dlopen((dir + "/" + soname).c_str(), RTLD_NOW | RTLD_LOCAL))
-        return lib;
-
-  std::string names, where;
-  for (const std::string &soname : sonames)
-    names += (names.empty() ? "" : " or ") + soname;
-  for (const std::string &place : places)
-    where += (where.empty() ? "" : ", ") + place;
-  error = "cannot load " + what + ": no " + names + " in " + where +
-          "; install it or set " + envVar + " to the library";
-  return nullptr;
+  return openLibrary(what, envVar, sonames, dirs, places, RTLD_LOCAL, error);
 }
 
 //===----------------------------------------------------------------------===//

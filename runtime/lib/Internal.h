@@ -145,6 +145,20 @@ private:
   void *lib;
 };
 
+/// Opens the shared library `what` (for messages: "cuBLASLt") with dlopen
+/// `flags` (RTLD_NOW and these) from the path in `envVar` if it is set, else
+/// by each of `sonames` from the dynamic loader's path, then from each of
+/// `dirs`; null with `error` naming the loader's path and `places` (how the
+/// message describes `dirs`) if none loads.
+void *openLibrary(const std::string &what, const char *envVar,
+                  const std::vector<std::string> &sonames,
+                  const std::vector<std::string> &dirs,
+                  const std::vector<std::string> &places, int flags,
+                  std::string &error);
+
+/// Appends the directories that match the glob `pattern`, in order.
+void appendGlob(const std::string &pattern, std::vector<std::string> &dirs);
+
 /// Opens the shared library `what` (for messages: "cuBLASLt") from the path
 /// in `envVar` if it is set, else by each of `sonames` from the dynamic
 /// loader's path, the CUDA toolkit (`$CUDA_HOME`, /usr/local/cuda) and the
@@ -155,6 +169,11 @@ void *openCudaLibrary(const std::string &what, const char *envVar,
                       const std::vector<std::string> &sonames,
                       const std::vector<std::string> &wheelDirs,
                       std::string &error);
+
+/// dlopen of a compiled CPU module with `flags` (RTLD_LOCAL added), and of
+/// the OpenMP runtime first if the module needs it; null with `error` if
+/// either cannot be loaded.
+void *openModule(const std::string &path, int flags, std::string &error);
 
 } // namespace mp_runtime
 

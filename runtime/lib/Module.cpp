@@ -59,10 +59,10 @@ extern "C" mp_status mp_backend_probe(const char *backend, char *buf,
 /// The backend a module was compiled for (its `_mp_backend`), or "cpu" for
 /// modules without one.
 static mp_status findModuleBackend(const char *path, std::string &backend) {
-  void *handle = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+  std::string error;
+  void *handle = openModule(path, RTLD_LAZY, error);
   if (!handle)
-    return fail(MP_ERROR_NOT_FOUND,
-                std::string("cannot load module '") + path + "': " + dlerror());
+    return fail(MP_ERROR_NOT_FOUND, error);
   auto *name = static_cast<const char *>(dlsym(handle, "_mp_backend"));
   backend = name ? name : "cpu";
   dlclose(handle);

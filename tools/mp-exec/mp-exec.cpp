@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 //   mp-exec MODULE --entry NAME [--backend auto|cpu|cuda] [--device N]
+//           [--threads N]
 //           --inputs a.npy,b.npy [--save-outputs DIR] [--repeat N]
 //   mp-exec MODULE --train --entry GRAD [--backend ...] [training flags
 //           of mp-run: --epochs, --max-steps, --seed, --log, ...]
@@ -48,9 +49,11 @@ struct Flags {
 int usage(const char *message) {
   std::fprintf(stderr,
                "mp-exec: error: %s\nusage: mp-exec MODULE --entry NAME "
-               "[--backend auto|cpu|cuda] [--device N] --inputs a.npy,b.npy "
+               "[--backend auto|cpu|cuda] [--device N] [--threads N] --inputs "
+               "a.npy,b.npy "
                "[--save-outputs DIR] [--repeat N]\n       mp-exec MODULE "
                "--train --entry GRAD [--backend auto|cpu|cuda] [--device N] "
+               "[--threads N] "
                "[--epochs N] [--max-steps N] "
                "[--batch N] [--test-limit N] [--seed N] [--init DIR] [--log "
                "FILE] [--save-params DIR] [--save-state DIR] [--save-every N] "
@@ -137,6 +140,13 @@ std::string parse(int argc, char **argv, Flags &flags) {
       if (!parseInt(value, 0, 1023, n))
         return "--device " + value + ": expected a GPU number";
       setenv("MP_CUDA_DEVICE", value.c_str(), 1); // read by the CUDA backend
+    } else if (arg == "--threads") {
+      int64_t n = 0;
+      if (!parseInt(value, 0, 4096, n))
+        return "--threads " + value +
+               ": expected a thread count (0: one "
+               "per core)";
+      mp_set_num_threads(n);
     } else if (arg == "--inputs") {
       flags.inputs = splitCommas(value);
     } else if (arg == "--save-outputs") {

@@ -7,7 +7,7 @@
 //   mp-run FILE.mlir --entry NAME [--amp=none|fp16|bf16] [--policy FILE]
 //          [--inputs a.npy,b.npy | --random-inputs --seed N]
 //          [--save-inputs DIR] [--save-outputs DIR] [--compare-fp32]
-//          [--repeat N] [--emit-so PATH]
+//          [--repeat N] [--threads N] [--emit-so PATH]
 //
 // Compiles the entry (and, with --amp, its mixed-precision version made by
 // mp-amp-pipeline) to a shared object, runs it through the mp runtime on
@@ -120,6 +120,21 @@ static cl::opt<int> device("device",
                            cl::desc("With --backend cuda or auto: the GPU to "
                                     "use (default 0, or $MP_CUDA_DEVICE)"),
                            cl::init(-1), cl::cat(category));
+/// LLVM registers a hidden --threads of its own (not used by mp-run): it
+/// gives way to mp-run's, declared next (so constructed after this).
+static const bool llvmThreadsRenamed = [] {
+  auto options = cl::getRegisteredOptions();
+  auto it = options.find("threads");
+  if (it == options.end())
+    return false;
+  it->second->setArgStr("llvm-threads");
+  return true;
+}();
+static cl::opt<unsigned> threads(
+    "threads",
+    cl::desc("Threads of the compiled CPU code (default 0: one per core, "
+             "divided among the ranks of an mpirun on this machine)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     emitSo("emit-so", cl::desc("Keep the compiled shared object at this path"),
            cl::cat(category));
@@ -712,6 +727,8 @@ static llvm::Error runCommand() {
     return err;
   if (llvm::Error err = chooseBackend())
     return err;
+  if (mp_set_num_threads(threads) != MP_OK)
+    return runtimeError();
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
       return error("cannot create '" + outputDir + "': " + ec.message());

@@ -15,6 +15,7 @@
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -23,7 +24,9 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
 
 namespace mlir {
 namespace mp {
@@ -101,6 +104,12 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     convToGemm.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createConvToGemmPass(convToGemm));
     pm.addNestedPass<func::FuncOp>(createFlattenElementwisePass());
+    if (options.parallel) {
+      DistributeLoopsPassOptions distribute;
+      distribute.tileM = options.tileM;
+      distribute.tileN = options.tileN;
+      pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(distribute));
+    }
     VectorizeContractionsPassOptions vectorize;
     vectorize.tileM = options.tileM;
     vectorize.tileN = options.tileN;
@@ -109,6 +118,15 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   }
   addBufferizationPasses(pm);
   pm.addPass(createConvertMPToRuntimePass());
+  if (options.optLevel > 0 && options.parallel) {
+    // The shares of mp-distribute-loops on OpenMP threads. Each share's
+    // body sits in a memref.alloca_scope, which holds no alloca here and
+    // which the canonicalizer inlines (a scope of several blocks, once its
+    // loops are branches, would not verify).
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   addLowerBuffersToLLVMPasses(pm);
 }
 

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/CPU/RegisterBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -17,8 +18,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
-
-#include <numeric>
 
 namespace mlir {
 namespace mp {
@@ -42,57 +41,6 @@ private:
   LogicalResult vectorizeOne(RewriterBase &rewriter, linalg::LinalgOp op);
 };
 } // namespace
-
-namespace {
-/// The batch, m, n and k loops of a contraction with one m, n and k loop.
-struct ContractionLoops {
-  SmallVector<unsigned> batch;
-  unsigned m, n, k;
-  SmallVector<int64_t> ranges;
-};
-} // namespace
-
-static FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op) {
-  // Every operand static: a loop range read off one operand says nothing
-  // of another whose size along it is dynamic. One element type for both
-  // operands, as vector.contract requires, of the accumulator's kind (float
-  // or integer) and no wider (upstream's contract lowering extends
-  // operands; it neither narrows nor converts).
-  Type operand = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-  Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
-      !llvm::all_of(
-          op->getOperandTypes(),
-          [](Type type) { return cast<ShapedType>(type).hasStaticShape(); }) ||
-      operand != getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) ||
-      !operand.isIntOrFloat() || !acc.isIntOrFloat() ||
-      isa<FloatType>(operand) != isa<FloatType>(acc) ||
-      operand.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())
-    return failure();
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
-    return failure();
-  ContractionLoops loops{{dims->batch.begin(), dims->batch.end()},
-                         dims->m[0],
-                         dims->n[0],
-                         dims->k[0],
-                         op.getStaticLoopRanges()};
-  if (loops.batch.size() + 3 != loops.ranges.size() ||
-      llvm::any_of(loops.ranges, ShapedType::isDynamic))
-    return failure();
-  return loops;
-}
-
-/// The register block's extent along a loop of `size` iterations: `tile`
-/// if it divides the size, the whole loop if shorter, else the largest
-/// divisor of both (a 10-wide layer: one block of 10 columns, 2 rows).
-static int64_t fitTile(int64_t size, int64_t tile) {
-  if (size % tile == 0)
-    return tile;
-  return size < tile ? size : std::gcd(size, tile);
-}
 
 /// Tiles `op` by `m` x `n` x `k` (1 for batch loops) with the m, n, k loops
 /// in `order`; fails unless the tile divides the sizes.

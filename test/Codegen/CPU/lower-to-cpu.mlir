@@ -2,7 +2,8 @@
 // RUN:   --implicit-check-not=linalg. --implicit-check-not='tensor<' \
 // RUN:   --implicit-check-not=memref. --implicit-check-not=unrealized_conversion_cast
 // RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{tile-n=8})' | FileCheck %s --check-prefix=TILE
-// RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=0})' | FileCheck %s --check-prefix=O0
+// RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=0})' | FileCheck %s --check-prefix=O0 --implicit-check-not=omp.
+// RUN: mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{parallel=false})' | FileCheck %s --check-prefix=SERIAL --implicit-check-not=omp.
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(func.func(mp-lower-to-cpu))' 2>&1 | FileCheck %s --check-prefix=NESTED
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{tile-m=0})' 2>&1 | FileCheck %s --check-prefix=TILES
@@ -52,3 +53,19 @@ func.func @vectorized(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16
 // NESTED: error: mp-lower-to-cpu runs on 'builtin.module', not nested under 'func.func': write --pass-pipeline='builtin.module(mp-lower-to-cpu{...})'
 // OPT: error: mp-lower-to-cpu: opt-level=4 is invalid: expected 0, 1, 2 or 3
 // TILES: error: mp-lower-to-cpu: tile-m, tile-n and tile-k must be positive
+
+// An op with enough work (mp-distribute-loops) runs on OpenMP threads: a
+// parallel region whose worksharing loop covers its 64 shares; on one
+// thread with parallel=false or at opt-level=0.
+// CHECK-LABEL: llvm.func @threads(
+// CHECK: omp.parallel {
+// CHECK-NEXT: omp.wsloop {
+// CHECK-NEXT: omp.loop_nest (%{{.*}}) : i64 = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK: llvm.intr.exp
+// CHECK: omp.terminator
+// SERIAL-LABEL: llvm.func @threads(
+// SERIAL: llvm.intr.exp
+func.func @threads(%x: tensor<64x8x14x14xf32>) -> tensor<64x8x14x14xf32> {
+  %e = math.exp %x : tensor<64x8x14x14xf32>
+  return %e : tensor<64x8x14x14xf32>
+}

@@ -25,6 +25,12 @@ constexpr int64_t kDefaultTileM = 4;
 constexpr int64_t kDefaultTileN = 16;
 constexpr int64_t kDefaultTileK = 1;
 
+/// The work of a linalg op (iterations of its loop nest times the simple
+/// ops of its body, a math op counting 8) from which mp-distribute-loops
+/// runs it on threads: below, starting the threads costs more than they
+/// save.
+constexpr int64_t kDefaultMinParallelWork = 1 << 17;
+
 #define GEN_PASS_DECL
 #include "mp/Codegen/CPU/Passes.h.inc"
 
@@ -45,6 +51,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "tile-k",
       llvm::cl::desc("Reduction steps per iteration of the innermost loop"),
       llvm::cl::init(kDefaultTileK)};
+  PassOptions::Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Run large ops on threads (mp-distribute-loops, "
+                     "OpenMP): the compiled code then needs LLVM's OpenMP "
+                     "runtime (libomp.so.5) where it runs"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("0-3: LLVM's optimization and code generation level "

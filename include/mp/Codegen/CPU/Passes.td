@@ -179,6 +179,57 @@ def FlattenElementwisePass : Pass<"mp-flatten-elementwise"> {
   ];
 }
 
+def DistributeLoopsPass : Pass<"mp-distribute-loops"> {
+  let summary = "Split large linalg ops into shares that run on threads "
+                "(scf.forall)";
+  let description = [{
+    Every linalg op on tensors with static sizes, at least one parallel
+    loop and at least `min-work` work (the iterations of its loop nest
+    times the ops of its body, a math op such as `math.exp` counting 8: a
+    contraction's multiply-adds count 2 each) becomes an
+    `scf.forall` over shares of one parallel loop, each share a
+    `tensor.extract_slice` of the operands that the same op computes;
+    `mp-lower-to-cpu` runs the forall on threads (OpenMP). Shares never
+    split a reduction, so every result is computed in the same order as
+    on one thread: results are bit-identical at any thread count.
+    - Contractions that `mp-vectorize-contractions` takes are split along
+      whole register blocks (`tile-m` x `tile-n`, as that pass fits them)
+      of their batch, n or m loop, whichever has the most blocks, so every
+      share still vectorizes.
+    - Other ops are split along their first parallel loop with more than
+      one iteration.
+    - A loop is cut into at most 64 equal shares (the static schedule
+      gives each thread a contiguous run of them); a loop whose size has
+      no divisor that makes at least 2 equal shares is not split.
+    Ops already inside an `scf.forall` are left alone. Part of
+    `mp-lower-to-cpu` (`parallel=true`, not at opt-level 0).
+
+    ```mlir
+    %r = linalg.generic ... ins(%x : tensor<100352xf32>) outs(%e : tensor<100352xf32>)
+    // becomes
+    %r = scf.forall (%i) = (0) to (100352) step (1568) shared_outs(%o = %e) -> (tensor<100352xf32>) {
+      %s = linalg.generic ... ins(%x[%i] : tensor<1568xf32>) outs(%o[%i] : tensor<1568xf32>)
+      scf.forall.in_parallel { tensor.parallel_insert_slice %s into %o[%i] [1568] [1] }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"kDefaultTileM",
+           "Rows of mp-vectorize-contractions' register block">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"kDefaultTileN",
+           "Columns of mp-vectorize-contractions' register block">,
+    Option<"minWork", "min-work", "int64_t",
+           /*default=*/"kDefaultMinParallelWork",
+           "Work (iterations times body ops) from which an op runs on "
+           "threads">,
+  ];
+  let statistics = [
+    Statistic<"numDistributed", "distributed", "Ops split into shares">,
+  ];
+}
+
 def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
   let summary = "Tile contractions into register blocks and vectorize them";
   let description = [{

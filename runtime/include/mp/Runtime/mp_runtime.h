@@ -158,6 +158,16 @@ mp_status mp_backend_probe(const char *backend, char *buf, size_t size);
  * now (`reserved`). Zeros before the backend allocates. */
 void mp_cuda_memory(size_t *peak, size_t *reserved);
 
+/* The threads of CPU modules compiled to run on several (mp-lower-to-cpu
+ * parallel=true, the default): 0 (the default) for as many as the machine
+ * has cores ($OMP_NUM_THREADS if set; under mpirun, divided among the
+ * machine's ranks), 1 to run on the calling thread. Such
+ * a module needs LLVM's OpenMP runtime, which mp_module_load loads from
+ * $MP_LIBOMP, the dynamic loader's path or /usr/lib/llvm-N/lib
+ * (libomp.so.5). Applies to later entry calls made from the calling thread;
+ * MP_ERROR_UNSUPPORTED for a negative count. */
+mp_status mp_set_num_threads(int32_t threads);
+
 /* Loads a compiled module with a backend ("cpu", "cuda"); a module runs on
  * the backend it was compiled for, which "auto" picks. */
 mp_status mp_module_load(const char *path, const char *backend,

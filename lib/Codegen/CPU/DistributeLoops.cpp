@@ -1,0 +1,157 @@
+//===- DistributeLoops.cpp - mp-distribute-loops ----------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/CPU/RegisterBlocks.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_DISTRIBUTELOOPSPASS
+#include "mp/Codegen/CPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// The most shares a loop is cut into.
+static constexpr int64_t kMaxShares = 64;
+
+namespace {
+/// A loop to split, and how many of its iterations each share takes.
+struct Split {
+  unsigned loop;
+  int64_t share;
+};
+} // namespace
+
+/// The share of `blocks` blocks of `block` iterations each: whole blocks,
+/// equal shares of at least `minIterations` iterations, at most kMaxShares
+/// of them and at least 2; none if no divisor of `blocks` gives that.
+static std::optional<int64_t> getShare(int64_t blocks, int64_t block,
+                                       int64_t minIterations = 1) {
+  int64_t per = std::max(llvm::divideCeil(blocks, kMaxShares),
+                         llvm::divideCeil(minIterations, block));
+  for (; per < blocks; ++per)
+    if (blocks % per == 0)
+      return per * block;
+  return std::nullopt;
+}
+
+/// A contraction of mp-vectorize-contractions: along the batch, n or m loop
+/// with the most register blocks (n first, then m, on a tie).
+static std::optional<Split> splitContraction(const ContractionLoops &loops,
+                                             int64_t tileM, int64_t tileN) {
+  SmallVector<std::pair<unsigned, int64_t>> candidates = {
+      {loops.n, fitTile(loops.ranges[loops.n], tileN)},
+      {loops.m, fitTile(loops.ranges[loops.m], tileM)}};
+  for (unsigned b : loops.batch)
+    candidates.push_back({b, 1});
+  auto [loop, block] = *llvm::max_element(candidates, [&](auto a, auto b) {
+    return loops.ranges[a.first] / a.second < loops.ranges[b.first] / b.second;
+  });
+  std::optional<int64_t> share = getShare(loops.ranges[loop] / block, block);
+  if (!share)
+    return std::nullopt;
+  return Split{loop, *share};
+}
+
+/// The fewest iterations of an innermost loop that a share takes: a cache
+/// line of f32, so that shares do not each read every line of a row.
+static constexpr int64_t kMinInnermostShare = 16;
+
+/// Any other op: along its first parallel loop of more than one iteration
+/// (the innermost loop in shares of whole cache lines).
+static std::optional<Split> splitOther(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> ranges) {
+  for (auto [d, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (kind == utils::IteratorType::parallel && ranges[d] > 1) {
+      bool innermost = d + 1 == ranges.size() && ranges.size() > 1;
+      std::optional<int64_t> share =
+          getShare(ranges[d], 1, innermost ? kMinInnermostShare : 1);
+      if (!share)
+        return std::nullopt;
+      return Split{static_cast<unsigned>(d), *share};
+    }
+  return std::nullopt;
+}
+
+/// What one iteration of `op`'s body costs, in simple arithmetic ops: a
+/// math op (exp, tanh...) counts as kMathCost. An elementwise add streams
+/// memory, which one core already saturates on small tensors; an exp is
+/// worth splitting sooner.
+static constexpr uint64_t kMathCost = 8;
+static uint64_t getCostPerIteration(linalg::LinalgOp op) {
+  uint64_t cost = 0;
+  for (Operation &inner : op.getBlock()->without_terminator())
+    cost += isa<math::MathDialect>(inner.getDialect()) ? kMathCost : 1;
+  return std::max<uint64_t>(cost, 1);
+}
+
+namespace {
+struct DistributeLoopsPass
+    : public mp::impl::DistributeLoopsPassBase<DistributeLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (tileM <= 0 || tileN <= 0 || minWork < 0) {
+      emitError(getOperation()->getLoc())
+          << "mp-distribute-loops: tile-m and tile-n must be positive and "
+             "min-work not negative";
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<linalg::LinalgOp, Split>> splits;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (std::optional<Split> split = chooseSplit(op))
+        splits.push_back({op, *split});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [op, split] : splits) {
+      SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+      sizes[split.loop] = split.share;
+      scf::SCFTilingOptions options;
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled))
+        continue;
+      rewriter.replaceOp(op, tiled->replacements);
+      ++numDistributed;
+    }
+  }
+
+private:
+  std::optional<Split> chooseSplit(linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() || op->getParentOfType<scf::ForallOp>() ||
+        !isa<TilingInterface>(op.getOperation()))
+      return std::nullopt;
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.empty() || llvm::any_of(ranges, [](int64_t range) {
+          return ShapedType::isDynamic(range) || range == 0;
+        }))
+      return std::nullopt;
+    uint64_t work = getCostPerIteration(op);
+    for (int64_t range : ranges)
+      work = llvm::SaturatingMultiply(work, static_cast<uint64_t>(range));
+    if (work < static_cast<uint64_t>(minWork))
+      return std::nullopt;
+    if (FailureOr<ContractionLoops> loops = getContractionLoops(op);
+        succeeded(loops))
+      return splitContraction(*loops, tileM, tileN);
+    return splitOther(op, ranges);
+  }
+};
+} // namespace

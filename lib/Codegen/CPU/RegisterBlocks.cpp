@@ -1,0 +1,53 @@
+//===- RegisterBlocks.cpp - Contractions in register blocks -----*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/CPU/RegisterBlocks.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::mp;
+
+FailureOr<ContractionLoops> mlir::mp::getContractionLoops(linalg::LinalgOp op) {
+  // Every operand static: a loop range read off one operand says nothing
+  // of another whose size along it is dynamic. One element type for both
+  // operands, as vector.contract requires, of the accumulator's kind (float
+  // or integer) and no wider (upstream's contract lowering extends
+  // operands; it neither narrows nor converts).
+  Type operand = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
+  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
+      !llvm::all_of(
+          op->getOperandTypes(),
+          [](Type type) { return cast<ShapedType>(type).hasStaticShape(); }) ||
+      operand != getElementTypeOrSelf(op.getDpsInputOperand(1)->get()) ||
+      !operand.isIntOrFloat() || !acc.isIntOrFloat() ||
+      isa<FloatType>(operand) != isa<FloatType>(acc) ||
+      operand.getIntOrFloatBitWidth() > acc.getIntOrFloatBitWidth())
+    return failure();
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1)
+    return failure();
+  ContractionLoops loops{{dims->batch.begin(), dims->batch.end()},
+                         dims->m[0],
+                         dims->n[0],
+                         dims->k[0],
+                         op.getStaticLoopRanges()};
+  if (loops.batch.size() + 3 != loops.ranges.size() ||
+      llvm::any_of(loops.ranges, ShapedType::isDynamic))
+    return failure();
+  return loops;
+}
+
+int64_t mlir::mp::fitTile(int64_t size, int64_t tile) {
+  if (size % tile == 0)
+    return tile;
+  return size < tile ? size : std::gcd(size, tile);
+}
