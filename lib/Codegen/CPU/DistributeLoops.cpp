@@ -49,8 +49,14 @@ static std::optional<int64_t> getShare(int64_t blocks, int64_t block,
   return std::nullopt;
 }
 
-/// A contraction of mp-vectorize-contractions: along the batch, n or m loop
-/// with the most register blocks (n first, then m, on a tie).
+/// The column blocks from which a contraction is split along n only.
+static constexpr int64_t kMinColumnShares = 8;
+
+/// A contraction of mp-vectorize-contractions: along n when it has at least
+/// kMinColumnShares register blocks, since each share then packs its own
+/// right-hand panels and reuses them for every row block, as the whole
+/// contraction did; else along the batch, n or m loop with the most blocks
+/// (n first, then m, on a tie).
 static std::optional<Split> splitContraction(const ContractionLoops &loops,
                                              int64_t tileM, int64_t tileN) {
   SmallVector<std::pair<unsigned, int64_t>> candidates = {
@@ -58,9 +64,15 @@ static std::optional<Split> splitContraction(const ContractionLoops &loops,
       {loops.m, fitTile(loops.ranges[loops.m], tileM)}};
   for (unsigned b : loops.batch)
     candidates.push_back({b, 1});
-  auto [loop, block] = *llvm::max_element(candidates, [&](auto a, auto b) {
-    return loops.ranges[a.first] / a.second < loops.ranges[b.first] / b.second;
-  });
+  auto blocks = [&](std::pair<unsigned, int64_t> c) {
+    return loops.ranges[c.first] / c.second;
+  };
+  auto [loop, block] =
+      blocks(candidates.front()) >= kMinColumnShares
+          ? candidates.front()
+          : *llvm::max_element(candidates, [&](auto a, auto b) {
+              return blocks(a) < blocks(b);
+            });
   std::optional<int64_t> share = getShare(loops.ranges[loop] / block, block);
   if (!share)
     return std::nullopt;

@@ -4,9 +4,9 @@
 
 // BAD: error: mp-distribute-loops: tile-m and tile-n must be positive and min-work not negative
 
-// A contraction splits along whole register blocks of the loop with the
-// most of them: 12544 columns are 784 blocks of 16, cut into 56 shares of
-// 14 blocks (the least divisor of 784 from 784 / 64); 8 rows are 2 blocks.
+// A contraction splits along whole register blocks: 12544 columns are 784
+// blocks of 16, cut into 56 shares of 14 blocks (the least divisor of 784
+// from 784 / 64, so at most 64 shares).
 // CHECK-LABEL: func.func @im2col_gemm
 // CHECK: scf.forall (%[[J:.*]]) = (0) to (12544) step (224) shared_outs(%[[O:.*]] = %{{.*}})
 // CHECK:   %[[A:.*]] = tensor.extract_slice %{{.*}}[0, 0] [8, 9] [1, 1]
@@ -25,12 +25,12 @@ func.func @im2col_gemm(%a: tensor<8x9xf32>, %b: tensor<9x12544xf32>, %c: tensor<
 
 // -----
 
-// More row blocks (784 / 4 = 196) than column blocks (128 / 16 = 8): the
-// rows are split, into 49 shares of 4 blocks (196 / 64 rounded up is 4,
-// which divides 196).
+// Along n as long as it has 8 register blocks, even with more row blocks
+// (784 / 4 = 196): each share packs its own 16-column panels and reuses
+// them for all 196 row blocks, as the whole contraction did.
 // CHECK-LABEL: func.func @weight_gradient
-// CHECK: scf.forall (%[[I:.*]]) = (0) to (784) step (16)
-// CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x64xf32>, tensor<64x128xf32>) outs(%{{.*}} : tensor<16x128xf32>)
+// CHECK: scf.forall (%[[J:.*]]) = (0) to (128) step (16)
+// CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<784x64xf32>, tensor<64x16xf32>) outs(%{{.*}} : tensor<784x16xf32>)
 // NONE-LABEL: func.func @weight_gradient
 // NONE-NOT: scf.forall (
 // NONE: return
@@ -41,7 +41,23 @@ func.func @weight_gradient(%a: tensor<784x64xf32>, %b: tensor<64x128xf32>, %c: t
 
 // -----
 
-// A batched contraction with more batches than blocks splits the batch.
+// Fewer column blocks (32 / 16 = 2): along the loop with the most blocks,
+// here the rows (1792 / 4 = 448), in 64 shares of 7 blocks.
+// CHECK-LABEL: func.func @narrow
+// CHECK: scf.forall (%[[I:.*]]) = (0) to (1792) step (28)
+// CHECK:   linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<28x32xf32>, tensor<32x32xf32>) outs(%{{.*}} : tensor<28x32xf32>)
+// NONE-LABEL: func.func @narrow
+// NONE-NOT: scf.forall (
+// NONE: return
+func.func @narrow(%a: tensor<1792x32xf32>, %b: tensor<32x32xf32>, %c: tensor<1792x32xf32>) -> tensor<1792x32xf32> {
+  %m = linalg.matmul ins(%a, %b : tensor<1792x32xf32>, tensor<32x32xf32>) outs(%c : tensor<1792x32xf32>) -> tensor<1792x32xf32>
+  return %m : tensor<1792x32xf32>
+}
+
+// -----
+
+// A batched contraction with few column blocks (28 columns: one block) and
+// more batches than row blocks splits the batch.
 // CHECK-LABEL: func.func @batched
 // CHECK: scf.forall (%[[B:.*]]) = (0) to (128) step (2)
 // CHECK:   linalg.batch_matmul ins(%{{.*}}, %{{.*}} : tensor<2x28x16xf32>, tensor<2x16x28xf32>) outs(%{{.*}} : tensor<2x28x28xf32>)
