@@ -6,7 +6,9 @@ batch 64, Adam (lr 1e-3), softmax cross-entropy, Fashion-MNIST:
 * mp: `mp-run --train --backend cpu` on the exported training graph
   (examples/torch/<model>/<model>_grad.mlir) with PyTorch's initial weights
   (--init), the rate from its summary line (the training loop, compilation
-  excluded), its compiled code on 1 thread and on all cores (--threads).
+  excluded), its compiled code on 1 thread and on all cores (--threads),
+  and the bytes of parameters and optimizer state it copied per step
+  outside the maths (its summary's "state copied").
 * PyTorch eager (torch.autocast("cpu") for the mixed policies, where the
   installed PyTorch supports that type on the CPU), on 1 thread and on all
   cores: each in a fresh process whose OpenMP and OpenBLAS pools have that
@@ -77,7 +79,9 @@ def mp_ms_per_step(mp_run, model, amp, steps, threads):
            "--max-steps", str(steps), "--test-limit", "64",
            "--threads", str(threads)]
     out = run(cmd)
-    return 1e3 / float(re.search(r"([0-9.]+) steps/s", out).group(1))
+    rate = float(re.search(r"([0-9.]+) steps/s", out).group(1))
+    copied = int(re.search(r"state copied ([0-9]+) B/step", out).group(1))
+    return 1e3 / rate, copied
 
 
 def torch_autocast_type(torch, amp):
@@ -156,12 +160,12 @@ def main():
     print(f"batch {BATCH}, Adam, {args.steps} steps; {why}; {cores} cores")
     print()
     counts = (1, cores)
-    header = "| model | policy |"
+    header = "| model | policy | mp state copied |"
     for threads in counts:
         header += (f" mp {threads} thread{'s' if threads > 1 else ''} | "
                    f"PyTorch | PyTorch / mp |")
     print(header)
-    print("|---|---|" + "---|---|---|" * len(counts))
+    print("|---|---|---|" + "---|---|---|" * len(counts))
     reasons = set()
     for model in MODELS:
         for amp in POLICIES:
@@ -169,16 +173,18 @@ def main():
             cells = []
             reason = None if torch is None else \
                 torch_autocast_type(torch, amp)[1]
+            copied = None
             for threads in counts:
-                ours = mp_ms_per_step(args.mp_run, model, amp, args.steps,
-                                      threads)
+                ours, copied = mp_ms_per_step(args.mp_run, model, amp,
+                                              args.steps, threads)
                 if torch is None or reason:
                     cells += [f"{ours:.2f}", "n/a", "n/a"]
                     continue
                 theirs = torch_in_child(model, amp, threads, args.steps)
                 cells += [f"{ours:.2f}", f"{theirs:.2f}",
                           f"{theirs / ours:.2f}x"]
-            print(f"| {model} | {policy} | " + " | ".join(cells) + " |")
+            print(f"| {model} | {policy} | {copied} B/step | " +
+                  " | ".join(cells) + " |")
             if reason:
                 reasons.add(f"{policy}: {reason}")
     print()

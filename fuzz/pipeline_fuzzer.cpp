@@ -63,6 +63,8 @@ const char *const kPipelines[] = {
     "mp-flatten-elementwise",
     "mp-distribute-loops",
     "mp-protect-arguments",
+    "mp-update-state-in-place",
+    "mp-return-state-in-place",
     "mp-vectorize-contractions",
     "mp-amp-pipeline",
     "mp-amp-pipeline{policy=bf16 level=unsafe-force-all}",

@@ -235,14 +235,17 @@ LogicalResult mlir::mp::compileToSharedObject(
   if (failed(entries))
     return failure();
 
-  // mp's argument and result roles (mp.param...) mean nothing to LLVM.
+  // mp's argument and result roles (mp.param...) mean nothing to LLVM;
+  // mp.updates tells mp-update-state-in-place which state a step updates
+  // (lowering drops result attributes).
   for (auto fn : module.getOps<func::FuncOp>()) {
     auto strip = [](ArrayRef<DictionaryAttr> dicts) {
       SmallVector<DictionaryAttr> kept;
       for (DictionaryAttr dict : dicts) {
         NamedAttrList attrs;
         for (NamedAttribute attr : dict)
-          if (!getRoleOfAttrName(attr.getName()))
+          if (getRoleOfAttrName(attr.getName()).value_or(Role::updates) ==
+              Role::updates)
             attrs.push_back(attr);
         kept.push_back(attrs.getDictionary(dict.getContext()));
       }

@@ -13,7 +13,9 @@
 
 using namespace mlir;
 
-void mlir::mp::addBufferizationPasses(OpPassManager &pm) {
+void mlir::mp::addBufferizationPasses(
+    OpPassManager &pm,
+    llvm::function_ref<void(OpPassManager &)> afterDeallocation) {
   bufferization::OneShotBufferizePassOptions options;
   options.bufferizeFunctionBoundaries = true;
   // Loops whose body yields a new tensor (h <- f(h)) get a new buffer per
@@ -23,6 +25,8 @@ void mlir::mp::addBufferizationPasses(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   bufferization::buildBufferDeallocationPipeline(pm);
+  if (afterDeallocation)
+    afterDeallocation(pm);
   // bufferization.clone (from deallocation) becomes memref.alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
 }

@@ -19,6 +19,9 @@ struct mp_entry {
   void *fn = nullptr;
   mp_runtime::Backend *backend = nullptr;
   std::vector<mp_value_info> args, results;
+  /// Bytes copied out of call buffers into results since the load: of
+  /// mp.updates results (state), of the others.
+  uint64_t copiedStateBytes = 0, copiedOtherBytes = 0;
 };
 
 struct mp_module {
@@ -266,6 +269,34 @@ static void adoptResult(const int64_t *words, const mp_value_info &info,
   out.owned = 1;
 }
 
+/// Whether the call wrote `info`, an mp.updates result, into the buffer of
+/// the caller's argument it updates (mp-update-state-in-place), densely.
+static bool isUpdatedInPlace(const mp_value_info &info, const int64_t *words,
+                             const mp_tensor *args, int32_t numArgs) {
+  return info.role == MP_ROLE_UPDATES && info.index >= 0 &&
+         info.index < numArgs &&
+         words[0] == reinterpret_cast<intptr_t>(args[info.index].data) &&
+         words[1] == words[0] && words[2] == 0 && isDense(words, info.rank);
+}
+
+/// A tensor that views the caller's argument `arg` (not owned), the
+/// result `info` that the call wrote into it.
+static void viewArgument(const mp_value_info &info, const mp_tensor &arg,
+                         mp_tensor &out) {
+  std::memset(&out, 0, sizeof(out));
+  out.dtype = info.dtype;
+  out.rank = info.rank;
+  for (int32_t d = 0; d < info.rank; ++d)
+    out.shape[d] = arg.shape[d];
+  out.data = arg.data;
+}
+
+extern "C" void mp_entry_copied_bytes(const mp_entry *entry, uint64_t *state,
+                                      uint64_t *other) {
+  *state = entry->copiedStateBytes;
+  *other = entry->copiedOtherBytes;
+}
+
 extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
                                    int32_t num_args, mp_tensor *results,
                                    int32_t num_results) {
@@ -341,9 +372,15 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
     if (status == MP_OK && fromCall && resultsOf[allocated] == 1 &&
         words[1] == allocated && words[2] == 0 && isDense(words, info.rank)) {
       adoptResult(words, info, results[i]);
+    } else if (status == MP_OK &&
+               isUpdatedInPlace(info, words, args, num_args)) {
+      viewArgument(info, args[info.index], results[i]);
     } else {
       if (status == MP_OK) {
         status = takeResult(words, info, results[i]);
+        (info.role == MP_ROLE_UPDATES ? entry->copiedStateBytes
+                                      : entry->copiedOtherBytes) +=
+            mp_tensor_num_bytes(&results[i]);
         if (status != MP_OK)
           for (int32_t j = 0; j < i; ++j)
             mp_tensor_release(&results[j]);

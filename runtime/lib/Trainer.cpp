@@ -123,9 +123,12 @@ extern "C" mp_status mp_trainer_step(mp_trainer *trainer) {
       trainer->results[r] = results[r];
       continue;
     }
+    // Updated in place (a view of the argument): the argument holds it.
     mp_tensor &arg = trainer->args[info->index];
-    mp_tensor_release(&arg);
-    arg = results[r];
+    if (results[r].data != arg.data) {
+      mp_tensor_release(&arg);
+      arg = results[r];
+    }
     std::memset(&trainer->results[r], 0, sizeof(mp_tensor));
   }
   trainer->stepped = true;

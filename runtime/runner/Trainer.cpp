@@ -466,6 +466,7 @@ std::string Trainer::run(TrainSummary &summary) {
     position.ranks = options.worldSize;
     return saveCheckpoint(options.saveState, step, trainer, position);
   };
+  const int64_t firstStep = summary.steps;
   std::vector<int64_t> order(train.count);
   interruptRequested = 0;
   if (options.worldSize > 1)
@@ -578,6 +579,10 @@ std::string Trainer::run(TrainSummary &summary) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   mp_cuda_memory(&summary.devicePeak, &summary.deviceReserved);
+  uint64_t stateBytes = 0, otherBytes = 0;
+  mp_entry_copied_bytes(step, &stateBytes, &otherBytes);
+  if (summary.steps > firstStep)
+    summary.stateCopiedPerStep = stateBytes / (summary.steps - firstStep);
   return "";
 }
 } // namespace
@@ -624,5 +629,8 @@ std::string mp_runner::formatSummary(const TrainOptions &options,
                   100 * summary.accuracy);
     line += text;
   }
+  std::snprintf(text, sizeof(text), ", state copied %llu B/step",
+                static_cast<unsigned long long>(summary.stateCopiedPerStep));
+  line += text;
   return line;
 }

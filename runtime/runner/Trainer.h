@@ -59,6 +59,10 @@ struct TrainSummary {
   /// On the CUDA backend: its buffers' peak bytes and the bytes its pool
   /// holds (mp_cuda_memory); zeros on the CPU.
   size_t devicePeak = 0, deviceReserved = 0;
+  /// The bytes of parameters and state that the runtime copied out of each
+  /// step's buffers (mp_entry_copied_bytes): 0 when the step updates them
+  /// in place or hands over buffers of its own.
+  uint64_t stateCopiedPerStep = 0;
 };
 
 /// Checks the options that do not depend on the module.

@@ -374,9 +374,30 @@ static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
   return std::move(args);
 }
 
+/// Copies of arguments that calls consumed, alive as long as the results
+/// that may view them.
+static std::vector<TensorList> consumedCopies;
+
+/// Calls `entry`. A training step consumes the state it updates in place
+/// (mp_entry_call): it gets copies, so `args` keep their values for the
+/// fp32 reference and --save-inputs.
 static llvm::Expected<TensorList> call(mp_entry *entry, TensorList &args) {
+  mp_tensor *callArgs = args.data();
+  for (int32_t r = 0, e = mp_entry_num_results(entry); r < e; ++r) {
+    if (mp_entry_result(entry, r)->role != MP_ROLE_UPDATES)
+      continue;
+    TensorList &copies = consumedCopies.emplace_back();
+    for (int32_t i = 0; i < args.size(); ++i) {
+      mp_tensor copy;
+      if (mp_tensor_convert(&args[i], args[i].dtype, &copy) != MP_OK)
+        return runtimeError();
+      copies.push_back(copy);
+    }
+    callArgs = copies.data();
+    break;
+  }
   TensorList results(mp_entry_num_results(entry));
-  if (mp_entry_call(entry, args.data(), args.size(), results.data(),
+  if (mp_entry_call(entry, callArgs, args.size(), results.data(),
                     results.size()) != MP_OK)
     return runtimeError();
   return std::move(results);

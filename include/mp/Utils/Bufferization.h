@@ -7,15 +7,20 @@
 #ifndef MP_UTILS_BUFFERIZATION_H
 #define MP_UTILS_BUFFERIZATION_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 namespace mlir {
 class OpPassManager;
 namespace mp {
 
 /// One-shot bufferization with function arguments and results as plain
-/// (identity-layout) memrefs that callers own, buffer deallocation, and
-/// bufferization.clone as memref.alloc + memref.copy. Both backends lower
-/// buffers from here.
-void addBufferizationPasses(OpPassManager &pm);
+/// (identity-layout) memrefs that callers own, buffer deallocation, then
+/// `afterDeallocation`'s passes (the CPU backend returns updated state in
+/// place there), and bufferization.clone as memref.alloc + memref.copy.
+/// Both backends lower buffers from here.
+void addBufferizationPasses(
+    OpPassManager &pm,
+    llvm::function_ref<void(OpPassManager &)> afterDeallocation = {});
 
 } // namespace mp
 } // namespace mlir

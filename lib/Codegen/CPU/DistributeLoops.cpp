@@ -111,6 +111,48 @@ static uint64_t getCostPerIteration(linalg::LinalgOp op) {
   return std::max<uint64_t>(cost, 1);
 }
 
+/// Whether `a` and `b` are the same slice of their sources.
+static bool isSameSlice(tensor::ExtractSliceOp a, tensor::ExtractSliceOp b) {
+  auto equal = [](ArrayRef<OpFoldResult> x, ArrayRef<OpFoldResult> y) {
+    return x.size() == y.size() && llvm::all_of(llvm::zip(x, y), [](auto pair) {
+             return isEqualConstantIntOrValue(std::get<0>(pair),
+                                              std::get<1>(pair));
+           });
+  };
+  return a.getType() == b.getType() &&
+         equal(a.getMixedOffsets(), b.getMixedOffsets()) &&
+         equal(a.getMixedSizes(), b.getMixedSizes()) &&
+         equal(a.getMixedStrides(), b.getMixedStrides());
+}
+
+/// A share that reads the tensor it writes (a parameter updated in place)
+/// reads and writes one slice of the shared output: read from the tensor
+/// outside while other shares write it, or through a second slice,
+/// bufferization would copy first.
+static void readThroughSharedOutputs(scf::ForallOp forall) {
+  for (auto [init, shared] :
+       llvm::zip(forall.getOutputs(), forall.getRegionIterArgs())) {
+    SmallVector<tensor::ExtractSliceOp> written;
+    for (Operation *user : shared.getUsers())
+      if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+        written.push_back(slice);
+    for (Operation *user : llvm::make_early_inc_range(init.getUsers())) {
+      auto read = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!read || !forall->isProperAncestor(read))
+        continue;
+      auto *same = llvm::find_if(written, [&](tensor::ExtractSliceOp slice) {
+        return isSameSlice(read, slice);
+      });
+      if (same == written.end() || !read->isBeforeInBlock(*same))
+        continue;
+      read.getSourceMutable().assign(shared);
+      same->getResult().replaceAllUsesWith(read.getResult());
+      same->erase();
+      written.erase(same);
+    }
+  }
+}
+
 namespace {
 struct DistributeLoopsPass
     : public mp::impl::DistributeLoopsPassBase<DistributeLoopsPass> {
@@ -141,6 +183,7 @@ struct DistributeLoopsPass
       if (failed(tiled))
         continue;
       rewriter.replaceOp(op, tiled->replacements);
+      readThroughSharedOutputs(cast<scf::ForallOp>(tiled->loops.front()));
       ++numDistributed;
     }
   }

@@ -6,6 +6,7 @@
 
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Conversion/Passes.h"
+#include "mp/Dialect/MP/Transforms/Passes.h"
 #include "mp/Utils/Bufferization.h"
 #include "mp/Utils/PipelineRegistration.h"
 
@@ -97,6 +98,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createProtectArgumentsPass());
+  pm.addPass(createUpdateStateInPlacePass());
   if (options.optLevel > 0) {
     ConvToGemmPassOptions convToGemm;
     convToGemm.tileM = options.tileM;
@@ -105,6 +107,9 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createConvToGemmPass(convToGemm));
     pm.addNestedPass<func::FuncOp>(createFlattenElementwisePass());
     if (options.parallel) {
+      // One view per tensor that flattening collapsed for several operands:
+      // a share then sees that it reads the tensor it writes.
+      pm.addNestedPass<func::FuncOp>(createCSEPass());
       DistributeLoopsPassOptions distribute;
       distribute.tileM = options.tileM;
       distribute.tileN = options.tileN;
@@ -116,7 +121,9 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     vectorize.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass(vectorize));
   }
-  addBufferizationPasses(pm);
+  addBufferizationPasses(pm, [](OpPassManager &pm) {
+    pm.addPass(createReturnStateInPlacePass());
+  });
   pm.addPass(createConvertMPToRuntimePass());
   if (options.optLevel > 0 && options.parallel) {
     // The shares of mp-distribute-loops on OpenMP threads. Each share's

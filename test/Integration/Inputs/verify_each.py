@@ -25,7 +25,8 @@ PASSES = [
     "mp-make-train-step=accumulate=2", "convert-mp-to-standard",
     "mp-decompose-aggregates", "mp-widen-contraction-operands",
     "mp-conv-to-gemm", "mp-flatten-elementwise", "mp-distribute-loops",
-    "mp-protect-arguments", "mp-vectorize-contractions", "mp-amp-pipeline",
+    "mp-protect-arguments", "mp-update-state-in-place",
+    "mp-return-state-in-place", "mp-vectorize-contractions", "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu",
 ]

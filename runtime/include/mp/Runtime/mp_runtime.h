@@ -187,15 +187,26 @@ const mp_value_info *mp_entry_arg(const mp_entry *entry, int32_t index);
 const mp_value_info *mp_entry_result(const mp_entry *entry, int32_t index);
 
 /* Calls the entry. `args` must match the signature (dtype, rank, static
- * sizes); the entry never writes into them. `results` receives owned
- * tensors (release them with mp_tensor_release, not free()): a result that
- * the call wrote into a buffer of its own gets that buffer, without a copy
- * (on the CUDA backend, memory that the host and the GPU both address,
- * where a later call that takes the tensor as an argument reads it without
- * copying it: a trainer's state stays on the device). */
+ * sizes). `results` receives tensors to release with mp_tensor_release (not
+ * free()): a result that the call wrote into a buffer of its own gets that
+ * buffer, without a copy (on the CUDA backend, memory that the host and the
+ * GPU both address, where a later call that takes the tensor as an argument
+ * reads it without copying it: a trainer's state stays on the device).
+ * The entry writes into no argument except one that an mp.updates result
+ * updates (a training step's parameters and optimizer state, compiled for
+ * the CPU): the call may write the updated value into that argument's
+ * buffer, and then the result is a view of it (owned = 0, data the
+ * argument's). Such an argument is consumed: keep a copy to use its old
+ * value after the call. */
 mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
                         int32_t num_args, mp_tensor *results,
                         int32_t num_results);
+
+/* The bytes that calls of the entry copied out of their buffers into
+ * results, since the module was loaded: of mp.updates results (`state`;
+ * zero when the step updates its state in place) and of the others. */
+void mp_entry_copied_bytes(const mp_entry *entry, uint64_t *state,
+                           uint64_t *other);
 
 /* A training session: the state of a training step entry (an mp.updates
  * result for each parameter and state argument) kept between calls.

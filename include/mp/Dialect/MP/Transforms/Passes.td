@@ -313,4 +313,69 @@ def OptimizeCastsPass : Pass<"mp-optimize-casts", "ModuleOp"> {
   ];
 }
 
+def UpdateStateInPlacePass : Pass<"mp-update-state-in-place", "ModuleOp"> {
+  let summary = "Write the updated parameters and optimizer state into the "
+                "buffers of the state they update (buffer donation)";
+  let description = [{
+    For every public function with results marked `mp.updates = i` (a
+    training step of `mp-make-train-step`): where such a result is
+    computed by an elementwise linalg op (all loops parallel) that reads
+    argument `i` at the element it writes, into a `tensor.empty` whose
+    value its body never reads, possibly through the branches of an
+    `scf.if` (the step's skip-on-overflow), the op writes into argument
+    `i` instead, and argument `i` gets `bufferization.writable = true`.
+    One-shot bufferization then updates the parameter, the Adam moments or
+    the momentum in the argument's buffer (it copies first only where
+    something reads the old value afterwards), the function returns that
+    buffer, and the runtime hands it back without a copy: a training step
+    allocates and copies no state (JAX's `donate_argnums`, IREE's tied
+    operands). The caller's argument is consumed: after the call it holds
+    the updated value. Run after `mp-protect-arguments` (which marks every
+    argument read-only) and before bufferization; part of
+    `mp-lower-to-cpu`.
+
+    ```mlir
+    func.func @step(%p: tensor<128xf32> {mp.param, bufferization.writable = false}, %g: tensor<128xf32> ...)
+        -> (tensor<128xf32> {mp.updates = 0 : i64}) {
+      %e = tensor.empty() : tensor<128xf32>
+      %new = linalg.generic ... ins(%p, %g : ...) outs(%e : tensor<128xf32>) { p - lr * g }
+    // becomes
+    func.func @step(%p: tensor<128xf32> {mp.param, bufferization.writable = true}, ...)
+      %new = linalg.generic ... ins(%p, %g : ...) outs(%p : tensor<128xf32>) { p - lr * g }
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+  let statistics = [
+    Statistic<"numUpdatedInPlace", "updated-in-place",
+              "Results written into the argument they update">,
+  ];
+}
+
+def ReturnStateInPlacePass : Pass<"mp-return-state-in-place", "ModuleOp"> {
+  let summary = "Return the state that a step updated in place as the "
+                "argument's own buffer, not a clone";
+  let description = [{
+    After bufferization and buffer deallocation: a public function's result
+    marked `mp.updates = i` that returns `bufferization.clone` of argument
+    `i` (deallocation clones every argument a function returns, so that the
+    caller owns its results) returns argument `i` itself, and the clone is
+    erased. With `mp-update-state-in-place` before bufferization, that is
+    how a training step returns the parameters and optimizer state it
+    updated in the arguments' buffers: no allocation and no copy. The
+    runtime hands such a result to the caller as a view of the argument
+    (`mp_entry_call`). Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    %c = bufferization.clone %arg0 : memref<128xf32> to memref<128xf32>
+    return %c : memref<128xf32>   // result attribute {mp.updates = 0}
+    // becomes
+    return %arg0 : memref<128xf32>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numReturnedInPlace", "returned-in-place",
+              "Clones of updated arguments removed">,
+  ];
+}
+
 #endif // MP_DIALECT_MP_TRANSFORMS_PASSES_TD
