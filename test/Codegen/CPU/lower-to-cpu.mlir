@@ -15,14 +15,15 @@
 // The input of mp-run after mp-amp-pipeline: f16 inputs, f32 accumulation,
 // f16 elementwise work, softmax, a loop. Everything reaches the LLVM dialect;
 // f16 arithmetic runs in f32 (the 4x4 product: its f16 operands widened
-// once, then 4-wide register blocks); every function gets a C interface
-// wrapper.
+// once, then 4-wide register blocks); buffers come from aligned_alloc (so
+// the runtime hands result buffers over without copying them); every
+// function gets a C interface wrapper.
 
 // CHECK-LABEL: llvm.func @mixed(
 // CHECK: llvm.fpext {{.*}} : f16 to f32
 // CHECK: llvm.intr.fmuladd({{.*}}) : (vector<4xf32>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
 // CHECK: llvm.fptrunc {{.*}} : f32 to f16
-// CHECK: llvm.call @malloc
+// CHECK: llvm.call @aligned_alloc
 // CHECK-LABEL: llvm.func @_mlir_ciface_mixed(
 func.func @mixed(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %x: tensor<4x4xf32>) -> (tensor<4x4xf16>, tensor<4x4xf32>) {
   %zero = arith.constant 0.0 : f32
