@@ -52,12 +52,10 @@ static bool isBusy() {
     FILE *file = std::fopen("/proc/loadavg", "r");
     if (!file)
       return false;
-    double load[3];
-    long running = 0, total = 0;
-    int read = std::fscanf(file, "%lf %lf %lf %ld/%ld", &load[0], &load[1],
-                           &load[2], &running, &total);
+    long running = 0; // the fourth field: running/total
+    int read = std::fscanf(file, "%*f %*f %*f %ld", &running);
     std::fclose(file);
-    if (read != 5)
+    if (read != 1)
       return false;
     fewest = fewest < 0 ? running : std::min(fewest, running);
   }
