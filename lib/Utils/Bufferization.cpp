@@ -9,6 +9,9 @@
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -29,4 +32,22 @@ void mlir::mp::addBufferizationPasses(
     afterDeallocation(pm);
   // bufferization.clone (from deallocation) becomes memref.alloc + copy.
   pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+unsigned
+mlir::mp::copiesToLinalg(Operation *root,
+                         llvm::function_ref<bool(memref::CopyOp)> select) {
+  SmallVector<memref::CopyOp> copies;
+  root->walk([&](memref::CopyOp copy) {
+    if (isa<MemRefType>(copy.getSource().getType()) &&
+        isa<MemRefType>(copy.getTarget().getType()) && select(copy))
+      copies.push_back(copy);
+  });
+  IRRewriter rewriter(root->getContext());
+  for (memref::CopyOp copy : copies) {
+    rewriter.setInsertionPoint(copy);
+    rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
+                                                copy.getTarget());
+  }
+  return copies.size();
 }

@@ -11,6 +11,10 @@
 
 namespace mlir {
 class OpPassManager;
+class Operation;
+namespace memref {
+class CopyOp;
+} // namespace memref
 namespace mp {
 
 /// One-shot bufferization with function arguments and results as plain
@@ -21,6 +25,12 @@ namespace mp {
 void addBufferizationPasses(
     OpPassManager &pm,
     llvm::function_ref<void(OpPassManager &)> afterDeallocation = {});
+
+/// Replaces every ranked `memref.copy` under `root` that `select` accepts
+/// with `linalg.copy` (loops, or a kernel, where memref.copy would be a
+/// library call); returns how many.
+unsigned copiesToLinalg(Operation *root,
+                        llvm::function_ref<bool(memref::CopyOp)> select);
 
 } // namespace mp
 } // namespace mlir

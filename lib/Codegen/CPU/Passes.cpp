@@ -140,6 +140,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     pm.addPass(createConvertSCFToOpenMPPass());
     pm.addPass(createCanonicalizerPass());
   }
+  pm.addNestedPass<func::FuncOp>(createStridedCopiesToLinalgPass());
   addLowerBuffersToLLVMPasses(pm);
 }
 

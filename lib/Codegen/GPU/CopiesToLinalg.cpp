@@ -7,11 +7,11 @@
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "MmaContraction.h"
+#include "mp/Utils/Bufferization.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
 namespace mp {
@@ -32,24 +32,13 @@ namespace {
 struct GPUCopiesToLinalgPass
     : public mp::impl::GPUCopiesToLinalgPassBase<GPUCopiesToLinalgPass> {
   void runOnOperation() override {
-    SmallVector<memref::CopyOp> copies;
-    getOperation()->walk([&](memref::CopyOp copy) {
-      // Ranked copies on the host; a kernel's own copies stay, and so do
-      // copies out of host globals (the host moves constants into buffers
-      // that kernels can read).
-      if (!copy->getParentOfType<gpu::LaunchOp>() &&
-          !isHostGlobal(copy.getSource()) &&
-          isa<MemRefType>(copy.getSource().getType()) &&
-          isa<MemRefType>(copy.getTarget().getType()))
-        copies.push_back(copy);
+    // Copies on the host; a kernel's own copies stay, and so do copies out
+    // of host globals (the host moves constants into buffers that kernels
+    // can read).
+    numCopies += copiesToLinalg(getOperation(), [](memref::CopyOp copy) {
+      return !copy->getParentOfType<gpu::LaunchOp>() &&
+             !isHostGlobal(copy.getSource());
     });
-    IRRewriter rewriter(&getContext());
-    for (memref::CopyOp copy : copies) {
-      rewriter.setInsertionPoint(copy);
-      rewriter.replaceOpWithNewOp<linalg::CopyOp>(copy, copy.getSource(),
-                                                  copy.getTarget());
-      ++numCopies;
-    }
   }
 };
 } // namespace

@@ -8,10 +8,14 @@
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{opt-level=4})' 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not mp-opt %s --pass-pipeline='builtin.module(mp-lower-to-cpu{tile-m=0})' 2>&1 | FileCheck %s --check-prefix=TILES
 
-// The Adam training step of the MLP (examples/torch) copies nothing through
-// MLIR's strided memrefCopy: the contractions write their blocks in place.
-// RUN: mp-opt %mp_src/examples/torch/mlp/mlp_grad.mlir --mp-train-pipeline='policy=fp16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP --implicit-check-not=memrefCopy
-// STEP: llvm.func @mlp_grad_step(
+// The Adam training steps of the examples (examples/torch) copy nothing
+// through MLIR's strided memrefCopy: the contractions write their blocks in
+// place, and the copies into padded or strided views (the CNN's
+// convolutions and their gradients) are loops.
+// RUN: mp-opt %mp_src/examples/torch/mlp/mlp_grad.mlir --mp-train-pipeline='policy=fp16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=mlp --implicit-check-not=memrefCopy
+// RUN: mp-opt %mp_src/examples/torch/cnn/cnn_grad.mlir --mp-train-pipeline='policy=bf16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=cnn --implicit-check-not=memrefCopy
+// RUN: mp-opt %mp_src/examples/torch/transformer/transformer_grad.mlir --mp-train-pipeline='policy=fp16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=transformer --implicit-check-not=memrefCopy
+// STEP: llvm.func @[[NAME]]_grad_step(
 // The input of mp-run after mp-amp-pipeline: f16 inputs, f32 accumulation,
 // f16 elementwise work, softmax, a loop. Everything reaches the LLVM dialect;
 // f16 arithmetic runs in f32 (the 4x4 product: its f16 operands widened

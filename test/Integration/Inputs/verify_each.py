@@ -26,7 +26,8 @@ PASSES = [
     "mp-decompose-aggregates", "mp-widen-contraction-operands",
     "mp-conv-to-gemm", "mp-flatten-elementwise", "mp-distribute-loops",
     "mp-protect-arguments", "mp-update-state-in-place",
-    "mp-return-state-in-place", "mp-vectorize-contractions", "mp-amp-pipeline",
+    "mp-return-state-in-place", "mp-vectorize-contractions",
+    "mp-strided-copies-to-linalg", "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu",
 ]

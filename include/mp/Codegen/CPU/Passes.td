@@ -233,6 +233,33 @@ def DistributeLoopsPass : Pass<"mp-distribute-loops"> {
   ];
 }
 
+def StridedCopiesToLinalgPass : Pass<"mp-strided-copies-to-linalg"> {
+  let summary = "Turn buffer copies that are not one block of memory into "
+                "linalg.copy";
+  let description = [{
+    Bufferization writes a padded tensor (`tensor.pad`, the zero border
+    of a convolution's input) and a strided insertion (`tensor.insert_slice`
+    with strides, a strided convolution's gradient) with `memref.copy` into
+    a strided view. LLVM lowers such a copy to a call of the runtime's
+    generic `memrefCopy`, which walks the shape element by element and
+    calls `memcpy` per innermost row (28 floats for a Fashion-MNIST image).
+    Each ranked `memref.copy` whose source or target is not one contiguous
+    row-major block becomes `linalg.copy`: loops that LLVM vectorizes.
+    Copies between contiguous buffers stay `memref.copy` (one `memcpy`), as
+    do unranked ones. Part of `mp-lower-to-cpu`, after bufferization.
+
+    ```mlir
+    memref.copy %x, %view : memref<64x28x28xf32> to memref<64x28x28xf32, strided<[900, 30, 1], offset: 31>>
+    // becomes
+    linalg.copy ins(%x : memref<64x28x28xf32>) outs(%view : memref<64x28x28xf32, strided<[900, 30, 1], offset: 31>>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numCopies", "copies", "memref.copy ops turned into linalg.copy">,
+  ];
+}
+
 def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
   let summary = "Tile contractions into register blocks and vectorize them";
   let description = [{
