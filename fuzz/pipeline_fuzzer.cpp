@@ -66,6 +66,7 @@ const char *const kPipelines[] = {
     "mp-update-state-in-place",
     "mp-return-state-in-place",
     "mp-vectorize-contractions",
+    "mp-vectorize-gathers",
     "mp-strided-copies-to-linalg",
     "mp-amp-pipeline",
     "mp-amp-pipeline{policy=bf16 level=unsafe-force-all}",

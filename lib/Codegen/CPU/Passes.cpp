@@ -126,6 +126,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     vectorize.tileN = options.tileN;
     vectorize.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass(vectorize));
+    pm.addNestedPass<func::FuncOp>(createVectorizeGathersPass());
   }
   addBufferizationPasses(pm, [](OpPassManager &pm) {
     pm.addPass(createReturnStateInPlacePass());

@@ -27,7 +27,7 @@ PASSES = [
     "mp-conv-to-gemm", "mp-flatten-elementwise", "mp-distribute-loops",
     "mp-protect-arguments", "mp-update-state-in-place",
     "mp-return-state-in-place", "mp-vectorize-contractions",
-    "mp-strided-copies-to-linalg", "mp-amp-pipeline",
+    "mp-vectorize-gathers", "mp-strided-copies-to-linalg", "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu",
 ]

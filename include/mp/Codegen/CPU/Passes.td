@@ -233,6 +233,42 @@ def DistributeLoopsPass : Pass<"mp-distribute-loops"> {
   ];
 }
 
+def VectorizeGathersPass : Pass<"mp-vectorize-gathers"> {
+  let summary = "Copy the rows of gathers and transposes as vectors";
+  let description = [{
+    A `linalg.generic` on tensors that only copies (its body yields its one
+    input) from another layout: an im2col gather of `mp-conv-to-gemm`
+    (`in[n, c, 2 * oh + kh, 2 * ow + kw]`), a transpose that keeps the
+    innermost dimension. When its innermost loop reads the input's
+    innermost dimension with a constant stride `s` of at most 4, and runs
+    for 4 to 64 iterations, every row of the output becomes one
+    `vector.transfer_read` of `s * (w - 1) + 1` contiguous elements, a
+    `vector.shuffle` that keeps every `s`-th one (none when `s` is 1), and
+    one `vector.transfer_write`, in `scf.for` loops over the other
+    dimensions. LLVM would otherwise copy these rows element by element:
+    they are short (a 3x3 window, 14 output columns), and inside an OpenMP
+    share it cannot prove that input and output do not overlap. Other ops
+    are left alone. Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    %g = linalg.generic {indexing_maps = [affine_map<(kh, n, oh, ow) -> (n, 2 * oh + kh, 2 * ow)>,
+                                          affine_map<(kh, n, oh, ow) -> (kh, n, oh, ow)>], ...}
+        ins(%x : tensor<64x30x30xf32>) outs(%e : tensor<3x64x14x14xf32>)
+    // becomes, per (kh, n, oh):
+    %row = vector.transfer_read %x[%n, %h, %c0], %pad {in_bounds = [true]} : tensor<64x30x30xf32>, vector<27xf32>
+    %every2 = vector.shuffle %row, %row [0, 2, 4, ..., 26] : vector<27xf32>, vector<27xf32>
+    %next = vector.transfer_write %every2, %acc[%kh, %n, %oh, %c0] {in_bounds = [true]} : vector<14xf32>, tensor<3x64x14x14xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized", "Gathers and transposes "
+              "copied as vector rows">,
+  ];
+}
+
 def StridedCopiesToLinalgPass : Pass<"mp-strided-copies-to-linalg"> {
   let summary = "Turn buffer copies that are not one block of memory into "
                 "linalg.copy";
