@@ -61,6 +61,7 @@ const char *const kPipelines[] = {
     "mp-widen-contraction-operands",
     "mp-conv-to-gemm",
     "mp-flatten-elementwise",
+    "mp-fuse-elementwise",
     "mp-distribute-loops",
     "mp-protect-arguments",
     "mp-update-state-in-place",

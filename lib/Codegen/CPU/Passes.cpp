@@ -102,6 +102,8 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   pm.addPass(createProtectArgumentsPass());
   pm.addPass(createUpdateStateInPlacePass());

@@ -96,7 +96,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
-  pm.addNestedPass<func::FuncOp>(createGPUFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   if (withLibrary) {
     GPUSelectGemmPassOptions select;
     select.gemm = options.gemm;

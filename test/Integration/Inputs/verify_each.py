@@ -25,6 +25,7 @@ PASSES = [
     "mp-make-train-step=accumulate=2", "convert-mp-to-standard",
     "mp-decompose-aggregates", "mp-widen-contraction-operands",
     "mp-conv-to-gemm", "mp-flatten-elementwise", "mp-distribute-loops",
+    "mp-fuse-elementwise",
     "mp-protect-arguments", "mp-update-state-in-place",
     "mp-return-state-in-place", "mp-vectorize-contractions",
     "mp-vectorize-gathers", "mp-strided-copies-to-linalg", "mp-amp-pipeline",

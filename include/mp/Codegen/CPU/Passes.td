@@ -82,6 +82,32 @@ def WidenContractionOperandsPass : Pass<"mp-widen-contraction-operands"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
+  let summary = "Fuse elementwise producers into their consumers: one loop "
+                "nest (one kernel) where there were several";
+  let description = [{
+    On tensors, fuses each elementwise `linalg.generic` whose result has one
+    use into the `linalg.generic` that uses it (upstream's elementwise
+    fusion: the producer's body is inlined, its result never written to
+    memory), so a chain such as cast, bias, activation, cast becomes one
+    kernel (one loop nest on the CPU), and an elementwise op feeding a reduction (the `exp` of a
+    softmax, a loss's terms) is computed inside it. The scalar operations
+    and their order stay the same. Results with several uses are not
+    fused (their computation would be repeated), nor anything into a
+    contraction: its f16/bf16 operands stay visible to the Tensor Core path
+    (and cuBLASLt). Part of `mp-lower-to-gpu`, before the tiles are chosen,
+    and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
+    one pass over memory instead of one per op.
+
+    ```mlir
+    %h = linalg.generic {...} ins(%x : tensor<64x128xf32>) ... { arith.truncf }   // one use
+    %r = linalg.generic {...} ins(%h, %b : ...) ... { arith.extf, arith.addf, arith.maximumf }
+    // becomes one linalg.generic with truncf, extf, addf and maximumf
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
   let summary = "Convolutions as GEMMs that mp-vectorize-contractions "
                 "vectorizes (im2col)";

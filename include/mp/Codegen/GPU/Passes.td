@@ -121,30 +121,6 @@ def GPUConvToGemmPass : Pass<"mp-gpu-conv-to-gemm"> {
   ];
 }
 
-def GPUFuseElementwisePass : Pass<"mp-gpu-fuse-elementwise"> {
-  let summary = "Fuse elementwise producers into their consumers: one kernel "
-                "where there were several";
-  let description = [{
-    On tensors, fuses each elementwise `linalg.generic` whose result has one
-    use into the `linalg.generic` that uses it (upstream's elementwise
-    fusion: the producer's body is inlined, its result never written to
-    memory), so a chain such as cast, bias, activation, cast becomes one
-    kernel, and an elementwise op feeding a reduction (the `exp` of a
-    softmax, a loss's terms) is computed inside it. The scalar operations
-    and their order stay the same. Results with several uses are not
-    fused (their computation would be repeated), nor anything into a
-    contraction: its f16/bf16 operands stay visible to the Tensor Core path
-    (and cuBLASLt). Part of `mp-lower-to-gpu`, before the tiles are chosen.
-
-    ```mlir
-    %h = linalg.generic {...} ins(%x : tensor<64x128xf32>) ... { arith.truncf }   // one use
-    %r = linalg.generic {...} ins(%h, %b : ...) ... { arith.extf, arith.addf, arith.maximumf }
-    // becomes one linalg.generic with truncf, extf, addf and maximumf
-    ```
-  }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
-}
-
 def GPUDeviceScalarsPass : Pass<"mp-gpu-device-scalars"> {
   let summary = "Compute with 0-d tensors' elements in kernels, not on the "
                 "host";
@@ -164,7 +140,7 @@ def GPUDeviceScalarsPass : Pass<"mp-gpu-device-scalars"> {
       flag: skip the update) whose branches compute tensors of static shape
       without side effects computes both branches and chooses each result
       that differs elementwise (`arith.select` in a `linalg.generic` reading
-      the flag), which `mp-gpu-fuse-elementwise` then fuses with the update:
+      the flag), which `mp-fuse-elementwise` then fuses with the update:
       the skip decision is taken on the device, and a skipped step keeps
       the parameters' bits.
     Part of `mp-lower-to-gpu`'s tensor stage.

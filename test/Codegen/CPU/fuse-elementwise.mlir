@@ -1,4 +1,4 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-fuse-elementwise | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-fuse-elementwise | FileCheck %s
 
 // A chain (cast, bias broadcast, add, relu) becomes one generic; the
 // broadcast, a named op, is generalized and fused too.

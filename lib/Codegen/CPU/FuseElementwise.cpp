@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mp/Codegen/GPU/Passes.h"
+#include "mp/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -12,8 +12,8 @@
 
 namespace mlir {
 namespace mp {
-#define GEN_PASS_DEF_GPUFUSEELEMENTWISEPASS
-#include "mp/Codegen/GPU/Passes.h.inc"
+#define GEN_PASS_DEF_FUSEELEMENTWISEPASS
+#include "mp/Codegen/CPU/Passes.h.inc"
 } // namespace mp
 } // namespace mlir
 
@@ -30,8 +30,8 @@ static bool shouldFuse(OpOperand *operand) {
 }
 
 namespace {
-struct GPUFuseElementwisePass
-    : public mp::impl::GPUFuseElementwisePassBase<GPUFuseElementwisePass> {
+struct FuseElementwisePass
+    : public mp::impl::FuseElementwisePassBase<FuseElementwisePass> {
   void runOnOperation() override {
     // Named elementwise ops (broadcasts, transposes, linalg.add...) as
     // generics, which fusion takes.
