@@ -68,6 +68,7 @@ const char *const kPipelines[] = {
     "mp-return-state-in-place",
     "mp-vectorize-contractions",
     "mp-vectorize-gathers",
+    "mp-vectorize-reductions",
     "mp-strided-copies-to-linalg",
     "mp-amp-pipeline",
     "mp-amp-pipeline{policy=bf16 level=unsafe-force-all}",

@@ -129,6 +129,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     vectorize.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createVectorizeContractionsPass(vectorize));
     pm.addNestedPass<func::FuncOp>(createVectorizeGathersPass());
+    pm.addNestedPass<func::FuncOp>(createVectorizeReductionsPass());
   }
   addBufferizationPasses(pm, [](OpPassManager &pm) {
     pm.addPass(createReturnStateInPlacePass());

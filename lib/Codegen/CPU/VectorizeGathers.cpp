@@ -10,13 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/CPU/RowLoops.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -92,44 +90,29 @@ static void vectorizeRows(RewriterBase &rewriter, linalg::GenericOp op,
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned inner = ranges.size() - 1;
-  int64_t row = ranges[inner];
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  SmallVector<Value> lbs(inner, zero), steps(inner, one), ubs;
-  for (int64_t range : ArrayRef(ranges).drop_back())
-    ubs.push_back(arith::ConstantIndexOp::create(rewriter, loc, range));
+  int64_t row = ranges.back();
   Value input = op.getDpsInputs()[0];
   Type element = getElementTypeOrSelf(input.getType());
   AffineMap inputMap = op.getIndexingMapsArray()[0];
   auto readType = VectorType::get({stride * (row - 1) + 1}, element);
   Value padding = arith::ConstantOp::create(rewriter, loc, element,
                                             rewriter.getZeroAttr(element));
-  scf::LoopNest nest = scf::buildLoopNest(
-      rewriter, loc, lbs, ubs, steps, op.getDpsInits(),
-      [&](OpBuilder &b, Location loc, ValueRange ivs, ValueRange acc) {
-        SmallVector<Value> loops(ivs);
-        loops.push_back(zero);
-        SmallVector<Value> indices;
-        for (AffineExpr expr : inputMap.getResults())
-          indices.push_back(getValueOrCreateConstantIndexOp(
-              b, loc,
-              affine::makeComposedFoldedAffineApply(
-                  b, loc, AffineMap::get(loops.size(), 0, expr),
-                  getAsOpFoldResult(loops))));
+  scf::LoopNest nest = buildRowLoops(
+      rewriter, loc, ranges, op.getDpsInits(),
+      [&](OpBuilder &b, Location loc, ArrayRef<Value> rowStart,
+          Value output) -> Value {
         Value values = vector::TransferReadOp::create(
-            b, loc, readType, input, indices, padding, ArrayRef<bool>{true});
+            b, loc, readType, input, getRowIndices(b, loc, inputMap, rowStart),
+            padding, ArrayRef<bool>{true});
         if (stride > 1) {
           SmallVector<int64_t> every;
           for (int64_t i = 0; i < row; ++i)
             every.push_back(i * stride);
           values = vector::ShuffleOp::create(b, loc, values, values, every);
         }
-        Value written =
-            vector::TransferWriteOp::create(b, loc, values, acc.front(), loops,
-                                            ArrayRef<bool>{true})
-                .getResult();
-        return scf::ValueVector{written};
+        return vector::TransferWriteOp::create(b, loc, values, output, rowStart,
+                                               ArrayRef<bool>{true})
+            .getResult();
       });
   rewriter.replaceOp(op, nest.results);
 }

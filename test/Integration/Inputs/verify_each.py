@@ -28,7 +28,8 @@ PASSES = [
     "mp-fuse-elementwise",
     "mp-protect-arguments", "mp-update-state-in-place",
     "mp-return-state-in-place", "mp-vectorize-contractions",
-    "mp-vectorize-gathers", "mp-strided-copies-to-linalg", "mp-amp-pipeline",
+    "mp-vectorize-gathers", "mp-vectorize-reductions",
+    "mp-strided-copies-to-linalg", "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu",
 ]

@@ -295,6 +295,39 @@ def VectorizeGathersPass : Pass<"mp-vectorize-gathers"> {
   ];
 }
 
+def VectorizeReductionsPass : Pass<"mp-vectorize-reductions"> {
+  let summary = "Sum rows in vector lanes";
+  let description = [{
+    A `linalg.generic` on tensors that adds a term of its one input to an
+    f32 output (`out + term(in)`, the term lane-wise arith or math ops:
+    a bias gradient, the sum of a softmax, an f16 input widened) along an
+    innermost reduction loop that reads the input's innermost dimension
+    contiguously for at least 32 elements. Trailing reduction loops that
+    every operand reads contiguously are merged first (a bias gradient's
+    image height and width). Each row is then summed in 16 partial sums,
+    one vector read per 16 elements, added up with `vector.reduction` and
+    the rest of the row one element at a time, and added to the output
+    element, in `scf.for` loops over the other dimensions. LLVM keeps such
+    a sum a chain of scalar adds (reassociating it would change the
+    result), through memory inside an OpenMP share. The order of the
+    additions changes, the same at any thread count. Other ops are left
+    alone. Part of `mp-lower-to-cpu`.
+
+    ```mlir
+    // out[c] += in[n, c, h, w] over n, h and w (14 x 14): per (n, c), 12
+    // vector<16xf32> reads of the row of 196, 4 scalar reads, one update
+    // of out[c].
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numVectorized", "vectorized", "Row sums vectorized">,
+  ];
+}
+
 def StridedCopiesToLinalgPass : Pass<"mp-strided-copies-to-linalg"> {
   let summary = "Turn buffer copies that are not one block of memory into "
                 "linalg.copy";
