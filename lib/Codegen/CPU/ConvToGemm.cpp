@@ -147,9 +147,9 @@ struct ConvToGemmPass : public mp::impl::ConvToGemmPassBase<ConvToGemmPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (tileM <= 0 || tileN <= 0 || tileK <= 0) {
+    if (tileN <= 0 || tileK <= 0) {
       emitError(getOperation()->getLoc())
-          << "mp-conv-to-gemm: tile-m, tile-n and tile-k must be positive";
+          << "mp-conv-to-gemm: tile-n and tile-k must be positive";
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> convs;
@@ -162,9 +162,11 @@ struct ConvToGemmPass : public mp::impl::ConvToGemmPassBase<ConvToGemmPass> {
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : convs) {
+      // The block may shrink along the output channels (mp-vectorize-
+      // contractions fits it to any count): every row block still reads
+      // whole vectors of pixels.
       std::optional<CpuConvGemm> gemm = matchConvGemm(op);
-      if (!gemm || getGroupSize(gemm->channels, gemm->loops.ranges) % tileM ||
-          getGroupSize(gemm->pixels, gemm->loops.ranges) % tileN ||
+      if (!gemm || getGroupSize(gemm->pixels, gemm->loops.ranges) % tileN ||
           getGroupSize(gemm->loops.reduction, gemm->loops.ranges) % tileK)
         continue;
       rewriteAsGemm(rewriter, op, *gemm);

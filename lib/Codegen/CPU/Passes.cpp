@@ -109,7 +109,6 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(createUpdateStateInPlacePass());
   if (options.optLevel > 0) {
     ConvToGemmPassOptions convToGemm;
-    convToGemm.tileM = options.tileM;
     convToGemm.tileN = options.tileN;
     convToGemm.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createConvToGemmPass(convToGemm));

@@ -1,6 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-conv-to-gemm | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-conv-to-gemm=tile-n=8 | FileCheck %s --check-prefix=N8
-// RUN: not mp-opt %s --split-input-file --mp-conv-to-gemm=tile-m=0 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not mp-opt %s --split-input-file --mp-conv-to-gemm=tile-k=0 2>&1 | FileCheck %s --check-prefix=BAD
 
 // NCHW, stride 2: the filter is M x K (K = c, kh, kw as FCHW stores it: a
 // collapse, no copy), the patches K x N with the images among the pixels
@@ -109,4 +109,4 @@ func.func @mixed_types(%img: tensor<2x3x9x9xf16>, %w: tensor<4x3x3x3xf32>, %acc:
   return %0 : tensor<2x4x4x4xf32>
 }
 
-// BAD: error: mp-conv-to-gemm: tile-m, tile-n and tile-k must be positive
+// BAD: error: mp-conv-to-gemm: tile-n and tile-k must be positive

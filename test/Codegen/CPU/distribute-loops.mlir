@@ -1,5 +1,5 @@
-// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-distribute-loops))' | FileCheck %s
-// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-distribute-loops{min-work=1000000000}))' | FileCheck %s --check-prefix=NONE
+// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-distribute-loops{tile-m=4}))' | FileCheck %s
+// RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-distribute-loops{tile-m=4 min-work=1000000000}))' | FileCheck %s --check-prefix=NONE
 // RUN: not mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-distribute-loops{min-work=-1}))' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: mp-distribute-loops: tile-m and tile-n must be positive and min-work not negative

@@ -21,7 +21,7 @@ namespace mp {
 
 /// The register block of mp-vectorize-contractions (rows, columns, reduction
 /// steps), which mp-conv-to-gemm and mp-lower-to-cpu default to as well.
-constexpr int64_t kDefaultTileM = 4;
+constexpr int64_t kDefaultTileM = 8;
 constexpr int64_t kDefaultTileN = 16;
 constexpr int64_t kDefaultTileK = 1;
 

@@ -131,11 +131,13 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
     Putting the images among the pixels makes N large (64 x 14 x 14 rather
     than 14 x 14) and a multiple of the register block.
 
-    A convolution is rewritten only when the full register block of
-    `mp-vectorize-contractions` (`tile-m`, `tile-n`, `tile-k`, same
-    defaults) divides its GEMM, and its image and filter have one element
-    type (as after `mp-widen-contraction-operands`); the others stay loops.
-    (`mp-vectorize-contractions` shrinks the block for other sizes; for the
+    A convolution is rewritten only when the columns and reduction steps
+    of `mp-vectorize-contractions`' register block (`tile-n`, `tile-k`,
+    same defaults) divide its N and K, and its image and filter have one
+    element type (as after `mp-widen-contraction-operands`); the others
+    stay loops. (`mp-vectorize-contractions` shrinks the block for other
+    sizes: along the output channels that costs little, every row block
+    still reads whole vectors of pixels, so M may be anything; for the
     pixels of a convolution, 49 or 196, the blocks would be too narrow to
     pay for the gathers.) Part of
     `mp-lower-to-cpu` (not at opt-level 0).
@@ -158,9 +160,6 @@ def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
-    Option<"tileM", "tile-m", "int64_t",
-           /*default=*/"kDefaultTileM",
-           "Rows of mp-vectorize-contractions' register block">,
     Option<"tileN", "tile-n", "int64_t",
            /*default=*/"kDefaultTileN",
            "Columns of mp-vectorize-contractions' register block">,
