@@ -56,7 +56,9 @@ static std::optional<int64_t> getRowStride(linalg::GenericOp op) {
       op.getNumReductionLoops() != 0 || op.hasDynamicShape())
     return std::nullopt;
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  if (yield.getValues().front() != op.getBody()->getArgument(0))
+  if (yield.getValues().front() != op.getBody()->getArgument(0) ||
+      !VectorType::isValidElementType(
+          getElementTypeOrSelf(op.getDpsInputs()[0].getType())))
     return std::nullopt;
   AffineMap input = op.getIndexingMapsArray()[0];
   AffineMap output = op.getIndexingMapsArray()[1];

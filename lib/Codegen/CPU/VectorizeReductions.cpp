@@ -70,7 +70,8 @@ static std::optional<RowSum> matchSumBody(linalg::GenericOp op) {
     return std::nullopt;
   Block *body = op.getBody();
   BlockArgument in = body->getArgument(0), out = body->getArgument(1);
-  if (!out.getType().isF32() || !out.hasOneUse())
+  if (!out.getType().isF32() || !out.hasOneUse() ||
+      !VectorType::isValidElementType(in.getType()))
     return std::nullopt;
   auto add = dyn_cast<arith::AddFOp>(out.use_begin()->getOwner());
   auto yield = cast<linalg::YieldOp>(body->getTerminator());

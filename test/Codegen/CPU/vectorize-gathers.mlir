@@ -121,3 +121,22 @@ func.func @left_alone(%x: tensor<16x16xf32>, %y: tensor<16x3xf32>,
   } -> tensor<16xf32>
   return %t, %short, %wide, %neg, %copy, %sum : tensor<16x16xf32>, tensor<16x3xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16xf32>
 }
+
+// -----
+
+// Left alone: elements that vectors cannot hold.
+// CHECK-LABEL: func.func @complex_elements
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @complex_elements(%x: tensor<4x8x16xcomplex<f32>>) -> tensor<8x4x16xcomplex<f32>> {
+  %e = tensor.empty() : tensor<8x4x16xcomplex<f32>>
+  %g = linalg.generic {
+      indexing_maps = [affine_map<(a, b, c) -> (b, a, c)>,
+                       affine_map<(a, b, c) -> (a, b, c)>],
+      iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x8x16xcomplex<f32>>) outs(%e : tensor<8x4x16xcomplex<f32>>) {
+  ^bb0(%in: complex<f32>, %out: complex<f32>):
+    linalg.yield %in : complex<f32>
+  } -> tensor<8x4x16xcomplex<f32>>
+  return %g : tensor<8x4x16xcomplex<f32>>
+}
