@@ -10,17 +10,19 @@
 #include "mp/Runtime/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/SystemLibraries.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Program.h"
@@ -187,15 +189,49 @@ static LogicalResult linkSharedObject(ModuleOp module, StringRef object,
     return module.emitError()
            << "no C compiler driver ('cc') to link " << output
            << "; install gcc (scripts/install-deps.sh does)";
-  // What the code calls beyond libc and libm (memrefCopy, the CUDA
-  // backend's functions) comes from the runtime that loads the module, so a
+  // What the code calls beyond glibc's libc, libm and libmvec (its vector
+  // math, linked only when the code calls it) comes from the runtime that
+  // loads the module (memrefCopy, the CUDA backend's functions), so a
   // module runs where only the runtime is installed.
   std::string message;
-  SmallVector<StringRef> args = {*cc, "-shared", "-o", output, object, "-lm"};
+  SmallVector<StringRef> args = {*cc,    "-shared",         "-o",     output,
+                                 object, "-Wl,--as-needed", "-lmvec", "-lm"};
   if (llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message))
     return module.emitError() << "linking " << output << " failed"
                               << (message.empty() ? "" : ": ") << message;
   return success();
+}
+
+/// LLVM's default pipeline at `optLevel`, with glibc's vector math library
+/// (libmvec) known to the vectorizers: a loop that calls expf or logf
+/// vectorizes into calls of their 16-wide versions instead of staying a
+/// scalar loop.
+static void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
+                           unsigned optLevel) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&tm, tuning);
+  llvm::TargetLibraryInfoImpl library(tm.getTargetTriple());
+  library.addVectorizableFunctionsFromVecLib(llvm::VectorLibrary::LIBMVEC,
+                                             tm.getTargetTriple());
+  functions.registerPass([&] { return llvm::TargetLibraryAnalysis(library); });
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager pipeline =
+      optLevel == 0 ? builder.buildO0DefaultPipeline(levels[0])
+                    : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
+  pipeline.run(module, modules);
 }
 
 LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
@@ -315,10 +351,7 @@ LogicalResult mlir::mp::compileToSharedObject(
            << "cannot target the host: " << llvm::toString(tm.takeError());
   llvmModule->setDataLayout((*tm)->createDataLayout());
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
-  if (llvm::Error err =
-          makeOptimizingTransformer(optLevel, 0, tm->get())(llvmModule.get()))
-    return module.emitError()
-           << "LLVM optimization failed: " << llvm::toString(std::move(err));
+  optimizeModule(*llvmModule, **tm, optLevel);
 
   std::string object = (outputPath + ".o").str();
   if (failed(emitObject(module, *llvmModule, **tm, object)))

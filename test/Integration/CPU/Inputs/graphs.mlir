@@ -119,6 +119,16 @@ func.func @elementwise(%x: tensor<31xf32>, %y: tensor<31xf32>) -> tensor<31xf32>
   return %3 : tensor<31xf32>
 }
 
+// exp and log over 1000 elements: loops that LLVM vectorizes into calls of
+// glibc's libmvec (16 or 8 lanes per call), and a scalar rest.
+func.func @softplus(%x: tensor<1000xf32>) -> tensor<1000xf32> {
+  %one = arith.constant dense<1.0> : tensor<1000xf32>
+  %0 = math.exp %x : tensor<1000xf32>
+  %1 = arith.addf %0, %one : tensor<1000xf32>
+  %2 = math.log %1 : tensor<1000xf32>
+  return %2 : tensor<1000xf32>
+}
+
 // A loop: h <- tanh(h W) three times.
 func.func @loop(%h0: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   %c0 = arith.constant 0 : index

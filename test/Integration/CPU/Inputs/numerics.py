@@ -117,6 +117,10 @@ def elementwise(x, y):
     return [np.tanh(x * y) + np.exp(x)]
 
 
+def softplus(x):
+    return [np.log1p(np.exp(x))]
+
+
 def loop(h, w):
     for _ in range(3):
         h = np.tanh(h @ w)
@@ -166,7 +170,7 @@ def conv_block(img, f1, f2):
 
 REFERENCES = {f.__name__: f for f in [
     matmul, batch_matmul, conv2d, depthwise_conv, softmax, reductions,
-    layernorm, elementwise, loop, mlp_grad, attention, conv_block, conv_nchw,
+    layernorm, elementwise, softplus, loop, mlp_grad, attention, conv_block, conv_nchw,
     conv_nhwc, conv_grouped, conv_1d, conv_odd_pixels, conv_depthwise]}
 
 
