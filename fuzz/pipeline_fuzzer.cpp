@@ -58,6 +58,7 @@ const char *const kPipelines[] = {
     "mp-make-train-step{accumulate=2}",
     "convert-mp-to-standard",
     "mp-decompose-aggregates",
+    "mp-pack-bf16-contractions",
     "mp-widen-contraction-operands",
     "mp-conv-to-gemm",
     "mp-flatten-elementwise",
@@ -74,6 +75,7 @@ const char *const kPipelines[] = {
     "mp-amp-pipeline{policy=bf16 level=unsafe-force-all}",
     "mp-train-pipeline",
     "mp-lower-to-cpu",
+    "mp-lower-to-cpu{bf16-dot=true}",
 };
 
 /// Attributes the mutator sets on ops, functions and arguments.

@@ -37,6 +37,15 @@ config.environment["MP_BACKEND"] = "cpu"
 # test/Integration/CPU/threads.test runs on several.
 config.environment["OMP_NUM_THREADS"] = "1"
 
+# `avx512bf16`: the host CPU has AVX512-BF16, so mp-run's --bf16-dot auto
+# multiplies bf16 contractions with vdpbf16ps (and --bf16-dot on works).
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if "avx512_bf16" in cpuinfo.read().split():
+            config.available_features.add("avx512bf16")
+except OSError:
+    pass
+
 # `sanitize`: mp was built with ASan and UBSan (MP_SANITIZE). Debian's LLVM
 # is not instrumented: its inlined BumpPtrAllocator poisons slabs that the
 # uninstrumented libMLIR then writes (allow_user_poisoning=0), and MLIR's

@@ -29,6 +29,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::mp;
@@ -232,6 +233,10 @@ static void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
       optLevel == 0 ? builder.buildO0DefaultPipeline(levels[0])
                     : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
   pipeline.run(module, modules);
+}
+
+bool mlir::mp::hostHasAvx512Bf16() {
+  return llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
 }
 
 LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,

@@ -89,6 +89,7 @@ CompiledModule::compile(ModuleOp module, const std::string &soPath,
   if (backend == Backend::cpu) {
     mp::CpuPipelineOptions cpu;
     cpu.optLevel = options.optLevel;
+    cpu.bf16Dot = options.bf16Dot;
     compiled = mp::compileToSharedObject(module, soPath, cpu);
   } else if (backend == Backend::cuda) {
     mp::GpuPipelineOptions gpu;

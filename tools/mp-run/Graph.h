@@ -58,6 +58,7 @@ enum class Backend {
 struct CompileOptions {
   Backend backend = Backend::cpu;
   unsigned optLevel = 0;
+  bool bf16Dot = false;        ///< with cpu: mp-lower-to-cpu's bf16-dot
   mlir::mp::GpuGemm gpuGemm{}; ///< with cuda: how contractions are computed
   /// With cuda or gpu-emulation: GEMM panels copied unchanged in two
   /// buffers (cp.async on the GPU).

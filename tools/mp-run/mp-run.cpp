@@ -21,6 +21,7 @@
 #include "Train.h"
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Compiler/CpuCompiler.h"
 #include "mp/InitAll.h"
 #include "mp/Pipelines/Pipelines.h"
 #include "mp/Runtime/Tensor.h"
@@ -171,6 +172,22 @@ static cl::opt<mp::GpuGemm> gpuGemm(
     cl::desc("With --backend cuda: how Tensor Core contractions are computed "
              "(mp-lower-to-gpu's gemm)"),
     cl::init(mp::GPUSelectGemmPassOptions().gemm), mp::gpuGemmValues(),
+    cl::cat(category));
+
+namespace {
+enum class Bf16Dot { automatic, on, off };
+} // namespace
+static cl::opt<Bf16Dot> bf16Dot(
+    "bf16-dot",
+    cl::desc("With --backend cpu: multiply bf16 contractions with "
+             "AVX512-BF16's vdpbf16ps (mp-lower-to-cpu's bf16-dot)"),
+    cl::init(Bf16Dot::automatic),
+    cl::values(clEnumValN(Bf16Dot::automatic, "auto",
+                          "when the CPU compiling has AVX512-BF16"),
+               clEnumValN(Bf16Dot::on, "on",
+                          "always (the CPU compiling must have AVX512-BF16)"),
+               clEnumValN(Bf16Dot::off, "off",
+                          "never: widen bf16 operands to f32")),
     cl::cat(category));
 
 static cl::opt<bool> gpuDoubleBuffer(
@@ -501,6 +518,8 @@ static CompileOptions getCompileOptions() {
   CompileOptions options;
   options.backend = backend;
   options.optLevel = optLevel;
+  options.bf16Dot = bf16Dot == Bf16Dot::on ||
+                    (bf16Dot == Bf16Dot::automatic && mp::hostHasAvx512Bf16());
   options.emitSo = emitSo;
   options.outputDir = outputDir;
   options.compileOnly = compileOnlyFlag;
@@ -639,6 +658,12 @@ static llvm::Error checkFlags() {
   if (gpuGemm.getNumOccurrences() && backend != Backend::cuda &&
       backend != Backend::automatic)
     return error("--gpu-gemm needs --backend cuda or auto");
+  if (bf16Dot.getNumOccurrences() && backend != Backend::cpu &&
+      backend != Backend::automatic)
+    return error("--bf16-dot needs --backend cpu or auto");
+  if (bf16Dot == Bf16Dot::on && !mp::hostHasAvx512Bf16())
+    return error("--bf16-dot on: this CPU has no AVX512-BF16 (the compiled "
+                 "code targets it); use auto or off");
   if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
                  "auto");

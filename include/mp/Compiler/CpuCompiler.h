@@ -39,6 +39,10 @@ FailureOr<std::string> getEntrySignature(func::FuncOp fn);
 FailureOr<SmallVector<std::pair<std::string, std::string>>>
 getEntrySignatures(ModuleOp module);
 
+/// Whether the CPU this runs on has AVX512-BF16 (mp-lower-to-cpu's
+/// bf16-dot).
+bool hostHasAvx512Bf16();
+
 /// Compiles every public function of `module` (which is lowered in place by
 /// mp-lower-to-cpu with `options`) into the shared object `outputPath`,
 /// optimized by LLVM at `options.optLevel`.

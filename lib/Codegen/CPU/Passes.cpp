@@ -73,6 +73,8 @@ void mlir::mp::addLowerBuffersToLLVMPasses(OpPassManager &pm) {
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.vectorContractLowering =
       vector::VectorContractLowering::OuterProduct;
+  // x86vector.avx512.dot of mp-pack-bf16-contractions' blocks.
+  vectorToLLVM.x86Vector = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // aligned_alloc: a buffer's aligned pointer is the one it was allocated
   // at, so the runtime hands a result buffer over without copying it.
@@ -100,6 +102,8 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
                                        const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
+  if (options.bf16Dot && options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createPackBF16ContractionsPass());
   pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   if (options.optLevel > 0)

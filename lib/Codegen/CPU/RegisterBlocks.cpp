@@ -33,17 +33,39 @@ FailureOr<ContractionLoops> mlir::mp::getContractionLoops(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1)
+      dims->k.size() < 1 || dims->k.size() > 2)
     return failure();
   ContractionLoops loops{{dims->batch.begin(), dims->batch.end()},
                          dims->m[0],
                          dims->n[0],
                          dims->k[0],
+                         std::nullopt,
                          op.getStaticLoopRanges()};
-  if (loops.batch.size() + 3 != loops.ranges.size() ||
+  if (dims->k.size() == 2) {
+    unsigned pair = op.getNumLoops() - 1;
+    auto isInnermost = [&](OpOperand *input) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      return map.getNumResults() &&
+             map.getResults().back() == getAffineDimExpr(pair, op.getContext());
+    };
+    if (!operand.isBF16() || dims->k[1] != pair || loops.ranges[pair] != 2 ||
+        !llvm::all_of(op.getDpsInputOperands(), isInnermost))
+      return failure();
+    loops.pair = pair;
+  }
+  if (loops.batch.size() + 3 + loops.pair.has_value() != loops.ranges.size() ||
       llvm::any_of(loops.ranges, ShapedType::isDynamic))
     return failure();
   return loops;
+}
+
+SmallVector<linalg::LinalgOp> mlir::mp::collectContractions(Operation *root) {
+  SmallVector<linalg::LinalgOp> contractions;
+  root->walk([&](linalg::LinalgOp op) {
+    if (linalg::isaContractionOpInterface(op))
+      contractions.push_back(op);
+  });
+  return contractions;
 }
 
 int64_t mlir::mp::fitTile(int64_t size, int64_t tile) {

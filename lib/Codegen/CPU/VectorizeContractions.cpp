@@ -7,6 +7,7 @@
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Codegen/CPU/RegisterBlocks.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -15,6 +16,9 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/X86Vector/Transforms.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
@@ -57,6 +61,10 @@ tileContraction(RewriterBase &rewriter, TilingInterface op,
   sizes[loops.k] = k;
   SmallVector<int64_t> interchange(loops.batch.begin(), loops.batch.end());
   interchange.append(order.begin(), order.end());
+  if (loops.pair) {
+    sizes[*loops.pair] = 0; // both elements of a pair in every block
+    interchange.push_back(*loops.pair);
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), sizes));
   options.setInterchange(interchange);
@@ -67,6 +75,10 @@ tileContraction(RewriterBase &rewriter, TilingInterface op,
     rewriter.replaceOp(op, tiled->replacements);
   return tiled;
 }
+
+/// The lanes of AVX512-BF16's dot product: the widest register block of
+/// bf16 pairs.
+static constexpr int64_t kDotLanes = 16;
 
 /// The number of row blocks (M / tile-m) from which a right-hand panel is
 /// packed.
@@ -130,13 +142,118 @@ static void packRightHandPanel(RewriterBase &rewriter,
       slice.getMixedStrides());
 }
 
+/// Whether `op` multiplies bf16 pairs (the layout of
+/// mp-pack-bf16-contractions): its last loop a reduction over the innermost
+/// dimension of both operands.
+static bool isPairContraction(vector::ContractionOp op) {
+  if (!op.getLhsType().getElementType().isBF16())
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned pair = maps[0].getNumDims() - 1;
+  AffineExpr last = getAffineDimExpr(pair, op.getContext());
+  return op.getIteratorTypesArray()[pair] == vector::IteratorType::reduction &&
+         maps[0].getNumResults() && maps[0].getResults().back() == last &&
+         maps[1].getNumResults() && maps[1].getResults().back() == last;
+}
+
+/// The right-hand side of a block of pairs, a slice [1..., n, 2] of a
+/// tensor [..., N, 2], read as one vector of 2n contiguous elements (the
+/// transfer's lowering would read it in n pieces of 2).
+static void readPairsAsOneVector(RewriterBase &rewriter,
+                                 vector::ContractionOp op) {
+  auto read = op.getRhs().getDefiningOp<vector::TransferReadOp>();
+  if (!read || !read.getPermutationMap().isIdentity() ||
+      read.hasOutOfBoundsDim() ||
+      !llvm::all_of(read.getIndices(),
+                    [](Value index) { return isZeroInteger(index); }))
+    return;
+  auto slice = read.getBase().getDefiningOp<tensor::ExtractSliceOp>();
+  VectorType type = read.getVectorType();
+  if (!slice || !slice.hasUnitStride() ||
+      slice.getType().getShape() != type.getShape() ||
+      slice.getSourceType().getShape().back() != 2 ||
+      !isZeroInteger(slice.getMixedOffsets().back()))
+    return;
+  int64_t rank = type.getRank();
+  Location loc = read.getLoc();
+  rewriter.setInsertionPoint(read);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank - 2; ++d)
+    groups.push_back({d});
+  groups.push_back({rank - 2, rank - 1});
+  Value flat =
+      tensor::CollapseShapeOp::create(rewriter, loc, slice.getSource(), groups);
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  offsets.pop_back();
+  AffineExpr n = rewriter.getAffineDimExpr(0);
+  offsets.back() = affine::makeComposedFoldedAffineApply(rewriter, loc, n * 2,
+                                                         {offsets.back()});
+  SmallVector<OpFoldResult> sizes(rank - 1, rewriter.getIndexAttr(1));
+  int64_t width = type.getNumElements();
+  sizes.back() = rewriter.getIndexAttr(width);
+  SmallVector<OpFoldResult> strides(rank - 1, rewriter.getIndexAttr(1));
+  Value row = tensor::ExtractSliceOp::create(
+      rewriter, loc, RankedTensorType::get({width}, type.getElementType()),
+      flat, offsets, sizes, strides);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value vector = vector::TransferReadOp::create(
+      rewriter, loc, VectorType::get({width}, type.getElementType()), row,
+      ValueRange{zero}, read.getPadding(), ArrayRef<bool>{true});
+  Value rhs = vector::ShapeCastOp::create(rewriter, loc, type, vector);
+  rewriter.modifyOpInPlace(op, [&] { op.getRhsMutable().assign(rhs); });
+}
+
+/// Each block of bf16 pairs becomes one `x86vector.avx512.dot` per row (and
+/// reduction step): the row's pair broadcast to every lane, multiplied with
+/// the right-hand side's interleaved pairs (upstream's patterns, on
+/// contractions unrolled to one row).
+static LogicalResult lowerPairContractions(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  IRRewriter rewriter(ctx);
+  root->walk([&](vector::ContractionOp op) {
+    if (isPairContraction(op))
+      readPairsAsOneVector(rewriter, op);
+  });
+  RewritePatternSet unroll(ctx);
+  vector::populateVectorUnrollPatterns(
+      unroll,
+      vector::UnrollVectorOptions()
+          .setNativeShapeFn(
+              [](Operation *op) -> std::optional<SmallVector<int64_t>> {
+                auto contract = dyn_cast<vector::ContractionOp>(op);
+                if (!contract || !isPairContraction(contract))
+                  return std::nullopt;
+                // One row, every column, one reduction step, both
+                // elements of the pair.
+                SmallVector<int64_t> shape(contract.getIteratorTypes().size(),
+                                           1);
+                shape.back() = 2;
+                unsigned n = contract.getIndexingMapsArray()[1].getDimPosition(
+                    contract.getIndexingMapsArray()[1].getNumResults() - 2);
+                shape[n] = contract.getRhsType().getShape().drop_back().back();
+                return shape;
+              })
+          .setFilterConstraint([](Operation *op) {
+            auto contract = dyn_cast<vector::ContractionOp>(op);
+            return success(contract && isPairContraction(contract));
+          }));
+  if (failed(applyPatternsGreedily(root, std::move(unroll))))
+    return failure();
+  RewritePatternSet dots(ctx);
+  x86vector::populateVectorContractToPackedTypeDotProductPatterns(dots);
+  return applyPatternsGreedily(root, std::move(dots));
+}
+
 LogicalResult VectorizeContractionsPass::vectorizeOne(RewriterBase &rewriter,
                                                       linalg::LinalgOp op) {
   FailureOr<ContractionLoops> loops = getContractionLoops(op);
   if (failed(loops))
     return failure();
   int64_t m = fitTile(loops->ranges[loops->m], tileM);
-  int64_t n = fitTile(loops->ranges[loops->n], tileN);
+  // A block of pairs is one dot product (16 lanes) wide at most.
+  int64_t n =
+      fitTile(loops->ranges[loops->n],
+              loops->pair ? std::min<int64_t>(tileN, kDotLanes) : tileN);
   int64_t k = fitTile(loops->ranges[loops->k], tileK);
   FailureOr<scf::SCFTilingResult> tiled =
       tileContraction(rewriter, cast<TilingInterface>(op.getOperation()),
@@ -177,14 +294,11 @@ void VectorizeContractionsPass::runOnOperation() {
            "positive";
     return signalPassFailure();
   }
-  SmallVector<linalg::LinalgOp> contractions;
-  getOperation()->walk([&](linalg::LinalgOp op) {
-    if (linalg::isaContractionOpInterface(op))
-      contractions.push_back(op);
-  });
   IRRewriter rewriter(&getContext());
-  for (linalg::LinalgOp op : contractions)
+  for (linalg::LinalgOp op : collectContractions(getOperation()))
     (void)vectorizeOne(rewriter, op);
+  if (failed(lowerPairContractions(getOperation())))
+    return signalPassFailure();
   // Hoisting leaves the K loops carrying the output and its block unchanged;
   // two loop-carried aliases of one tensor would make bufferization copy the
   // block out of the output and back on every block.

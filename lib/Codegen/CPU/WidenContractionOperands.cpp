@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Codegen/CPU/RegisterBlocks.h"
 #include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,6 +43,10 @@ struct WidenContractionOperands
           linalg::isaContractionOpInterface(op)))
       return rewriter.notifyMatchFailure(
           op, "not a named contraction or convolution");
+    if (FailureOr<ContractionLoops> loops = getContractionLoops(op);
+        succeeded(loops) && loops->pair)
+      return rewriter.notifyMatchFailure(
+          op, "bf16 pairs of mp-pack-bf16-contractions");
     if (!llvm::all_of(op.getDpsInits(), [](Value init) {
           return getElementTypeOrSelf(init.getType()).isF32();
         }))

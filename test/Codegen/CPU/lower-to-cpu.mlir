@@ -16,6 +16,11 @@
 // RUN: mp-opt %mp_src/examples/torch/cnn/cnn_grad.mlir --mp-train-pipeline='policy=bf16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=cnn --implicit-check-not=memrefCopy
 // RUN: mp-opt %mp_src/examples/torch/transformer/transformer_grad.mlir --mp-train-pipeline='policy=fp16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=transformer --implicit-check-not=memrefCopy
 // STEP: llvm.func @[[NAME]]_grad_step(
+// With bf16-dot, the bf16 MLP step's GEMMs (all but the 10-wide output
+// layer's) multiply with AVX512-BF16's dot product, no widening of the packed
+// operands to f32.
+// RUN: mp-opt %mp_src/examples/torch/mlp/mlp_grad.mlir --mp-train-pipeline='policy=bf16 optimizer=adam' --mp-lower-to-cpu='bf16-dot=true' | FileCheck %s --check-prefix=DOT --implicit-check-not=memrefCopy
+// DOT: llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"
 // The input of mp-run after mp-amp-pipeline: f16 inputs, f32 accumulation,
 // f16 elementwise work, softmax, a loop. Everything reaches the LLVM dialect;
 // f16 arithmetic runs in f32 (the 4x4 product: its f16 operands widened

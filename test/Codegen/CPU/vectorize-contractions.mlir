@@ -122,3 +122,32 @@ func.func @narrowing_accumulator(%a: tensor<4x8xf64>, %b: tensor<8x16xf64>, %c: 
   %1 = linalg.matmul ins(%h, %g : tensor<8x32xf16>, tensor<32x64xf16>) outs(%i : tensor<8x64xi32>) -> tensor<8x64xi32>
   return %0, %1 : tensor<4x16xf32>, tensor<8x64xi32>
 }
+
+// -----
+
+// bf16 pairs (mp-pack-bf16-contractions): blocks of at most 16 columns,
+// the right-hand side's 16 pairs read as one vector of 32 elements, one
+// AVX512-BF16 dot product per row of the block. The sizes run: 2 x 8 blocks of 3
+// reduction steps, 6 dot products of 8 lanes each.
+// CHECK-LABEL: func.func @pairs
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK: scf.for %{{.*}} step %c4 iter_args
+// CHECK: scf.for %[[K:arg[0-9]+]] = %{{.*}} to %c3 step %c1 iter_args(%{{.*}}) -> (vector<4x16xf32>)
+// CHECK: vector.transfer_read {{.*}} : tensor<4x1x2xbf16>, vector<4x1x2xbf16>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<3x32x2xbf16> into tensor<3x64xbf16>
+// CHECK: %[[COL:.*]] = affine.apply #{{.*}}(%[[J]])
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %[[FLAT]][%[[K]], %[[COL]]] [1, 32] [1, 1] : tensor<3x64xbf16> to tensor<32xbf16>
+// CHECK: %[[B:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<32xbf16>, vector<32xbf16>
+// CHECK-COUNT-4: x86vector.avx512.dot %{{.*}}, %{{.*}}, %[[B]] : vector<32xbf16> -> vector<16xf32>
+// CHECK-NOT: x86vector.avx512.dot
+// CHECK-NOT: vector.contract
+// CHECK: return
+// SIZES-LABEL: func.func @pairs
+// SIZES-COUNT-6: x86vector.avx512.dot {{.*}} : vector<16xbf16> -> vector<8xf32>
+// SIZES-NOT: x86vector.avx512.dot
+// SIZES-NOT: vector.contract
+func.func @pairs(%a: tensor<8x3x2xbf16>, %b: tensor<3x32x2xbf16>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %0 = linalg.contract indexing_maps = [affine_map<(m, n, k, p) -> (m, k, p)>, affine_map<(m, n, k, p) -> (k, n, p)>, affine_map<(m, n, k, p) -> (m, n)>]
+      ins(%a, %b : tensor<8x3x2xbf16>, tensor<3x32x2xbf16>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}

@@ -23,7 +23,8 @@ PASSES = [
     "mp-classify-precision", "mp-insert-casts", "mp-optimize-casts",
     "mp-verify-training-contract", "mp-loss-scaling", "mp-make-train-step",
     "mp-make-train-step=accumulate=2", "convert-mp-to-standard",
-    "mp-decompose-aggregates", "mp-widen-contraction-operands",
+    "mp-decompose-aggregates", "mp-pack-bf16-contractions",
+    "mp-widen-contraction-operands",
     "mp-conv-to-gemm", "mp-flatten-elementwise", "mp-distribute-loops",
     "mp-fuse-elementwise",
     "mp-protect-arguments", "mp-update-state-in-place",
@@ -31,7 +32,7 @@ PASSES = [
     "mp-vectorize-gathers", "mp-vectorize-reductions",
     "mp-strided-copies-to-linalg", "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
-    "mp-train-pipeline", "mp-lower-to-cpu",
+    "mp-train-pipeline", "mp-lower-to-cpu", "mp-lower-to-cpu=bf16-dot=true",
 ]
 
 

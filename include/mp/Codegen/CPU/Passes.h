@@ -57,6 +57,12 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "OpenMP): the compiled code then needs LLVM's OpenMP "
                      "runtime (libomp.so.5) where it runs"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> bf16Dot{
+      *this, "bf16-dot",
+      llvm::cl::desc("Multiply bf16 contractions with AVX512-BF16's "
+                     "vdpbf16ps (mp-pack-bf16-contractions): the compiled "
+                     "code then needs a CPU that has it"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("0-3: LLVM's optimization and code generation level "

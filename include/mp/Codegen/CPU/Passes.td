@@ -82,6 +82,46 @@ def WidenContractionOperandsPass : Pass<"mp-widen-contraction-operands"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PackBF16ContractionsPass : Pass<"mp-pack-bf16-contractions"> {
+  let summary = "Put bf16 contractions in the pairwise layout of AVX512-BF16's "
+                "dot product";
+  let description = [{
+    For CPUs with AVX512-BF16 (`vdpbf16ps` adds the products of 16 pairs of
+    bf16 elements into 16 f32 lanes: twice the multiply-adds of an f32 FMA
+    per instruction). A contraction on tensors (`linalg.matmul`,
+    `linalg.batch_matmul`, contraction `linalg.generic`s) with bf16 operands,
+    an f32 accumulator, static sizes, one m, n and k loop, an even K and N a
+    multiple of 16 becomes a contraction over K/2 pairs: each operand gets a
+    trailing dimension of 2 that holds elements 2k and 2k+1 of its
+    reduction dimension, the right-hand side's pairs interleaved along N
+    (`[K/2][N][2]`). An operand whose reduction dimension is already its
+    innermost one is reshaped (`tensor.expand_shape`, no copy); the others
+    are copied once into the pair layout. `mp-vectorize-contractions` then
+    multiplies each register block with `x86vector.avx512.dot`.
+
+    The sums differ from the widened f32 path in rounding: each instruction
+    adds two products into a lane, and it treats bf16 denormals as zero.
+    Part of `mp-lower-to-cpu` with `bf16-dot`, which `mp-run` turns on when
+    the host CPU has AVX512-BF16.
+
+    ```mlir
+    %c = linalg.matmul ins(%a, %b : tensor<64x784xbf16>, tensor<784x128xbf16>)
+                       outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+    // becomes
+    %a2 = tensor.expand_shape %a [[0], [1, 2]] : tensor<64x784xbf16> into tensor<64x392x2xbf16>
+    %b2 = linalg.generic ... ins(%b : tensor<784x128xbf16>) ... -> tensor<392x128x2xbf16>
+    %c = linalg.generic {iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+           ins(%a2, %b2 : tensor<64x392x2xbf16>, tensor<392x128x2xbf16>) outs(%acc : tensor<64x128xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numPacked", "packed", "Contractions put in the pair layout">,
+  ];
+}
+
 def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
   let summary = "Fuse elementwise producers into their consumers: one loop "
                 "nest (one kernel) where there were several";
@@ -369,13 +409,17 @@ def VectorizeContractionsPass : Pass<"mp-vectorize-contractions"> {
     across the rows), vectorizes each register block to `vector.contract`
     (f16/bf16 operands are widened to the f32 accumulator), and hoists the
     accumulator out of the reduction loop so it lives in registers.
+    A contraction of bf16 pairs (`mp-pack-bf16-contractions`) takes blocks
+    at most 16 columns wide, each row of a block one
+    `x86vector.avx512.dot` per pair of reduction steps.
     Contractions with dynamic sizes keep the scalar loops `mp-lower-to-cpu`
     makes. Part of `mp-lower-to-cpu`.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::x86vector::X86VectorDialect"];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"kDefaultTileM",
            "Rows of a register block">,

@@ -19,17 +19,26 @@ namespace mlir {
 namespace mp {
 
 /// The batch, m, n and k loops of a contraction with one m, n and k loop,
-/// and the static range of every loop.
+/// the loop over the elements of a pair in the layout of
+/// mp-pack-bf16-contractions if it has one, and the static range of every
+/// loop.
 struct ContractionLoops {
   SmallVector<unsigned> batch;
   unsigned m, n, k;
+  std::optional<unsigned> pair;
   SmallVector<int64_t> ranges;
 };
 
 /// The loops of `op` if it is a contraction on tensors that
-/// mp-vectorize-contractions vectorizes: static shapes, one m, n and k loop,
-/// both operands of one element type no wider than the accumulator's.
+/// mp-vectorize-contractions vectorizes: static shapes, one m, n and k loop
+/// (and the pair loop: the last loop, of 2 iterations, innermost in both
+/// bf16 operands), both operands of one element type no wider than the
+/// accumulator's.
 FailureOr<ContractionLoops> getContractionLoops(linalg::LinalgOp op);
+
+/// The contractions (linalg ops of the contraction interface) in `root`,
+/// in order: the ops a contraction pass rewrites one by one.
+SmallVector<linalg::LinalgOp> collectContractions(Operation *root);
 
 /// The register block's extent along a loop of `size` iterations: `tile`
 /// if it divides the size, the whole loop if shorter, else the largest

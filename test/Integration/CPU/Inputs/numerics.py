@@ -9,6 +9,7 @@ inputs, computes the reference in float64 with NumPy and compares:
 Prints one line per output and a closing 'N passed, N failed' line.
 
 Usage: numerics.py FILE ENTRY [--amp fp16 --tol 1e-2] [--seed N]
+                   [--bf16-dot auto|on|off]
 """
 import argparse
 import os
@@ -161,6 +162,18 @@ def attention(x, wq, wk, wv, w1, w2):
     return [g @ w2]
 
 
+def pairs_matmul(a, b):
+    return [a @ b]
+
+
+def pairs_transposed(a, b, w):
+    return [a.T @ b, a.T @ w.T]
+
+
+def pairs_batch(a, b):
+    return batch_matmul(a, b)
+
+
 def conv_block(img, f1, f2):
     c1 = np.maximum(conv2d_nhwc_hwcf(img, f1), 0)
     p1 = c1.reshape(1, 4, 2, 4, 2, 8).max(axis=(2, 4))
@@ -171,7 +184,8 @@ def conv_block(img, f1, f2):
 REFERENCES = {f.__name__: f for f in [
     matmul, batch_matmul, conv2d, depthwise_conv, softmax, reductions,
     layernorm, elementwise, softplus, loop, mlp_grad, attention, conv_block, conv_nchw,
-    conv_nhwc, conv_grouped, conv_1d, conv_odd_pixels, conv_depthwise]}
+    conv_nhwc, conv_grouped, conv_1d, conv_odd_pixels, conv_depthwise,
+    pairs_matmul, pairs_transposed, pairs_batch]}
 
 
 def load(path):
@@ -194,6 +208,7 @@ def main():
     parser.add_argument("--amp", default="none")
     parser.add_argument("--tol", type=float, default=1e-2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bf16-dot", help="mp-run's --bf16-dot")
     args = parser.parse_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
@@ -202,6 +217,8 @@ def main():
                "--save-outputs", tmp]
         if args.amp != "none":
             cmd += ["--amp", args.amp, "--compare-fp32"]
+        if args.bf16_dot:
+            cmd += ["--bf16-dot", args.bf16_dot]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:
             tally.record(False, f"{args.entry}: mp-run failed: {run.stderr.strip()}")
