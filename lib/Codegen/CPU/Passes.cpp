@@ -102,9 +102,13 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
                                        const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
-  if (options.bf16Dot && options.optLevel > 0)
+  // bf16 pairs: contractions now, convolutions once they are GEMMs.
+  bool bf16Dot = options.bf16Dot && options.optLevel > 0;
+  if (bf16Dot)
     pm.addNestedPass<func::FuncOp>(createPackBF16ContractionsPass());
-  pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass());
+  WidenContractionOperandsPassOptions widen;
+  widen.keepBF16Convolutions = bf16Dot;
+  pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass(widen));
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   if (options.optLevel > 0)
     pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
@@ -116,6 +120,11 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     convToGemm.tileN = options.tileN;
     convToGemm.tileK = options.tileK;
     pm.addNestedPass<func::FuncOp>(createConvToGemmPass(convToGemm));
+    if (bf16Dot) {
+      pm.addNestedPass<func::FuncOp>(createPackBF16ContractionsPass());
+      // The convolutions left: widened, as without bf16 pairs.
+      pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass());
+    }
     pm.addNestedPass<func::FuncOp>(createFlattenElementwisePass());
     if (options.parallel) {
       // One view per tensor that flattening collapsed for several operands:

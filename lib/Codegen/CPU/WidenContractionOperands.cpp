@@ -32,9 +32,30 @@ bool isLowFloatTensor(Type type) {
          (tensor.getElementType().isF16() || tensor.getElementType().isBF16());
 }
 
+/// A convolution of bf16 inputs whose GEMM (mp-conv-to-gemm) could take
+/// bf16 pairs: an even number of reduction steps (static).
+bool isPairableConvolution(linalg::LinalgOp op) {
+  if (!linalg::isaConvolutionOpInterface(op) ||
+      !llvm::all_of(op.getDpsInputs(), [](Value input) {
+        return getElementTypeOrSelf(input).isBF16();
+      }))
+    return false;
+  int64_t steps = 1;
+  for (auto [range, kind] :
+       llvm::zip_equal(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+    if (kind == utils::IteratorType::reduction) {
+      if (ShapedType::isDynamic(range))
+        return false;
+      steps *= range;
+    }
+  return steps % 2 == 0;
+}
+
 struct WidenContractionOperands
     : public OpInterfaceRewritePattern<linalg::LinalgOp> {
-  using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
+  WidenContractionOperands(MLIRContext *ctx, bool keepBF16Convolutions)
+      : OpInterfaceRewritePattern(ctx),
+        keepBF16Convolutions(keepBF16Convolutions) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
@@ -43,6 +64,8 @@ struct WidenContractionOperands
           linalg::isaContractionOpInterface(op)))
       return rewriter.notifyMatchFailure(
           op, "not a named contraction or convolution");
+    if (keepBF16Convolutions && isPairableConvolution(op))
+      return rewriter.notifyMatchFailure(op, "bf16 convolution kept");
     if (FailureOr<ContractionLoops> loops = getContractionLoops(op);
         succeeded(loops) && loops->pair)
       return rewriter.notifyMatchFailure(
@@ -75,6 +98,9 @@ struct WidenContractionOperands
     regenerateNamedOpBody(rewriter, op);
     return success();
   }
+
+private:
+  bool keepBF16Convolutions;
 };
 
 struct WidenContractionOperandsPass
@@ -84,7 +110,7 @@ struct WidenContractionOperandsPass
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<WidenContractionOperands>(&getContext());
+    patterns.add<WidenContractionOperands>(&getContext(), keepBF16Convolutions);
     walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };

@@ -1,5 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-widen-contraction-operands | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-widen-contraction-operands --linalg-generalize-named-ops | FileCheck %s --check-prefix=BODY
+// RUN: mp-opt %s --split-input-file --mp-widen-contraction-operands=keep-bf16-convolutions=true | FileCheck %s --check-prefix=KEEP
 
 // f16 inputs of a named convolution with an f32 accumulator are widened once
 // per tensor, and the body multiplies f32 values.
@@ -69,4 +70,27 @@ func.func @contractions(%a: tensor<4x8xf16>, %b: tensor<8x4xf16>, %c: tensor<4x4
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x4xf16>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
   %1 = linalg.batch_matmul ins(%d, %e : tensor<2x4x8xbf16>, tensor<2x8x4xbf16>) outs(%f : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
   return %0, %1 : tensor<4x4xf32>, tensor<2x4x4xf32>
+}
+
+// -----
+
+// keep-bf16-convolutions: a bf16 convolution of 2 x 3 x 3 = 18 reduction
+// steps stays bf16 (mp-conv-to-gemm makes it a GEMM of bf16 pairs); one of
+// 1 x 3 x 3 = 9 steps, and f16 ones, are widened as always.
+// CHECK-LABEL: func.func @bf16_convs
+// CHECK-COUNT-3: linalg.conv_2d_nchw_fchw {{.*}} tensor<{{.*}}xf32>, tensor<{{.*}}xf32>)
+// KEEP-LABEL: func.func @bf16_convs
+// KEEP: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x5x5xbf16>, tensor<3x2x3x3xbf16>)
+// KEEP: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1x5x5xf32>, tensor<3x1x3x3xf32>)
+// KEEP: linalg.conv_2d_nchw_fchw {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>)
+func.func @bf16_convs(%x: tensor<1x2x5x5xbf16>, %w: tensor<3x2x3x3xbf16>, %x1: tensor<1x1x5x5xbf16>, %w1: tensor<3x1x3x3xbf16>,
+                      %xh: tensor<1x2x5x5xf16>, %wh: tensor<3x2x3x3xf16>, %acc: tensor<1x3x3x3xf32>)
+    -> (tensor<1x3x3x3xf32>, tensor<1x3x3x3xf32>, tensor<1x3x3x3xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x5x5xbf16>, tensor<3x2x3x3xbf16>) outs(%acc : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  %1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x1, %w1 : tensor<1x1x5x5xbf16>, tensor<3x1x3x3xbf16>) outs(%acc : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%xh, %wh : tensor<1x2x5x5xf16>, tensor<3x2x3x3xf16>) outs(%acc : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  return %0, %1, %2 : tensor<1x3x3x3xf32>, tensor<1x3x3x3xf32>, tensor<1x3x3x3xf32>
 }

@@ -77,6 +77,13 @@ def WidenContractionOperandsPass : Pass<"mp-widen-contraction-operands"> {
     %c = linalg.conv_2d_nchw_fchw ins(%x32, %w32 : ...) outs(%acc : tensor<1x1x2x2xf32>)
     ```
   }];
+  let options = [
+    Option<"keepBF16Convolutions", "keep-bf16-convolutions", "bool",
+           /*default=*/"false",
+           "Leave convolutions whose inputs are all bf16 and whose "
+           "reduction steps are even in number alone, for mp-conv-to-gemm "
+           "and mp-pack-bf16-contractions to multiply in bf16 pairs">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
