@@ -87,8 +87,7 @@ static AffineMap getPairMap(MLIRContext *ctx, unsigned numLoops,
 static LogicalResult packContraction(RewriterBase &rewriter,
                                      linalg::LinalgOp op) {
   FailureOr<ContractionLoops> loops = getContractionLoops(op);
-  if (failed(loops) || loops->pair || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1)
+  if (failed(loops) || loops->pair)
     return failure();
   Value lhs = op.getDpsInputOperand(0)->get();
   Value rhs = op.getDpsInputOperand(1)->get();

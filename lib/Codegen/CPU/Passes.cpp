@@ -109,13 +109,9 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   WidenContractionOperandsPassOptions widen;
   widen.keepBF16Convolutions = bf16Dot;
   pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass(widen));
-  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  if (options.optLevel > 0)
-    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
-  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
-  pm.addPass(createProtectArgumentsPass());
-  pm.addPass(createUpdateStateInPlacePass());
   if (options.optLevel > 0) {
+    // Before fusion, so that the producers of the im2col gathers (casts,
+    // activations) are computed inside them.
     ConvToGemmPassOptions convToGemm;
     convToGemm.tileN = options.tileN;
     convToGemm.tileK = options.tileK;
@@ -125,6 +121,14 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
       // The convolutions left: widened, as without bf16 pairs.
       pm.addNestedPass<func::FuncOp>(createWidenContractionOperandsPass());
     }
+  }
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
+  pm.addPass(createProtectArgumentsPass());
+  pm.addPass(createUpdateStateInPlacePass());
+  if (options.optLevel > 0) {
     pm.addNestedPass<func::FuncOp>(createFlattenElementwisePass());
     if (options.parallel) {
       // One view per tensor that flattening collapsed for several operands:

@@ -19,9 +19,12 @@ FailureOr<ContractionLoops> mlir::mp::getContractionLoops(linalg::LinalgOp op) {
   // operands, as vector.contract requires, of the accumulator's kind (float
   // or integer) and no wider (upstream's contract lowering extends
   // operands; it neither narrows nor converts).
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return failure();
   Type operand = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (!op.hasPureTensorSemantics() || !linalg::isaContractionOpInterface(op) ||
+  if (!op.hasPureTensorSemantics() ||
       !llvm::all_of(
           op->getOperandTypes(),
           [](Type type) { return cast<ShapedType>(type).hasStaticShape(); }) ||

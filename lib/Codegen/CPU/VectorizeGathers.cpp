@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Copies from another layout (im2col gathers, transposes) row by row as
-// vectors: one contiguous read per output row, a shuffle for strided rows.
+// Copies from another layout (im2col gathers, transposes), and casts or
+// other elementwise arithmetic computed on the way, row by row as vectors:
+// one contiguous read per output row, a shuffle for strided rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -47,6 +49,49 @@ static std::optional<int64_t> evaluateAt(AffineExpr expr, unsigned numDims,
   return constant.getValue();
 }
 
+/// Whether the body of `op` computes its result from the input element
+/// alone with elementwise arithmetic (a copy, a cast, a ReLU): ops that
+/// apply to vectors lane by lane, on the input element, earlier results and
+/// values from outside.
+static bool isElementwiseBody(linalg::GenericOp op) {
+  Block *body = op.getBody();
+  Value out = body->getArgument(1);
+  for (Operation &inner : body->without_terminator())
+    if (!OpTrait::hasElementwiseMappableTraits(&inner) ||
+        inner.getNumResults() != 1 || inner.getNumRegions() ||
+        llvm::is_contained(inner.getOperands(), out) ||
+        !llvm::all_of(inner.getResultTypes(), [](Type type) {
+          return VectorType::isValidElementType(type);
+        }))
+      return false;
+  return !llvm::is_contained(body->getTerminator()->getOperands(), out);
+}
+
+/// The body of `op` applied to `row` (its input's elements, a vector) lane
+/// by lane; values from outside are broadcast.
+static Value applyBodyToRow(OpBuilder &b, Location loc, linalg::GenericOp op,
+                            Value row) {
+  Block *body = op.getBody();
+  int64_t width = cast<VectorType>(row.getType()).getNumElements();
+  IRMapping lanes;
+  lanes.map(body->getArgument(0), row);
+  auto lanesOf = [&](Value value) -> Value {
+    if (Value mapped = lanes.lookupOrNull(value))
+      return mapped;
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({width}, value.getType()), value);
+  };
+  for (Operation &inner : body->without_terminator()) {
+    OperationState state(loc, inner.getName());
+    for (Value operand : inner.getOperands())
+      state.addOperands(lanesOf(operand));
+    state.addTypes(VectorType::get({width}, inner.getResult(0).getType()));
+    state.addAttributes(inner.getAttrs());
+    lanes.map(inner.getResult(0), b.create(state)->getResult(0));
+  }
+  return lanesOf(body->getTerminator()->getOperand(0));
+}
+
 /// The stride with which the innermost loop of `op` walks the innermost
 /// dimension of its input, if `op` is a copy from another layout whose rows
 /// are read that way.
@@ -55,10 +100,11 @@ static std::optional<int64_t> getRowStride(linalg::GenericOp op) {
       op.getNumDpsInits() != 1 || op.getNumLoops() == 0 ||
       op.getNumReductionLoops() != 0 || op.hasDynamicShape())
     return std::nullopt;
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  if (yield.getValues().front() != op.getBody()->getArgument(0) ||
+  if (!isElementwiseBody(op) ||
       !VectorType::isValidElementType(
-          getElementTypeOrSelf(op.getDpsInputs()[0].getType())))
+          getElementTypeOrSelf(op.getDpsInputs()[0].getType())) ||
+      !VectorType::isValidElementType(
+          getElementTypeOrSelf(op.getDpsInits()[0].getType())))
     return std::nullopt;
   AffineMap input = op.getIndexingMapsArray()[0];
   AffineMap output = op.getIndexingMapsArray()[1];
@@ -112,6 +158,7 @@ static void vectorizeRows(RewriterBase &rewriter, linalg::GenericOp op,
             every.push_back(i * stride);
           values = vector::ShuffleOp::create(b, loc, values, values, every);
         }
+        values = applyBodyToRow(b, loc, op, values);
         return vector::TransferWriteOp::create(b, loc, values, output, rowStart,
                                                ArrayRef<bool>{true})
             .getResult();

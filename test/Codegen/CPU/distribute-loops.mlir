@@ -156,3 +156,23 @@ func.func @left_alone(%x: tensor<131071xf32>, %d: tensor<?xf32>, %y: tensor<2621
   }
   return %p, %q, %f : tensor<131071xf32>, tensor<?xf32>, tensor<262144xf32>
 }
+
+// -----
+
+// An op without inputs (no contraction: nothing to read) is split along its
+// first loop like any elementwise op.
+// CHECK-LABEL: func.func @no_inputs
+// CHECK: scf.forall
+// CHECK: linalg.index 0
+// NONE-LABEL: func.func @no_inputs
+// NONE-NOT: scf.forall
+func.func @no_inputs(%o: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%o : tensor<512x512xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
+}

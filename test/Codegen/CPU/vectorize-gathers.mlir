@@ -70,7 +70,7 @@ func.func @outer_transpose(%x: tensor<4x8x16xf32>) -> tensor<8x4x16xf32> {
 // -----
 
 // Left alone: a transpose of the innermost dimension, a row of 3, a stride
-// of 5, a body that computes, a plain copy, and a reduction.
+// of 5, a body that reads the loop indices, a plain copy, and a reduction.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: vector.
 // CHECK-COUNT-6: linalg.generic
@@ -102,7 +102,10 @@ func.func @left_alone(%x: tensor<16x16xf32>, %y: tensor<16x3xf32>,
                          iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) {
   ^bb0(%in: f32, %out: f32):
-    %n = arith.negf %in : f32
+    %i = linalg.index 1 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %n = arith.addf %in, %f : f32
     linalg.yield %n : f32
   } -> tensor<16x16xf32>
   %copy = linalg.generic {indexing_maps = [#id2, #id2],
@@ -120,6 +123,36 @@ func.func @left_alone(%x: tensor<16x16xf32>, %y: tensor<16x3xf32>,
     linalg.yield %s : f32
   } -> tensor<16xf32>
   return %t, %short, %wide, %neg, %copy, %sum : tensor<16x16xf32>, tensor<16x3xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// Bodies that compute on the way (casts, a ReLU with a constant from
+// outside, fused into the gathers by mp-fuse-elementwise): the same
+// arithmetic on the row vector, values from outside broadcast.
+// CHECK-LABEL: func.func @computing
+// CHECK-SAME: %[[X:[^:]+]]: tensor<64x30x30xf16>
+// CHECK: %[[ROW:.*]] = vector.transfer_read %[[X]]{{.*}} : tensor<64x30x30xf16>, vector<27xf16>
+// CHECK: %[[EVERY2:.*]] = vector.shuffle %[[ROW]], %[[ROW]] [0, 2, {{.*}}] : vector<27xf16>, vector<27xf16>
+// CHECK: %[[WIDE:.*]] = arith.extf %[[EVERY2]] : vector<14xf16> to vector<14xf32>
+// CHECK: %[[ZERO:.*]] = vector.broadcast %{{.*}} : f32 to vector<14xf32>
+// CHECK: %[[RELU:.*]] = arith.maximumf %[[WIDE]], %[[ZERO]] : vector<14xf32>
+// CHECK: vector.transfer_write %[[RELU]], %{{.*}} : vector<14xf32>, tensor<3x64x14x14xf32>
+// CHECK-NOT: linalg.generic
+func.func @computing(%x: tensor<64x30x30xf16>) -> tensor<3x64x14x14xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x64x14x14xf32>
+  %g = linalg.generic {
+      indexing_maps = [affine_map<(kh, n, oh, ow) -> (n, oh * 2 + kh, ow * 2)>,
+                       affine_map<(kh, n, oh, ow) -> (kh, n, oh, ow)>],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<64x30x30xf16>) outs(%e : tensor<3x64x14x14xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %w = arith.extf %in : f16 to f32
+    %r = arith.maximumf %w, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<3x64x14x14xf32>
+  return %g : tensor<3x64x14x14xf32>
 }
 
 // -----

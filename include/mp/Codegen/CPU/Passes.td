@@ -308,10 +308,12 @@ def DistributeLoopsPass : Pass<"mp-distribute-loops"> {
 def VectorizeGathersPass : Pass<"mp-vectorize-gathers"> {
   let summary = "Copy the rows of gathers and transposes as vectors";
   let description = [{
-    A `linalg.generic` on tensors that only copies (its body yields its one
-    input) from another layout: an im2col gather of `mp-conv-to-gemm`
-    (`in[n, c, 2 * oh + kh, 2 * ow + kw]`), a transpose that keeps the
-    innermost dimension. When its innermost loop reads the input's
+    A `linalg.generic` on tensors that copies from another layout: an
+    im2col gather of `mp-conv-to-gemm` (`in[n, c, 2 * oh + kh, 2 * ow +
+    kw]`), a transpose that keeps the innermost dimension; its body may
+    compute on the way with elementwise arithmetic on the input element
+    (a cast, a ReLU fused in by `mp-fuse-elementwise`), applied to the row
+    vector lane by lane. When its innermost loop reads the input's
     innermost dimension with a constant stride `s` of at most 4, and runs
     for 4 to 64 iterations, every row of the output becomes one
     `vector.transfer_read` of `s * (w - 1) + 1` contiguous elements, a
