@@ -87,11 +87,16 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
 
 extern "C" void mp_trainer_destroy(mp_trainer *trainer) { delete trainer; }
 
-extern "C" const mp_tensor *mp_trainer_arg(const mp_trainer *trainer,
-                                           int32_t index) {
+extern "C" mp_tensor *mp_trainer_arg_buffer(mp_trainer *trainer,
+                                            int32_t index) {
   if (index < 0 || index >= static_cast<int32_t>(trainer->args.size()))
     return nullptr;
   return &trainer->args[index];
+}
+
+extern "C" const mp_tensor *mp_trainer_arg(const mp_trainer *trainer,
+                                           int32_t index) {
+  return mp_trainer_arg_buffer(const_cast<mp_trainer *>(trainer), index);
 }
 
 extern "C" mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,

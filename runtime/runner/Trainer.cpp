@@ -111,18 +111,21 @@ std::string findInputs(mp_entry *grad, const Dataset &data,
 }
 
 /// Fills the image and label tensors with examples `order[first...]`
-/// (rows past the end of the split stay zero).
+/// (rows past the end of the split are zero).
 void fillBatch(const Split &split, const InputLayout &layout,
                const std::vector<int64_t> &order, int64_t first,
                int64_t numClasses, mp_tensor &images, mp_tensor &labels) {
   int64_t pixels = split.rows * split.cols;
-  std::memset(images.data, 0, mp_tensor_num_bytes(&images));
-  std::memset(labels.data, 0, mp_tensor_num_bytes(&labels));
+  int64_t rows = std::clamp<int64_t>(static_cast<int64_t>(order.size()) - first,
+                                     0, layout.batch);
   auto *img = static_cast<float *>(images.data);
-  for (int64_t b = 0; b < layout.batch; ++b) {
+  std::fill(img + rows * pixels, img + mp_tensor_num_elements(&images), 0.0f);
+  // One-hot rows are zero but for the label's 1.
+  size_t filled = layout.oneHot ? 0 : rows * mp_dtype_size(labels.dtype);
+  std::memset(static_cast<char *>(labels.data) + filled, 0,
+              mp_tensor_num_bytes(&labels) - filled);
+  for (int64_t b = 0; b < rows; ++b) {
     int64_t pos = first + b;
-    if (pos >= static_cast<int64_t>(order.size()))
-      break;
     int64_t example = order[pos];
     std::memcpy(img + b * pixels, &split.images[example * pixels],
                 pixels * sizeof(float));
@@ -412,11 +415,12 @@ std::string Trainer::run(TrainSummary &summary) {
   const mp_value_info &stepImage = *mp_entry_arg(step, layout.imageArg);
   int64_t micro =
       stepImage.rank == layout.image.rank + 1 ? stepImage.shape[0] : 1;
-  Tensor images, labels, seedOne, seedInf;
+  // The batches are written into the step's own arguments (no copy).
+  mp_tensor *images = mp_trainer_arg_buffer(trainer, layout.imageArg);
+  mp_tensor *labels = mp_trainer_arg_buffer(trainer, layout.labelArg);
+  Tensor seedOne, seedInf;
   for (auto [info, tensor] :
-       {std::make_pair(&stepImage, &images),
-        std::make_pair(mp_entry_arg(step, layout.labelArg), &labels),
-        std::make_pair(mp_entry_arg(step, seedArg), &seedOne),
+       {std::make_pair(mp_entry_arg(step, seedArg), &seedOne),
         std::make_pair(mp_entry_arg(step, seedArg), &seedInf)})
     if (std::string err = allocLike(*info, *tensor); !err.empty())
       return err;
@@ -500,9 +504,7 @@ std::string Trainer::run(TrainSummary &summary) {
                     stepNumber) != options.injectOverflow.end() &&
           (options.injectRank < 0 || options.injectRank == options.rank);
       const mp_tensor &seed = inject ? *seedInf : *seedOne;
-      if (mp_trainer_set_arg(trainer, layout.imageArg, images.get()) != MP_OK ||
-          mp_trainer_set_arg(trainer, layout.labelArg, labels.get()) != MP_OK ||
-          mp_trainer_set_arg(trainer, seedArg, &seed) != MP_OK ||
+      if (mp_trainer_set_arg(trainer, seedArg, &seed) != MP_OK ||
           mp_trainer_step(trainer) != MP_OK)
         return runtimeError();
       summary.steps = stepNumber;

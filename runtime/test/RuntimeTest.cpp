@@ -266,6 +266,19 @@ TEST_F(ModuleTest, TrainerThreadsStateByRole) {
   EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)), (std::vector<float>{0, 1.5f}));
   EXPECT_EQ(values(*mp_trainer_arg(trainer, 1)), std::vector<float>{16});
   EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{2.25f});
+  // An input written in place (a data loader's batch): the next step reads
+  // it.
+  mp_tensor *input = mp_trainer_arg_buffer(trainer, 2);
+  ASSERT_NE(input, nullptr);
+  EXPECT_EQ(input, mp_trainer_arg(trainer, 2));
+  static_cast<float *>(input->data)[0] = 1;
+  static_cast<float *>(input->data)[1] = 1;
+  ASSERT_EQ(mp_trainer_step(trainer), MP_OK);
+  EXPECT_EQ(values(*mp_trainer_arg(trainer, 0)),
+            (std::vector<float>{-1, 0.5f}));
+  EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{1.5f});
+  EXPECT_EQ(mp_trainer_arg_buffer(trainer, 4), nullptr);
+  EXPECT_EQ(mp_trainer_arg_buffer(trainer, -1), nullptr);
   mp_tensor_release(&p);
   mp_tensor_release(&x);
   mp_tensor_release(&wrong);

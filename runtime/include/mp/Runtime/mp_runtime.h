@@ -220,6 +220,10 @@ mp_status mp_trainer_create(mp_entry *step, mp_trainer **out);
 void mp_trainer_destroy(mp_trainer *trainer);
 /* The current value of argument `index`. */
 const mp_tensor *mp_trainer_arg(const mp_trainer *trainer, int32_t index);
+/* Argument `index` to write in place, instead of copying a value in with
+ * mp_trainer_set_arg (a data loader filling the next batch): the next
+ * mp_trainer_step reads it. Null for an index out of range. */
+mp_tensor *mp_trainer_arg_buffer(mp_trainer *trainer, int32_t index);
 /* Copies `value` into argument `index` (checked against the signature). */
 mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,
                              const mp_tensor *value);
