@@ -246,6 +246,11 @@ LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
         return module.emitError(message);
       })))
     return failure();
+  // LLVM cannot select vdpbf16ps for a CPU without it (a fatal error).
+  if (opts.bf16Dot && !hostHasAvx512Bf16())
+    return module.emitError()
+           << "bf16-dot: this CPU has no AVX512-BF16, and the compiled code "
+              "targets it";
   return compileToSharedObject(
       module, outputPath, opts.optLevel,
       [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); }, "cpu");
