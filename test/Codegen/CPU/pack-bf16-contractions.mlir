@@ -72,3 +72,23 @@ func.func @not_packed(%a: tensor<8x5xbf16>, %b: tensor<5x32xbf16>, %c: tensor<8x
   %4 = linalg.matmul ins(%m, %k : tensor<?x6xbf16>, tensor<6x32xbf16>) outs(%n : tensor<?x32xf32>) -> tensor<?x32xf32>
   return %0, %1, %2, %3, %4 : tensor<8x32xf32>, tensor<8x24xf32>, tensor<8x32xf32>, tensor<8x32xbf16>, tensor<?x32xf32>
 }
+
+// -----
+
+// Left alone: a body that multiplies in bf16 and extends the product (it
+// rounds each product to bf16; linalg.contract would not).
+// CHECK-LABEL: func.func @bf16_products
+// CHECK-NOT: linalg.contract
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : bf16
+func.func @bf16_products(%a: tensor<8x6xbf16>, %b: tensor<6x32xbf16>, %c: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+                       iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<8x6xbf16>, tensor<6x32xbf16>) outs(%c : tensor<8x32xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %p = arith.mulf %x, %y : bf16
+    %p32 = arith.extf %p : bf16 to f32
+    %s = arith.addf %acc, %p32 : f32
+    linalg.yield %s : f32
+  } -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
