@@ -90,3 +90,33 @@ void mlir::mp::regenerateNamedOpBody(RewriterBase &rewriter,
   op.getRegionBuilder()(builder, *block, op->getAttrs(),
                         [&] { return op.emitError(); });
 }
+
+/// Whether `value` is block argument `arg` of `body`, possibly extended.
+static bool isInput(Value value, Block &body, unsigned arg) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    value = ext.getIn();
+  return value == body.getArgument(arg);
+}
+
+bool mlir::mp::isMultiplyAccumulate(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return false;
+  Block &body = *op.getBlock();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  BlockArgument acc = body.getArgument(2);
+  Value product = add.getLhs() == acc   ? add.getRhs()
+                  : add.getRhs() == acc ? add.getLhs()
+                                        : Value();
+  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!mul ||
+      !((isInput(mul.getLhs(), body, 0) && isInput(mul.getRhs(), body, 1)) ||
+        (isInput(mul.getLhs(), body, 1) && isInput(mul.getRhs(), body, 0))))
+    return false;
+  // Nothing else: the extensions, the product, the sum and the yield.
+  size_t expected =
+      3 + isa_and_nonnull<arith::ExtFOp>(mul.getLhs().getDefiningOp()) +
+      isa_and_nonnull<arith::ExtFOp>(mul.getRhs().getDefiningOp());
+  return body.getOperations().size() == expected;
+}

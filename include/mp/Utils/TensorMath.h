@@ -56,6 +56,11 @@ Value toF32(OpBuilder &b, Location loc, Value x);
 /// the current types of its block arguments, through `rewriter`.
 void regenerateNamedOpBody(RewriterBase &rewriter, linalg::LinalgOp op);
 
+/// Whether the body of `op` (two inputs, one output) is exactly
+/// `acc + ext(a) * ext(b)`, in either order (ext: arith.extf to the
+/// accumulator's type, or none): what linalg.contract computes.
+bool isMultiplyAccumulate(linalg::LinalgOp op);
+
 } // namespace mp
 } // namespace mlir
 

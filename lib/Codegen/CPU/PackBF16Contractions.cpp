@@ -6,6 +6,7 @@
 
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Codegen/CPU/RegisterBlocks.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -84,37 +85,6 @@ static AffineMap getPairMap(MLIRContext *ctx, unsigned numLoops,
   return AffineMap::get(numLoops + 1, 0, results, ctx);
 }
 
-/// Whether `value` is block argument `arg` or its extension to a wider
-/// float.
-static bool isArgOrExtension(Value value, BlockArgument arg) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    value = ext.getIn();
-  return value == arg;
-}
-
-/// Whether the body of `op` is `out + ext(a) * ext(b)` (in either order),
-/// what linalg.contract computes: a body that multiplies in bf16 and then
-/// extends the product would round differently.
-static bool isExtendedProductBody(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
-  BlockArgument a = body->getArgument(0), b = body->getArgument(1),
-                out = body->getArgument(2);
-  if (!add || (add.getLhs() != out && add.getRhs() != out))
-    return false;
-  auto mul = (add.getLhs() == out ? add.getRhs() : add.getLhs())
-                 .getDefiningOp<arith::MulFOp>();
-  return mul &&
-         ((isArgOrExtension(mul.getLhs(), a) &&
-           isArgOrExtension(mul.getRhs(), b)) ||
-          (isArgOrExtension(mul.getLhs(), b) &&
-           isArgOrExtension(mul.getRhs(), a))) &&
-         llvm::all_of(body->without_terminator(), [&](Operation &inner) {
-           return &inner == add || &inner == mul || isa<arith::ExtFOp>(inner);
-         });
-}
-
 static LogicalResult packContraction(RewriterBase &rewriter,
                                      linalg::LinalgOp op) {
   FailureOr<ContractionLoops> loops = getContractionLoops(op);
@@ -125,7 +95,10 @@ static LogicalResult packContraction(RewriterBase &rewriter,
   Value acc = op.getDpsInitOperand(0)->get();
   if (!getElementTypeOrSelf(lhs).isBF16() ||
       !getElementTypeOrSelf(acc).isF32() || loops->ranges[loops->k] % 2 ||
-      loops->ranges[loops->n] % kDotLanes || !isExtendedProductBody(op))
+      loops->ranges[loops->n] % kDotLanes ||
+      // what linalg.contract computes (a body that multiplies in bf16 and
+      // extends the product rounds each product)
+      !isMultiplyAccumulate(op))
     return failure();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   // Every operand indexed by loops alone (no broadcast, no offsets).

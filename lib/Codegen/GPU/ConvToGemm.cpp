@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "MmaContraction.h"
 

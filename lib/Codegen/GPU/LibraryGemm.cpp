@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "MmaContraction.h"
 

@@ -57,10 +57,6 @@ std::optional<std::string> checkTileOptions(int64_t tileM, int64_t tileN,
 LogicalResult verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                 int64_t tileN, int64_t warpM, int64_t warpN);
 
-/// Whether the body of `op` is exactly `acc + ext(a) * ext(b)` (ext:
-/// arith.extf to the accumulator's type, or none).
-bool isMultiplyAccumulate(linalg::LinalgOp op);
-
 /// `op` as a `linalg.contract` with its indexing maps if its body is exactly
 /// `acc + ext(a) * ext(b)` (ext: arith.extf to the accumulator's type, or
 /// none), the form that vectorizes to one vector.contract; failure otherwise.

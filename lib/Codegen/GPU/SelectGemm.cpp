@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "MmaContraction.h"
 
