@@ -239,9 +239,16 @@ static LogicalResult lowerPairContractions(Operation *root) {
           }));
   if (failed(applyPatternsGreedily(root, std::move(unroll))))
     return failure();
+  // Only the pair contractions: upstream's patterns also pair up other bf16
+  // contractions, which must not get instructions the CPU may lack.
+  SmallVector<Operation *> pairs;
+  root->walk([&](vector::ContractionOp op) {
+    if (isPairContraction(op))
+      pairs.push_back(op);
+  });
   RewritePatternSet dots(ctx);
   x86vector::populateVectorContractToPackedTypeDotProductPatterns(dots);
-  return applyPatternsGreedily(root, std::move(dots));
+  return applyOpPatternsGreedily(pairs, std::move(dots));
 }
 
 LogicalResult VectorizeContractionsPass::vectorizeOne(RewriterBase &rewriter,

@@ -151,3 +151,21 @@ func.func @pairs(%a: tensor<8x3x2xbf16>, %b: tensor<3x32x2xbf16>, %c: tensor<8x3
       ins(%a, %b : tensor<8x3x2xbf16>, tensor<3x32x2xbf16>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %0 : tensor<8x32xf32>
 }
+
+// -----
+
+// bf16 operands not in pairs: vector.contract, no dot products (those are
+// for the pair layout alone, which only a CPU with AVX512-BF16 gets).
+// CHECK-LABEL: func.func @flat_bf16
+// CHECK-NOT: x86vector
+// CHECK: vector.contract
+// CHECK-NOT: x86vector
+// SIZES-LABEL: func.func @flat_bf16
+// SIZES-NOT: x86vector
+// SIZES: vector.contract {{.*}} : vector<2x4xbf16>, vector<4x8xbf16> into vector<2x8xf32>
+// SIZES-NOT: x86vector
+func.func @flat_bf16(%a: tensor<8x4xbf16>, %b: tensor<4x16xbf16>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %0 = linalg.contract indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<8x4xbf16>, tensor<4x16xbf16>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
