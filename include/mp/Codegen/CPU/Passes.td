@@ -97,8 +97,8 @@ def PackBF16ContractionsPass : Pass<"mp-pack-bf16-contractions"> {
     bf16 elements into 16 f32 lanes: twice the multiply-adds of an f32 FMA
     per instruction). A contraction on tensors (`linalg.matmul`,
     `linalg.batch_matmul`, contraction `linalg.generic`s) with bf16 operands,
-    an f32 accumulator, static sizes, one m, n and k loop, an even K and N a
-    multiple of 16 becomes a contraction over K/2 pairs: each operand gets a
+    an f32 accumulator, a body computing `acc + ext(a) * ext(b)`, static
+    sizes, one m, n and k loop, an even K and N a multiple of 16 becomes a contraction over K/2 pairs: each operand gets a
     trailing dimension of 2 that holds elements 2k and 2k+1 of its
     reduction dimension, the right-hand side's pairs interleaved along N
     (`[K/2][N][2]`). An operand whose reduction dimension is already its
