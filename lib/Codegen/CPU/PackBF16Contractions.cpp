@@ -23,9 +23,6 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// The register block width the dot product needs along N (16 f32 lanes).
-static constexpr int64_t kDotLanes = 16;
-
 /// `operand`, indexed by `map`, in the layout `loops` (batch..., m, k or
 /// batch..., k, n) with the k loop split into pairs: a dimension of K/2
 /// where k was, and a trailing dimension of 2 that holds elements 2i and

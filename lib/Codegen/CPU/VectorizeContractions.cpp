@@ -76,10 +76,6 @@ tileContraction(RewriterBase &rewriter, TilingInterface op,
   return tiled;
 }
 
-/// The lanes of AVX512-BF16's dot product: the widest register block of
-/// bf16 pairs.
-static constexpr int64_t kDotLanes = 16;
-
 /// The number of row blocks (M / tile-m) from which a right-hand panel is
 /// packed.
 static constexpr int64_t kMinRowBlocksToPack = 16;

@@ -18,6 +18,11 @@
 namespace mlir {
 namespace mp {
 
+/// The f32 lanes of AVX512-BF16's dot product (`vdpbf16ps` on 512 bits):
+/// the widest register block of bf16 pairs, whose N
+/// mp-pack-bf16-contractions requires to be a multiple of it.
+constexpr int64_t kDotLanes = 16;
+
 /// The batch, m, n and k loops of a contraction with one m, n and k loop,
 /// the loop over the elements of a pair in the layout of
 /// mp-pack-bf16-contractions if it has one, and the static range of every
