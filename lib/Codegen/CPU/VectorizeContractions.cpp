@@ -213,25 +213,19 @@ static LogicalResult lowerPairContractions(Operation *root) {
   RewritePatternSet unroll(ctx);
   vector::populateVectorUnrollPatterns(
       unroll,
-      vector::UnrollVectorOptions()
-          .setNativeShapeFn(
-              [](Operation *op) -> std::optional<SmallVector<int64_t>> {
-                auto contract = dyn_cast<vector::ContractionOp>(op);
-                if (!contract || !isPairContraction(contract))
-                  return std::nullopt;
-                // One row, every column, one reduction step, both
-                // elements of the pair.
-                SmallVector<int64_t> shape(contract.getIteratorTypes().size(),
-                                           1);
-                shape.back() = 2;
-                unsigned n = contract.getIndexingMapsArray()[1].getDimPosition(
-                    contract.getIndexingMapsArray()[1].getNumResults() - 2);
-                shape[n] = contract.getRhsType().getShape().drop_back().back();
-                return shape;
-              })
-          .setFilterConstraint([](Operation *op) {
+      vector::UnrollVectorOptions().setNativeShapeFn(
+          [](Operation *op) -> std::optional<SmallVector<int64_t>> {
             auto contract = dyn_cast<vector::ContractionOp>(op);
-            return success(contract && isPairContraction(contract));
+            if (!contract || !isPairContraction(contract))
+              return std::nullopt;
+            // One row, every column, one reduction step, both
+            // elements of the pair.
+            SmallVector<int64_t> shape(contract.getIteratorTypes().size(), 1);
+            shape.back() = 2;
+            unsigned n = contract.getIndexingMapsArray()[1].getDimPosition(
+                contract.getIndexingMapsArray()[1].getNumResults() - 2);
+            shape[n] = contract.getRhsType().getShape().drop_back().back();
+            return shape;
           }));
   if (failed(applyPatternsGreedily(root, std::move(unroll))))
     return failure();
