@@ -58,6 +58,7 @@ const char *const kPipelines[] = {
     "mp-make-train-step{accumulate=2}",
     "convert-mp-to-standard",
     "mp-decompose-aggregates",
+    "mp-split-convolution-phases",
     "mp-pack-bf16-contractions",
     "mp-widen-contraction-operands",
     "mp-conv-to-gemm",

@@ -26,6 +26,9 @@ void mlir::mp::addBufferizationPasses(
   options.allowReturnAllocsFromLoops = true;
   options.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A tensor.empty whose value ends up inserted into a slice of another
+  // tensor becomes that slice: the op that fills it writes in place.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(options));
   bufferization::buildBufferDeallocationPipeline(pm);
   if (afterDeallocation)

@@ -129,10 +129,11 @@ static void rewriteAsGemm(RewriterBase &rewriter, linalg::LinalgOp op,
     return getAffineDimExpr(
         llvm::find(gemm.loops.output, d) - gemm.loops.output.begin(), ctx);
   });
-  Value empty = tensor::EmptyOp::create(rewriter, loc, initType.getShape(),
-                                        initType.getElementType());
+  // Written into the output's own tensor (its elements are not read): a
+  // slice of a larger tensor, as mp-split-convolution-phases makes them,
+  // is then written in place.
   auto result = linalg::GenericOp::create(
-      rewriter, loc, initType, expanded, empty,
+      rewriter, loc, initType, expanded, init,
       {AffineMap::get(rank, 0, read, ctx),
        rewriter.getMultiDimIdentityMap(rank)},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),

@@ -10,6 +10,8 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 namespace mlir {
 namespace mp {
 #define GEN_PASS_DEF_FLATTENELEMENTWISEPASS
@@ -20,10 +22,80 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// Whether the elements of `value`'s dimensions `d` and `d + 1` stay
+/// contiguous in memory once bufferized, as far as the slice that defines
+/// it tells: a strided slice, or one not whole along `d + 1`, is a view
+/// that collapsing those dimensions would copy.
+static bool isContiguousSlice(OffsetSizeAndStrideOpInterface slice,
+                              RankedTensorType whole, unsigned d) {
+  // The whole tensor's dimensions of the slice's d and d + 1.
+  llvm::SmallBitVector dropped =
+      cast<RankedTensorType>(slice->getResult(0).getType()).getRank() ==
+              whole.getRank()
+          ? llvm::SmallBitVector(whole.getRank())
+      : isa<tensor::ExtractSliceOp>(slice)
+          ? cast<tensor::ExtractSliceOp>(slice).getDroppedDims()
+          : cast<tensor::InsertSliceOp>(slice).getDroppedDims();
+  SmallVector<unsigned> kept;
+  for (unsigned s = 0, e = whole.getRank(); s < e; ++s)
+    if (!dropped.test(s))
+      kept.push_back(s);
+  unsigned outer = kept[d], inner = kept[d + 1];
+  ArrayRef<int64_t> strides = slice.getStaticStrides();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  int64_t innerWhole = whole.getDimSize(inner);
+  if (ShapedType::isDynamic(strides[outer]) ||
+      ShapedType::isDynamic(strides[inner]) ||
+      ShapedType::isDynamic(sizes[inner]) || ShapedType::isDynamic(innerWhole))
+    return false;
+  // The rows' distance in the whole tensor equals the length of a row.
+  for (unsigned s = outer + 1; s < inner; ++s)
+    if (whole.getDimSize(s) != 1)
+      return false;
+  return strides[outer] * innerWhole == sizes[inner] * strides[inner] &&
+         strides[inner] == 1;
+}
+
+/// Whether the elements of `value`'s dimensions `d` and `d + 1` stay
+/// contiguous in memory once bufferized, as far as the slices it is read
+/// from and inserted into tell: a strided slice, or one not whole along
+/// `d + 1`, is a view that collapsing those dimensions would copy.
+static bool keepsDimsContiguous(Value value, unsigned d) {
+  if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+      slice && !isContiguousSlice(slice, slice.getSourceType(), d))
+    return false;
+  return llvm::all_of(value.getUsers(), [&](Operation *user) {
+    auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+    return !insert || insert.getSource() != value ||
+           isContiguousSlice(insert, insert.getDestType(), d);
+  });
+}
+
+/// Whether merging `op`'s consecutive loops `d` and `d + 1` keeps every
+/// operand that reads both contiguous (keepsDimsContiguous).
+static bool keepsLoopsContiguous(linalg::GenericOp op, unsigned d) {
+  MLIRContext *ctx = op.getContext();
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    std::optional<unsigned> outer =
+        map.getResultPosition(getAffineDimExpr(d, ctx));
+    if (!outer || !map.getResultPosition(getAffineDimExpr(d + 1, ctx)))
+      continue;
+    if (!keepsDimsContiguous(operand.get(), *outer))
+      return false;
+    // A result lives where its init is (after empty tensor elimination, in
+    // the slice it is inserted into).
+    if (op.isDpsInit(&operand) &&
+        !keepsDimsContiguous(op.getTiedOpResult(&operand), *outer))
+      return false;
+  }
+  return true;
+}
+
 /// The loops of `op`, an all-parallel generic on tensors, in groups of
 /// consecutive loops that every operand reads contiguously (in order, next
-/// to each other, or not at all), each group as long as it can be; none
-/// if no group has two loops.
+/// to each other, or not at all, and not through a strided view), each
+/// group as long as it can be; none if no group has two loops.
 static SmallVector<ReassociationIndices>
 getFlattenedLoops(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -38,7 +110,8 @@ getFlattenedLoops(linalg::LinalgOp op) {
   for (int64_t d = 1, e = generic.getNumLoops(); d < e; ++d) {
     ReassociationIndices longer = groups.back();
     longer.push_back(d);
-    if (linalg::areDimSequencesPreserved(maps, longer))
+    if (linalg::areDimSequencesPreserved(maps, longer) &&
+        keepsLoopsContiguous(generic, d - 1))
       groups.back() = std::move(longer);
     else
       groups.push_back({d});

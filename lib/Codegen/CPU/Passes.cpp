@@ -102,6 +102,8 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
                                        const CpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
+  if (options.optLevel > 0)
+    pm.addNestedPass<func::FuncOp>(createSplitConvolutionPhasesPass());
   // bf16 pairs: contractions now, convolutions once they are GEMMs.
   bool bf16Dot = options.bf16Dot && options.optLevel > 0;
   if (bf16Dot)

@@ -98,3 +98,50 @@ func.func @kept(%x: tensor<4x6xf32>, %v: tensor<6xf32>, %buf: memref<4x6xf32>)
     }
   return %tr, %sum, %one : tensor<6x4xf32>, tensor<4xf32>, tensor<6xf32>
 }
+
+// -----
+
+// Views that collapsing would copy once bufferized: a generic reading every
+// other column of a tensor, and one whose result is inserted into every
+// other row of another, keep those dimensions apart (the channels, whole
+// and unit-strided above the rows, still merge with the images); a slice of
+// whole rows merges them, though not with the channels (half of each).
+// CHECK-LABEL: func.func @views
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8x14x14xf32>, %[[Y:[^:]+]]: tensor<4x8x14x14xf32>)
+// CHECK: %[[COLS:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [4, 8, 14, 7] [1, 1, 1, 2]
+// CHECK: %[[CC:.*]] = tensor.collapse_shape %[[COLS]] {{\[}}[0, 1, 2], [3]] : tensor<4x8x14x7xf32> into tensor<448x7xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[CC]] : tensor<448x7xf32>)
+// CHECK: %[[HALF:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [4, 8, 7, 14] [1, 1, 1, 1]
+// CHECK: %[[RC:.*]] = tensor.collapse_shape %[[HALF]] {{\[}}[0, 1], [2], [3]] : tensor<4x8x7x14xf32> into tensor<32x7x14xf32>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[RC]] : tensor<32x7x14xf32>)
+// CHECK: %[[RE:.*]] = tensor.expand_shape %[[R]]
+// CHECK: tensor.insert_slice %[[RE]] into %[[Y]][0, 0, 0, 0] [4, 8, 7, 14] [1, 1, 2, 1]
+// CHECK: %[[HC:.*]] = tensor.collapse_shape %[[HALF]] {{\[}}[0, 1], [2, 3]] : tensor<4x8x7x14xf32> into tensor<32x98xf32>
+#id = affine_map<(n, c, h, w) -> (n, c, h, w)>
+func.func @views(%x: tensor<4x8x14x14xf32>, %y: tensor<4x8x14x14xf32>) -> (tensor<4x8x14x7xf32>, tensor<4x8x14x14xf32>, tensor<4x8x7x14xf32>) {
+  %cols = tensor.extract_slice %x[0, 0, 0, 0] [4, 8, 14, 7] [1, 1, 1, 2] : tensor<4x8x14x14xf32> to tensor<4x8x14x7xf32>
+  %e = tensor.empty() : tensor<4x8x14x7xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%cols : tensor<4x8x14x7xf32>) outs(%e : tensor<4x8x14x7xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %n = arith.negf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<4x8x14x7xf32>
+  %half = tensor.extract_slice %x[0, 0, 0, 0] [4, 8, 7, 14] [1, 1, 1, 1] : tensor<4x8x14x14xf32> to tensor<4x8x7x14xf32>
+  %e2 = tensor.empty() : tensor<4x8x7x14xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%half : tensor<4x8x7x14xf32>) outs(%e2 : tensor<4x8x7x14xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %n = arith.negf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<4x8x7x14xf32>
+  %rows = tensor.insert_slice %b into %y[0, 0, 0, 0] [4, 8, 7, 14] [1, 1, 2, 1] : tensor<4x8x7x14xf32> into tensor<4x8x14x14xf32>
+  %e3 = tensor.empty() : tensor<4x8x7x14xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%half : tensor<4x8x7x14xf32>) outs(%e3 : tensor<4x8x7x14xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %n = math.absf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<4x8x7x14xf32>
+  return %a, %rows, %c : tensor<4x8x14x7xf32>, tensor<4x8x14x14xf32>, tensor<4x8x7x14xf32>
+}

@@ -16,6 +16,16 @@
 // RUN: mp-opt %mp_src/examples/torch/cnn/cnn_grad.mlir --mp-train-pipeline='policy=bf16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=cnn --implicit-check-not=memrefCopy
 // RUN: mp-opt %mp_src/examples/torch/transformer/transformer_grad.mlir --mp-train-pipeline='policy=fp16 optimizer=adam' --mp-lower-to-cpu | FileCheck %s --check-prefix=STEP -DNAME=transformer --implicit-check-not=memrefCopy
 // STEP: llvm.func @[[NAME]]_grad_step(
+// The fp32 CNN's input gradient of its strided convolution, split into
+// phases (mp-split-convolution-phases): each phase's GEMM result goes
+// straight into its every-other-pixel view of the gradient (empty tensor
+// elimination; mp-flatten-elementwise keeps that view's rows apart), never
+// through a copy into or out of a contiguous buffer.
+// RUN: mp-opt %mp_src/examples/torch/cnn/cnn_grad.mlir --mp-train-pipeline='policy=none optimizer=adam' --mp-lower-to-cpu --mlir-print-ir-before=mp-strided-copies-to-linalg -o /dev/null 2>&1 | FileCheck %s --check-prefix=PHASES
+// PHASES-LABEL: func.func @cnn_grad(
+// PHASES-COUNT-4: memref.subview {{.*}} [64, 8, 7, 7] [1, 1, 2, 2]
+// PHASES-NOT: memref.copy {{.*}}strided<[1568, 196, 28, 2]
+// PHASES: return
 // With bf16-dot, the bf16 MLP step's GEMMs (all but the 10-wide output
 // layer's) multiply with AVX512-BF16's dot product, no widening of the packed
 // operands to f32.

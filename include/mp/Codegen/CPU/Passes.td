@@ -155,6 +155,55 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SplitConvolutionPhasesPass : Pass<"mp-split-convolution-phases"> {
+  let summary = "Convolutions over an image spread out with zeros (the "
+                "input gradient of a strided convolution) as one "
+                "convolution per output phase over its nonzero elements";
+  let description = [{
+    The gradient of a convolution of stride S with respect to its image
+    is a convolution of stride 1 over the output gradient spread out with
+    zeros (torch-mlir exports it so: a `tensor.insert_slice` with strides S
+    into a tensor of zeros). Along a spread dimension, the outputs
+    o = S u + r of phase r meet nonzero elements only through the taps
+    f = f0 + S t with (r + f0 - offset) % S == 0, at the source's element
+    u + t + c. This pass rewrites each convolution on tensors (linalg's
+    convolution interface, static shapes) whose image is such an insertion
+    as one convolution per combination of phases: the source (zero-padded
+    where a phase reads past its edges), the phase's taps (a strided
+    `tensor.extract_slice` of the filter) and the phase's outputs (a
+    strided slice of the accumulator, inserted back). The same products
+    are added in the same order, without the S^2 - 1 products by zero
+    in every 2-d tap: for the example CNN's second convolution (stride 2,
+    3 x 3), 2.25 taps on average rather than 9.
+
+    Matched: every inserted dimension is either whole (offset 0, stride 1)
+    or spread and read at the sum of an output loop and a reduction loop
+    (a stride-1, dilation-1 convolution along it) that no other image
+    dimension reads; the insertion's destination is zeros (`linalg.fill`
+    or a constant). A phase with no outputs or no taps leaves its outputs
+    at the accumulator's values. Part of `mp-lower-to-cpu` (not at
+    opt-level 0), before `mp-conv-to-gemm`.
+
+    ```mlir
+    %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x16x16x16xf32>)
+    %img = tensor.insert_slice %dy into %z[0, 0, 1, 1] [64, 16, 7, 7] [1, 1, 2, 2]
+    %dx = linalg.conv_2d_nchw_fchw ins(%img, %w : tensor<64x16x16x16xf32>, tensor<8x16x3x3xf32>)
+        outs(%acc : tensor<64x8x14x14xf32>)
+    // becomes four convolutions, the first (even rows and columns; tap 1):
+    %t = tensor.extract_slice %w[0, 0, 1, 1] [8, 16, 1, 1] [1, 1, 2, 2]
+    %a = tensor.extract_slice %acc[0, 0, 0, 0] [64, 8, 7, 7] [1, 1, 2, 2]
+    %c = linalg.conv_2d_nchw_fchw ins(%dy, %t) outs(%a) -> tensor<64x8x7x7xf32>
+    %r = tensor.insert_slice %c into %acc[0, 0, 0, 0] [64, 8, 7, 7] [1, 1, 2, 2]
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numSplit", "split", "Convolutions split into phases">,
+  ];
+}
+
 def ConvToGemmPass : Pass<"mp-conv-to-gemm"> {
   let summary = "Convolutions as GEMMs that mp-vectorize-contractions "
                 "vectorizes (im2col)";

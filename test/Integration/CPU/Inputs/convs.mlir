@@ -2,6 +2,9 @@
 // (mp-conv-to-gemm): NCHW with a stride and a bias, NHWC with a dilation,
 // grouped NGCHW (torch-mlir's filter gradients), 1-d; and ones it leaves as
 // loops: a pixel count no register block divides, a depthwise convolution.
+// Convolutions over images spread out with zeros (torch-mlir's input
+// gradients of strided convolutions), which mp-split-convolution-phases
+// computes as one convolution per phase: 2-d (GEMMs) and 1-d (loops).
 // numerics.py holds their references.
 
 #bias = affine_map<(n, f, h, w) -> (f)>
@@ -62,4 +65,24 @@ func.func @conv_depthwise(%img: tensor<2x10x10x4xf32>, %w: tensor<3x3x4xf32>) ->
   %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%img, %w : tensor<2x10x10x4xf32>, tensor<3x3x4xf32>) outs(%acc : tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32>
   return %c : tensor<2x8x8x4xf32>
+}
+
+func.func @conv_spread_2d(%dy: tensor<4x6x4x4xf32>, %w: tensor<5x6x3x3xf32>) -> tensor<4x5x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x6x10x10xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4x6x10x10xf32>) -> tensor<4x6x10x10xf32>
+  %img = tensor.insert_slice %dy into %z[0, 0, 1, 1] [4, 6, 4, 4] [1, 1, 2, 2] : tensor<4x6x4x4xf32> into tensor<4x6x10x10xf32>
+  %e2 = tensor.empty() : tensor<4x5x8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x5x8x8xf32>) -> tensor<4x5x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%img, %w : tensor<4x6x10x10xf32>, tensor<5x6x3x3xf32>) outs(%acc : tensor<4x5x8x8xf32>) -> tensor<4x5x8x8xf32>
+  return %c : tensor<4x5x8x8xf32>
+}
+
+func.func @conv_spread_1d(%x: tensor<2x4x3xf32>, %w: tensor<2x3x4xf32>, %acc: tensor<2x13x4xf32>) -> tensor<2x13x4xf32> {
+  %z = arith.constant dense<0.0> : tensor<2x14x3xf32>
+  %img = tensor.insert_slice %x into %z[0, 4, 0] [2, 4, 3] [1, 3, 1] : tensor<2x4x3xf32> into tensor<2x14x3xf32>
+  %c = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%img, %w : tensor<2x14x3xf32>, tensor<2x3x4xf32>) outs(%acc : tensor<2x13x4xf32>) -> tensor<2x13x4xf32>
+  return %c : tensor<2x13x4xf32>
 }

@@ -95,6 +95,27 @@ def conv_depthwise(x, f):
     return [depthwise_nhwc_hwc(x, f, 1)]
 
 
+def spread(x, axis, stride, offset, size):
+    """`x` spread `stride` apart from `offset` along `axis` into zeros."""
+    shape = list(x.shape)
+    shape[axis] = size
+    out = np.zeros(shape)
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(offset, offset + stride * x.shape[axis], stride)
+    out[tuple(index)] = x
+    return out
+
+
+def conv_spread_2d(dy, f):
+    img = spread(spread(dy, 2, 2, 1, 10), 3, 2, 1, 10)
+    return [conv2d_nchw_fchw(img, f)]
+
+
+def conv_spread_1d(x, f, acc):
+    return [acc + conv2d_nhwc_hwcf(spread(x, 1, 3, 4, 14)[:, None],
+                                   f[None])[:, 0]]
+
+
 def softmax_rows(x, axis=-1):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return e / e.sum(axis=axis, keepdims=True)
@@ -185,6 +206,7 @@ REFERENCES = {f.__name__: f for f in [
     matmul, batch_matmul, conv2d, depthwise_conv, softmax, reductions,
     layernorm, elementwise, softplus, loop, mlp_grad, attention, conv_block, conv_nchw,
     conv_nhwc, conv_grouped, conv_1d, conv_odd_pixels, conv_depthwise,
+    conv_spread_2d, conv_spread_1d,
     pairs_matmul, pairs_transposed, pairs_batch]}
 
 
