@@ -97,9 +97,10 @@ matchSpreadImage(linalg::LinalgOp op, tensor::InsertSliceOp insert) {
         return std::nullopt;
       continue;
     }
+    // Zero and negative strides verify; they spread nothing.
     std::optional<std::pair<unsigned, unsigned>> loops =
         matchSum(imageMap.getResult(d));
-    if (!loops)
+    if (stride < 1 || !loops)
       return std::nullopt;
     auto [output, tap] = *loops;
     if (iterators[output] != utils::IteratorType::parallel)

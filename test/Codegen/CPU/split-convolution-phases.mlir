@@ -76,7 +76,8 @@ func.func @nwc_stride3(%x: tensor<1x4x2xf16>, %w: tensor<2x2x3xf16>, %acc: tenso
 
 // Left alone: a destination that is not zeros; a convolution of stride 2
 // along the spread dimension (its image index is not output + tap); an
-// insertion that is partial along a dimension it does not spread.
+// insertion that is partial along a dimension it does not spread;
+// insertions of stride 0 and -3 (they verify, and spread nothing).
 // CHECK-LABEL: func.func @not_zeros
 // CHECK: tensor.insert_slice
 // CHECK: linalg.conv_1d_nwc_wcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x12x2xf32>, tensor<2x2x3xf32>)
@@ -86,6 +87,10 @@ func.func @nwc_stride3(%x: tensor<1x4x2xf16>, %w: tensor<2x2x3xf16>, %acc: tenso
 // CHECK-LABEL: func.func @partial_channels
 // CHECK: tensor.insert_slice
 // CHECK: linalg.conv_1d_nwc_wcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x12x4xf32>, tensor<2x4x3xf32>)
+// CHECK-LABEL: func.func @odd_strides
+// CHECK: tensor.insert_slice {{.*}} [1, 0, 1]
+// CHECK: tensor.insert_slice {{.*}} [1, -3, 1]
+// CHECK-COUNT-2: linalg.conv_1d_nwc_wcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x12x2xf32>, tensor<2x2x3xf32>)
 func.func @not_zeros(%x: tensor<1x4x2xf32>, %w: tensor<2x2x3xf32>, %acc: tensor<1x11x3xf32>) -> tensor<1x11x3xf32> {
   %one = arith.constant dense<1.0> : tensor<1x12x2xf32>
   %img = tensor.insert_slice %x into %one[0, 0, 0] [1, 4, 2] [1, 3, 1] : tensor<1x4x2xf32> into tensor<1x12x2xf32>
@@ -108,4 +113,15 @@ func.func @partial_channels(%x: tensor<1x4x2xf32>, %w: tensor<2x4x3xf32>, %acc: 
   %c = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
       ins(%img, %w : tensor<1x12x4xf32>, tensor<2x4x3xf32>) outs(%acc : tensor<1x11x3xf32>) -> tensor<1x11x3xf32>
   return %c : tensor<1x11x3xf32>
+}
+
+func.func @odd_strides(%x: tensor<1x4x2xf32>, %w: tensor<2x2x3xf32>, %acc: tensor<1x11x3xf32>) -> (tensor<1x11x3xf32>, tensor<1x11x3xf32>) {
+  %z = arith.constant dense<0.0> : tensor<1x12x2xf32>
+  %zero = tensor.insert_slice %x into %z[0, 0, 0] [1, 4, 2] [1, 0, 1] : tensor<1x4x2xf32> into tensor<1x12x2xf32>
+  %back = tensor.insert_slice %x into %z[0, 11, 0] [1, 4, 2] [1, -3, 1] : tensor<1x4x2xf32> into tensor<1x12x2xf32>
+  %c = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%zero, %w : tensor<1x12x2xf32>, tensor<2x2x3xf32>) outs(%acc : tensor<1x11x3xf32>) -> tensor<1x11x3xf32>
+  %d = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%back, %w : tensor<1x12x2xf32>, tensor<2x2x3xf32>) outs(%acc : tensor<1x11x3xf32>) -> tensor<1x11x3xf32>
+  return %c, %d : tensor<1x11x3xf32>, tensor<1x11x3xf32>
 }
