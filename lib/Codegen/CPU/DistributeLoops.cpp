@@ -153,6 +153,32 @@ static void readThroughSharedOutputs(scf::ForallOp forall) {
   }
 }
 
+/// The elementwise consumer of a contraction's shares (`forall`, its only
+/// use: bias, activation, cast), computed in each share right after the
+/// share's contraction, on its output while it is in cache; the consumer,
+/// or null if there is none to fuse.
+static Operation *fuseEpilogue(RewriterBase &rewriter, scf::ForallOp forall,
+                               MutableArrayRef<LoopLikeOpInterface> loops) {
+  if (forall->getNumResults() != 1 || !forall->getResult(0).hasOneUse())
+    return nullptr;
+  auto consumer =
+      dyn_cast<linalg::GenericOp>(*forall->getResult(0).getUsers().begin());
+  if (!consumer || !consumer.hasPureTensorSemantics() ||
+      consumer.getNumLoops() != consumer.getNumParallelLoops() ||
+      consumer.getNumDpsInits() != 1 ||
+      !llvm::all_of(consumer.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return nullptr;
+  FailureOr<scf::SCFFuseConsumerOfSliceResult> result =
+      scf::tileAndFuseConsumer(rewriter, consumer, loops);
+  if (failed(result))
+    return nullptr;
+  // Its uses now read the loop's new results.
+  if (consumer->use_empty())
+    rewriter.eraseOp(consumer);
+  return consumer;
+}
+
 namespace {
 struct DistributeLoopsPass
     : public mp::impl::DistributeLoopsPassBase<DistributeLoopsPass> {
@@ -171,7 +197,11 @@ struct DistributeLoopsPass
         splits.push_back({op, *split});
     });
     IRRewriter rewriter(&getContext());
+    // Consumers fused into a contraction's shares, split with it.
+    llvm::SmallPtrSet<Operation *, 8> fused;
     for (auto [op, split] : splits) {
+      if (fused.contains(op))
+        continue;
       SmallVector<int64_t> sizes(op.getNumLoops(), 0);
       sizes[split.loop] = split.share;
       scf::SCFTilingOptions options;
@@ -183,6 +213,11 @@ struct DistributeLoopsPass
       if (failed(tiled))
         continue;
       rewriter.replaceOp(op, tiled->replacements);
+      // Fusion replaces the loop (in tiled->loops) by one with more results.
+      if (Operation *epilogue =
+              fuseEpilogue(rewriter, cast<scf::ForallOp>(tiled->loops.front()),
+                           tiled->loops))
+        fused.insert(epilogue);
       readThroughSharedOutputs(cast<scf::ForallOp>(tiled->loops.front()));
       ++numDistributed;
     }

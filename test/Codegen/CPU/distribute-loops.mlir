@@ -176,3 +176,61 @@ func.func @no_inputs(%o: tensor<512x512xf32>) -> tensor<512x512xf32> {
   } -> tensor<512x512xf32>
   return %r : tensor<512x512xf32>
 }
+
+// -----
+
+// The elementwise consumer of a split contraction (bias, ReLU, the cast to
+// f16) runs in the contraction's shares, right after each share's GEMM, on
+// the columns it just computed: one parallel region for the layer, and the
+// consumer reads the share's output while it is in cache. Its result is the
+// loop's second one; no separate loop over the whole output is left.
+// CHECK-LABEL: func.func @epilogue
+// CHECK-SAME: %[[BIAS:[^:]+]]: tensor<128xf32>
+// CHECK: %[[R:.*]]:2 = scf.forall (%[[J:.*]]) = (0) to (128) step (16) shared_outs(%[[O:.*]] = %{{.*}}, %[[E:.*]] = %{{.*}})
+// CHECK:   %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<64x784xf32>, tensor<784x16xf32>) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:   %[[BS:.*]] = tensor.extract_slice %[[BIAS]][%[[J]]] [16] [1]
+// CHECK:   %[[ES:.*]] = tensor.extract_slice %[[E]][0, %[[J]]] [64, 16] [1, 1]
+// CHECK:   %[[A:.*]] = linalg.generic {{.*}} ins(%[[BS]], %[[M]] : tensor<16xf32>, tensor<64x16xf32>) outs(%[[ES]] : tensor<64x16xf16>)
+// CHECK:     arith.maximumf
+// CHECK:     arith.truncf
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[M]] into %[[O]][0, %[[J]]] [64, 16] [1, 1]
+// CHECK:     tensor.parallel_insert_slice %[[A]] into %[[E]][0, %[[J]]] [64, 16] [1, 1]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#1
+#bias = affine_map<(m, n) -> (n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @epilogue(%x: tensor<64x784xf32>, %w: tensor<784x128xf32>, %b: tensor<128xf32>, %c: tensor<64x128xf32>) -> tensor<64x128xf16> {
+  %m = linalg.matmul ins(%x, %w : tensor<64x784xf32>, tensor<784x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %e = tensor.empty() : tensor<64x128xf16>
+  %zero = arith.constant 0.0 : f32
+  %a = linalg.generic {indexing_maps = [#bias, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b, %m : tensor<128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf16>) {
+    ^bb0(%bi: f32, %v: f32, %o: f16):
+      %s = arith.addf %v, %bi : f32
+      %r = arith.maximumf %s, %zero : f32
+      %h = arith.truncf %r : f32 to f16
+      linalg.yield %h : f16
+    } -> tensor<64x128xf16>
+  return %a : tensor<64x128xf16>
+}
+
+// -----
+
+// A consumer that reduces (a row sum) is not fused: its loops are split on
+// their own.
+// CHECK-LABEL: func.func @reduced
+// CHECK: %[[R:.*]] = scf.forall (%{{.*}}) = (0) to (128) step (16) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<64x128xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<{{.*}}x128xf32>)
+#id2 = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @reduced(%x: tensor<64x784xf32>, %w: tensor<784x128xf32>, %c: tensor<64x128xf32>, %s: tensor<64xf32>) -> tensor<64xf32> {
+  %m = linalg.matmul ins(%x, %w : tensor<64x784xf32>, tensor<784x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%m : tensor<64x128xf32>) outs(%s : tensor<64xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %a = arith.addf %v, %o : f32
+      linalg.yield %a : f32
+    } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
