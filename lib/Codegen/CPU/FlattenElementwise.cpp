@@ -22,20 +22,14 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// Whether the elements of `value`'s dimensions `d` and `d + 1` stay
-/// contiguous in memory once bufferized, as far as the slice that defines
-/// it tells: a strided slice, or one not whole along `d + 1`, is a view
-/// that collapsing those dimensions would copy.
-static bool isContiguousSlice(OffsetSizeAndStrideOpInterface slice,
-                              RankedTensorType whole, unsigned d) {
+/// Whether dimensions `d` and `d + 1` of `slice` (an extract_slice or
+/// insert_slice of the tensor type `whole`) are contiguous in `whole`'s
+/// row-major layout: whole along `d + 1` and unit-strided along both.
+template <typename SliceOp>
+static bool isContiguousSlice(SliceOp slice, RankedTensorType whole,
+                              unsigned d) {
   // The whole tensor's dimensions of the slice's d and d + 1.
-  llvm::SmallBitVector dropped =
-      cast<RankedTensorType>(slice->getResult(0).getType()).getRank() ==
-              whole.getRank()
-          ? llvm::SmallBitVector(whole.getRank())
-      : isa<tensor::ExtractSliceOp>(slice)
-          ? cast<tensor::ExtractSliceOp>(slice).getDroppedDims()
-          : cast<tensor::InsertSliceOp>(slice).getDroppedDims();
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
   SmallVector<unsigned> kept;
   for (unsigned s = 0, e = whole.getRank(); s < e; ++s)
     if (!dropped.test(s))

@@ -148,26 +148,37 @@ static Phase getPhase(const SpreadDim &dim, int64_t first) {
   return phase;
 }
 
-/// `value` sliced along `dims` (offset, size, stride each), whole along the
-/// others.
-static Value
-slice(OpBuilder &b, Location loc, Value value,
-      ArrayRef<std::tuple<unsigned, int64_t, int64_t, int64_t>> dims) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> sizes =
-      getAsIndexOpFoldResult(b.getContext(), type.getShape());
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  bool whole = true;
-  for (auto [d, offset, size, stride] : dims) {
-    whole &= offset == 0 && size == type.getDimSize(d) && stride == 1;
-    offsets[d] = b.getIndexAttr(offset);
-    sizes[d] = b.getIndexAttr(size);
-    strides[d] = b.getIndexAttr(stride);
+namespace {
+/// A slice of a tensor of static `shape`: `dims` (offset, size, stride
+/// each) and the whole of every other dimension.
+struct Slice {
+  using Dim = std::tuple<unsigned, int64_t, int64_t, int64_t>;
+
+  Slice(OpBuilder &b, ArrayRef<int64_t> shape, ArrayRef<Dim> dims)
+      : offsets(shape.size(), b.getIndexAttr(0)),
+        sizes(getAsIndexOpFoldResult(b.getContext(), shape)),
+        strides(shape.size(), b.getIndexAttr(1)) {
+    for (auto [d, offset, size, stride] : dims) {
+      whole &= offset == 0 && size == shape[d] && stride == 1;
+      offsets[d] = b.getIndexAttr(offset);
+      sizes[d] = b.getIndexAttr(size);
+      strides[d] = b.getIndexAttr(stride);
+    }
   }
-  if (whole)
+
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  bool whole = true;
+};
+} // namespace
+
+/// `value` sliced along `dims`, whole along the others.
+static Value slice(OpBuilder &b, Location loc, Value value,
+                   ArrayRef<Slice::Dim> dims) {
+  Slice s(b, cast<RankedTensorType>(value.getType()).getShape(), dims);
+  if (s.whole)
     return value;
-  return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes, strides);
+  return tensor::ExtractSliceOp::create(b, loc, value, s.offsets, s.sizes,
+                                        s.strides);
 }
 
 /// Replaces `op` by one convolution per phase, each inserted into the
@@ -194,8 +205,7 @@ static void splitPhases(RewriterBase &rewriter, linalg::LinalgOp op,
           return p.outputs > 0 && p.taps > 0;
         })) {
       SmallVector<int64_t> low(sourceType.getRank(), 0), high = low;
-      SmallVector<std::tuple<unsigned, int64_t, int64_t, int64_t>> imageDims,
-          filterDims, outputDims;
+      SmallVector<Slice::Dim> imageDims, filterDims, outputDims;
       for (auto [dim, p] : llvm::zip_equal(spread, phases)) {
         low[dim.imageDim] = p.padLow;
         high[dim.imageDim] = p.padHigh;
@@ -225,20 +235,11 @@ static void splitPhases(RewriterBase &rewriter, linalg::LinalgOp op,
       Value acc = slice(rewriter, loc, result, outputDims);
       Operation *conv =
           clone(rewriter, op, acc.getType(), ValueRange{image, taps, acc});
-      auto type = cast<RankedTensorType>(init.getType());
-      SmallVector<OpFoldResult> offsets(type.getRank(),
-                                        rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes =
-          getAsIndexOpFoldResult(rewriter.getContext(), type.getShape());
-      SmallVector<OpFoldResult> strides(type.getRank(),
-                                        rewriter.getIndexAttr(1));
-      for (auto [d, offset, size, stride] : outputDims) {
-        offsets[d] = rewriter.getIndexAttr(offset);
-        sizes[d] = rewriter.getIndexAttr(size);
-        strides[d] = rewriter.getIndexAttr(stride);
-      }
+      Slice outputs(rewriter, cast<RankedTensorType>(init.getType()).getShape(),
+                    outputDims);
       result = tensor::InsertSliceOp::create(rewriter, loc, conv->getResult(0),
-                                             result, offsets, sizes, strides);
+                                             result, outputs.offsets,
+                                             outputs.sizes, outputs.strides);
     }
     // The next combination (the last dimension fastest).
     int64_t d = spread.size() - 1;
