@@ -93,23 +93,36 @@ if os.path.exists(fake_cuda) and os.path.exists(fake_cublaslt):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake_cuda", fake_cuda))
     config.substitutions.append(("%fake_cublaslt", fake_cublaslt))
+# `fake-nccl`: the fake NCCL, which reduces over MPI (built with MPI).
+fake_nccl = os.path.join(config.mp_lib_dir, "mp_fake_nccl.so")
+if "fake-cuda" in config.available_features and os.path.exists(fake_nccl):
+    config.available_features.add("fake-nccl")
+    config.substitutions.append(("%fake_nccl", fake_nccl))
+    config.substitutions.append(
+        ("%mp_runtime", os.path.join(config.mp_lib_dir, "libMPRuntime.so")))
 
 
-# `cuda-device`: a driver and a GPU are present, so GPU code can run.
-def has_cuda_device():
+# `cuda-device`: a driver and a GPU are present, so GPU code can run;
+# `cuda-devices-2`: two or more (NCCL gives each rank a GPU of its own).
+def count_cuda_devices():
     smi = shutil.which("nvidia-smi")
     if not smi:
-        return False
+        return 0
     try:
         out = subprocess.run([smi, "-L"], capture_output=True, text=True,
                              timeout=20)
     except (OSError, subprocess.SubprocessError):
-        return False
-    return out.returncode == 0 and "GPU" in out.stdout
+        return 0
+    if out.returncode != 0:
+        return 0
+    return sum(line.startswith("GPU ") for line in out.stdout.splitlines())
 
 
-if has_cuda_device():
+cuda_devices = count_cuda_devices()
+if cuda_devices >= 1:
     config.available_features.add("cuda-device")
+if cuda_devices >= 2:
+    config.available_features.add("cuda-devices-2")
 
 
 # `numpy`: Debian's python3-numpy, for numeric tests against NumPy references

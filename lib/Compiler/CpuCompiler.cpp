@@ -339,7 +339,8 @@ LogicalResult mlir::mp::compileToSharedObject(
                            llvm::GlobalValue::ExternalLinkage, backendName,
                            "_mp_backend");
   // Modules whose steps all-reduce say so (mp_module_is_data_parallel).
-  if (llvmModule->getFunction(kAllReduceFunction)) {
+  if (llvmModule->getFunction(kAllReduceFunction) ||
+      llvmModule->getFunction(kCudaAllReduceFunction)) {
     auto *yes = llvm::ConstantInt::get(
         llvm::Type::getInt8Ty(llvmModule->getContext()), 1);
     new llvm::GlobalVariable(*llvmModule, yes->getType(), /*isConstant=*/true,

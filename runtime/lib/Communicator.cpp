@@ -18,6 +18,7 @@
 #include "Internal.h"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 using namespace mp_runtime;
@@ -49,9 +50,19 @@ public:
     char message[512] = "";
     if (allReduceFn(data, count, dtype, kind, timeout, message,
                     sizeof(message)))
-      abort("all-reduce of " + std::to_string(count) + " " +
-            mp_dtype_name(static_cast<mp_dtype>(dtype)) +
-            " values: " + message);
+      abort(world::describeAllReduce(count, dtype) + ": " + message);
+  }
+
+  /// Copies from rank 0 to every rank; ends every rank on failure.
+  void broadcast(void *data, size_t bytes) {
+    if (init() != MP_OK)
+      abort(error);
+    if (size == 1)
+      return;
+    char message[512] = "";
+    if (broadcastFn(data, static_cast<int64_t>(bytes), 0, timeout, message,
+                    sizeof(message)))
+      abort("broadcast of " + std::to_string(bytes) + " bytes: " + message);
   }
 
   [[noreturn]] void abort(const std::string &message) {
@@ -70,6 +81,7 @@ public:
   }
 
   int32_t rank = 0, size = 1;
+  double timeout = 300;
 
 private:
   std::string join();
@@ -77,21 +89,28 @@ private:
   using InitFn = int (*)(int32_t *, int32_t *, char *, size_t);
   using AllReduceFn = int (*)(void *, int64_t, int32_t, int32_t, double, char *,
                               size_t);
+  using BroadcastFn = int (*)(void *, int64_t, int32_t, double, char *, size_t);
   bool initialized = false;
   std::string error;
-  double timeout = 300;
   InitFn initFn = nullptr;
   AllReduceFn allReduceFn = nullptr;
+  BroadcastFn broadcastFn = nullptr;
   void (*abortFn)(int) = nullptr;
   void (*finalizeFn)(void) = nullptr;
 };
 
-/// The world size the launcher announces, or 1.
-int64_t launcherWorldSize() {
-  for (const char *var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+/// The first of `vars` that the launcher set, as a number, or `otherwise`.
+int64_t fromLauncher(std::initializer_list<const char *> vars,
+                     int64_t otherwise) {
+  for (const char *var : vars)
     if (const char *value = std::getenv(var); value && *value)
       return std::strtoll(value, nullptr, 10);
-  return 1;
+  return otherwise;
+}
+
+/// The world size the launcher announces, or 1.
+int64_t launcherWorldSize() {
+  return fromLauncher({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}, 1);
 }
 
 std::string World::join() {
@@ -130,6 +149,7 @@ std::string World::join() {
   SymbolResolver resolve(lib);
   resolve("mp_mpi_init", initFn);
   resolve("mp_mpi_all_reduce", allReduceFn);
+  resolve("mp_mpi_broadcast", broadcastFn);
   resolve("mp_mpi_abort", abortFn);
   resolve("mp_mpi_finalize", finalizeFn);
   if (resolve.missing)
@@ -168,4 +188,35 @@ extern "C" void mp_all_reduce(int64_t address, int64_t count, int32_t dtype,
   World::get().allReduce(
       reinterpret_cast<void *>(static_cast<intptr_t>(address)), count, dtype,
       kind);
+}
+
+int32_t mp_runtime::world::rank() {
+  mp_world_size(); // joins
+  return World::get().rank;
+}
+
+int32_t mp_runtime::world::size() { return mp_world_size(); }
+
+void mp_runtime::world::broadcast(void *data, size_t bytes) {
+  World::get().broadcast(data, bytes);
+}
+
+double mp_runtime::world::timeout() {
+  mp_world_size(); // joins: reads $MP_COLLECTIVE_TIMEOUT
+  return World::get().timeout;
+}
+
+void mp_runtime::world::abort(const std::string &message) {
+  World::get().abort(message);
+}
+
+int32_t mp_runtime::world::launcherLocalRank() {
+  // Open MPI's mpirun, MPICH's Hydra, Slurm's srun.
+  return static_cast<int32_t>(fromLauncher(
+      {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, -1));
+}
+
+std::string mp_runtime::world::describeAllReduce(int64_t count, int32_t dtype) {
+  return "all-reduce of " + std::to_string(count) + " " +
+         mp_dtype_name(static_cast<mp_dtype>(dtype)) + " values";
 }

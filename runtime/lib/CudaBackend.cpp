@@ -56,7 +56,8 @@ using CUfunction = void *;
 using CUstream = void *;
 constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 constexpr unsigned kMemAttachGlobal = 1;
-constexpr CUresult kNoBinaryForGpu = 209, kUnsupportedPtxVersion = 222;
+constexpr CUresult kNoBinaryForGpu = 209, kUnsupportedPtxVersion = 222,
+                   kNotReady = 600;
 
 /// The driver entry points the backend uses, resolved from libcuda.
 struct Driver {
@@ -75,6 +76,7 @@ struct Driver {
                              void **);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamSynchronize)(CUstream);
+  CUresult (*cuStreamQuery)(CUstream);
   CUresult (*cuMemAllocManaged)(CUdeviceptr *, size_t, unsigned);
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuGetErrorName)(CUresult, const char **);
@@ -200,6 +202,7 @@ bool Cuda::ensure() {
     resolve("cuLaunchKernel", d.cuLaunchKernel);
     resolve("cuStreamCreate", d.cuStreamCreate);
     resolve("cuStreamSynchronize", d.cuStreamSynchronize);
+    resolve("cuStreamQuery", d.cuStreamQuery);
     resolve("cuMemAllocManaged", d.cuMemAllocManaged);
     resolve("cuMemFree_v2", d.cuMemFree);
     resolve("cuGetErrorName", d.cuGetErrorName);
@@ -211,8 +214,6 @@ bool Cuda::ensure() {
     }
     api = d;
     int count = 0, ordinal = 0;
-    if (const char *device = std::getenv("MP_CUDA_DEVICE"))
-      ordinal = std::atoi(device);
     CUdevice dev = 0;
     CUresult result = api.cuInit(0);
     if (result == 0)
@@ -221,6 +222,12 @@ bool Cuda::ensure() {
       unusable = describe("cuInit", result);
       return false;
     }
+    // The ranks of a data-parallel run on one machine take its devices in
+    // turn, unless told which.
+    if (const char *device = std::getenv("MP_CUDA_DEVICE"))
+      ordinal = std::atoi(device);
+    else if (int32_t local = world::launcherLocalRank(); local >= 0 && count)
+      ordinal = local % count;
     if (ordinal < 0 || ordinal >= count) {
       unusable = count ? "no CUDA device " + std::to_string(ordinal) + " (" +
                              std::to_string(count) + " present)"
@@ -513,6 +520,16 @@ void *mp_runtime::cuda::activeStream() {
   if (!cuda.pending.empty() || !cuda.ensure())
     return nullptr;
   return mgpuStreamCreate();
+}
+
+int mp_runtime::cuda::queryStream() {
+  Cuda &cuda = Cuda::get();
+  if (!cuda.stream || !cuda.pending.empty() || !cuda.ensure())
+    return -1;
+  CUresult result = cuda.api.cuStreamQuery(cuda.stream);
+  if (result == kNotReady)
+    return 0;
+  return cuda.check(result, "cuStreamQuery") ? 1 : -1;
 }
 
 void mp_runtime::cuda::recordFailure(const std::string &message) {

@@ -126,7 +126,30 @@ void startLaunch(const std::string &what);
 /// MP_CUDA_PROFILE) waits for it, so that its time and its failure are its
 /// own; otherwise returns at once.
 void finishLaunch();
+/// Whether the work put on the stream so far is done: 1 done, 0 still
+/// running, -1 failed (the failure is recorded) or nothing may run.
+int queryStream();
 } // namespace cuda
+
+/// The world of a data-parallel run (Communicator.cpp) as the device
+/// collectives see it. Each function joins the world on first use and ends
+/// every rank if joining fails.
+namespace world {
+int32_t rank();
+int32_t size();
+/// Copies `bytes` at `data` from rank 0 to every rank; ends every rank if
+/// that fails.
+void broadcast(void *data, size_t bytes);
+/// How long a collective waits for every rank ($MP_COLLECTIVE_TIMEOUT).
+double timeout();
+/// Ends every rank: "mp: error: rank R of N: MESSAGE".
+[[noreturn]] void abort(const std::string &message);
+/// This process's rank among the ranks on its machine as the launcher
+/// announces it, or -1.
+int32_t launcherLocalRank();
+/// "all-reduce of COUNT DTYPE values" (messages of failed collectives).
+std::string describeAllReduce(int64_t count, int32_t dtype);
+} // namespace world
 
 /// Resolves entry points of a library loaded with dlopen into function
 /// pointers, remembering the first one that is missing.

@@ -16,13 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../lib/CollectiveWait.h"
 #include "../lib/Internal.h"
 
 #include <mpi.h>
-
-#include <chrono>
-#include <sched.h>
-#include <thread>
 
 namespace {
 
@@ -66,6 +63,26 @@ void setError(char *error, size_t size, const char *call, int code) {
   int length = 0;
   MPI_Error_string(code, text, &length);
   std::snprintf(error, size, "%s: %s", call, text);
+}
+
+/// Waits for `request` (MPI progresses only inside its calls); false with
+/// `error` set if it fails or `wait` reaches its deadline.
+bool complete(MPI_Request &request, mp_runtime::CollectiveWait &wait,
+              double timeout, char *error, size_t errorSize) {
+  for (;;) {
+    int done = 0;
+    if (int code = MPI_Test(&request, &done, MPI_STATUS_IGNORE)) {
+      setError(error, errorSize, "MPI_Test", code);
+      return false;
+    }
+    if (done)
+      return true;
+    if (!wait.pause()) {
+      std::snprintf(error, errorSize, "%s",
+                    mp_runtime::CollectiveWait::timedOut(timeout).c_str());
+      return false;
+    }
+  }
 }
 
 } // namespace
@@ -123,13 +140,12 @@ extern "C" int mp_mpi_all_reduce(void *data, int64_t count, int32_t dtype,
                   dtype);
     return 1;
   }
-  auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
   // MPI counts are int: large buffers go in pieces.
   auto *bytes = static_cast<char *>(data);
   int elementSize = 0;
   MPI_Type_size(type, &elementSize);
   constexpr int64_t kPiece = int64_t(1) << 30;
+  mp_runtime::CollectiveWait wait(timeout);
   for (int64_t first = 0; first < count; first += kPiece) {
     int n = static_cast<int>(std::min(kPiece, count - first));
     MPI_Request request;
@@ -138,33 +154,29 @@ extern "C" int mp_mpi_all_reduce(void *data, int64_t count, int32_t dtype,
       setError(error, errorSize, "MPI_Iallreduce", code);
       return 1;
     }
-    // Poll (MPI progresses only inside its calls), yielding the core to
-    // ranks that share it (mpirun --oversubscribe); after 10 ms, a long wait
-    // (rank 0 evaluating), poll every 200 us.
-    auto start = std::chrono::steady_clock::now();
-    for (int polls = 0;; ++polls) {
-      int done = 0;
-      if (int code = MPI_Test(&request, &done, MPI_STATUS_IGNORE)) {
-        setError(error, errorSize, "MPI_Test", code);
-        return 1;
-      }
-      if (done)
-        break;
-      auto now = std::chrono::steady_clock::now();
-      if (now > deadline) {
-        std::snprintf(error, errorSize,
-                      "no answer from every rank within %g s "
-                      "($MP_COLLECTIVE_TIMEOUT); did a rank stop?",
-                      timeout);
-        return 1;
-      }
-      if (now - start > std::chrono::milliseconds(10))
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-      else if (polls > 100)
-        sched_yield();
-    }
+    if (!complete(request, wait, timeout, error, errorSize))
+      return 1;
   }
   return 0;
+}
+
+/// Copies `bytes` at `data` from rank `root` to every rank; gives up after
+/// `timeout` seconds.
+extern "C" int mp_mpi_broadcast(void *data, int64_t bytes, int32_t root,
+                                double timeout, char *error, size_t errorSize) {
+  if (bytes > INT32_MAX) {
+    std::snprintf(error, errorSize, "broadcast of %lld bytes: too large",
+                  static_cast<long long>(bytes));
+    return 1;
+  }
+  MPI_Request request;
+  if (int code = MPI_Ibcast(data, static_cast<int>(bytes), MPI_BYTE, root,
+                            MPI_COMM_WORLD, &request)) {
+    setError(error, errorSize, "MPI_Ibcast", code);
+    return 1;
+  }
+  mp_runtime::CollectiveWait wait(timeout);
+  return complete(request, wait, timeout, error, errorSize) ? 0 : 1;
 }
 
 extern "C" void mp_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }

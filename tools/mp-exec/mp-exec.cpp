@@ -244,13 +244,6 @@ int train(mp_module *module, const Flags &flags) {
   if (mp_module_find_entry(module, stepName.c_str(), &step) ||
       mp_module_find_entry(module, flags.entry.c_str(), &grad))
     return runtimeError();
-  if (flags.run.worldSize > 1 &&
-      std::strcmp(mp_module_backend(module), "cpu") != 0) {
-    std::fprintf(stderr,
-                 "mp-exec: error: data-parallel training runs on the CPU: "
-                 "NCCL for GPUs is not there yet\n");
-    return 1;
-  }
   if (flags.run.worldSize > 1 && !mp_module_is_data_parallel(module)) {
     std::fprintf(stderr,
                  "mp-exec: error: launched as one of %d ranks, but '%s' was "

@@ -726,7 +726,7 @@ static std::string findGpuToolchainProblem() {
 }
 
 /// Under mpirun: this rank's place in the world, which only data-parallel
-/// training uses, on the CPU.
+/// training uses.
 static llvm::Error joinWorld() {
   if (mp_world_init(&runOptions.rank, &runOptions.worldSize) != MP_OK)
     return runtimeError();
@@ -735,11 +735,6 @@ static llvm::Error joinWorld() {
   if (trainCommand.file.empty() || compileOnlyFlag)
     return error("launched as one of " + llvm::Twine(runOptions.worldSize) +
                  " ranks: only training (--train) runs data-parallel");
-  if (backend == Backend::cuda)
-    return error("data-parallel training runs on the CPU (--backend cpu or "
-                 "gpu-emulation): NCCL for GPUs is not there yet");
-  if (backend == Backend::automatic)
-    backend = Backend::cpu;
   step.dataParallel = true;
   return llvm::Error::success();
 }

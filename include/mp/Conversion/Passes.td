@@ -59,6 +59,12 @@ def ConvertMPToRuntimePass : Pass<"convert-mp-to-runtime", "::mlir::ModuleOp"> {
     layout is an error at the op (bufferizing `mp.all_reduce` never makes
     one). Part of `mp-lower-to-cpu` and of the GPU pipelines.
 
+    With `cuda-stream`, for code whose kernels run on the CUDA backend's
+    stream (`mp-lower-to-gpu`), the all-reduce calls `@mp_cuda_all_reduce`
+    instead (same arguments), declared `mp.gpu_stream_ordered`: the runtime
+    puts the reduction (NCCL) on the stream after the kernels launched
+    before it, so mp-gpu-async-launches waits for nothing before the call.
+
     ```mlir
     mp.all_reduce sum %buf : memref<4xf32>
     // becomes
@@ -67,9 +73,15 @@ def ConvertMPToRuntimePass : Pass<"convert-mp-to-runtime", "::mlir::ModuleOp"> {
         : (i64, i64, i32, i32) -> ()
     ```
   }];
+  let options = [
+    Option<"cudaStream", "cuda-stream", "bool", /*default=*/"false",
+           "Call the CUDA backend's stream-ordered all-reduce "
+           "(mp_cuda_all_reduce, NCCL) rather than the host one">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::mp::MPDialect"];
 }
 
 #endif // MP_CONVERSION_PASSES_TD

@@ -87,17 +87,18 @@ static PassOptions getTileOptions(const GpuPipelineOptions &options) {
 }
 
 /// Tensors on the way in: mp ops and aggregates as linalg, Tensor Core
-/// contractions given to cuBLASLt (`withLibrary`) or their tiles chosen,
-/// then buffers.
+/// contractions given to cuBLASLt or their tiles chosen, then buffers.
+/// `onCuda`: for the CUDA backend (cuBLASLt, collectives on its stream)
+/// rather than the emulation.
 static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
-                           bool withLibrary) {
+                           bool onCuda) {
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
-  if (withLibrary) {
+  if (onCuda) {
     GPUSelectGemmPassOptions select;
     select.gemm = options.gemm;
     select.libraryMinMacs = options.libraryMinMacs;
@@ -109,8 +110,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
   addBufferizationPasses(pm);
-  // Collectives of data-parallel steps: host calls on the buffers.
-  pm.addPass(createConvertMPToRuntimePass());
+  // Collectives of data-parallel steps: calls on the buffers.
+  pm.addPass(createConvertMPToRuntimePass({/*cudaStream=*/onCuda}));
 }
 
 /// Tensor Core contractions and long reductions as the target-independent
@@ -222,7 +223,7 @@ static void addTargetStage(OpPassManager &pm,
 
 void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
                                        const GpuPipelineOptions &options) {
-  addTensorStage(pm, options, /*withLibrary=*/true);
+  addTensorStage(pm, options, /*onCuda=*/true);
   addKernelStage(pm, options);
   addTargetStage(pm, options);
 }
@@ -230,7 +231,7 @@ void mlir::mp::buildLowerToGpuPipeline(OpPassManager &pm,
 void mlir::mp::buildLowerToGpuEmulationPipeline(
     OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
-  addTensorStage(pm, options, /*withLibrary=*/false);
+  addTensorStage(pm, options, /*onCuda=*/false);
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUEmulateWorkgroupMemoryPass());
   pm.addNestedPass<func::FuncOp>(createGPUEmulateSubgroupReducePass());

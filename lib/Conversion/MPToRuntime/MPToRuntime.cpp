@@ -5,13 +5,14 @@
 //===----------------------------------------------------------------------===//
 //
 // The collectives of a data-parallel training step become calls of the
-// runtime's communicator, which is a single process, MPI or (later) NCCL
-// depending on how the program was launched.
+// runtime's communicator: a single process or MPI on host buffers, depending
+// on how the program was launched, or NCCL on the CUDA backend's stream.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mp/Conversion/MPToRuntime/MPToRuntime.h"
 #include "mp/Conversion/Passes.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Dialect/MP/IR/MPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,7 +45,8 @@ int32_t getRuntimeDtype(Type element) {
 }
 
 struct AllReduceOpConversion : public OpConversionPattern<AllReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AllReduceOpConversion(MLIRContext *ctx, StringRef function)
+      : OpConversionPattern(ctx), function(function) {}
 
   LogicalResult
   matchAndRewrite(AllReduceOp op, OpAdaptor adaptor,
@@ -71,12 +73,15 @@ struct AllReduceOpConversion : public OpConversionPattern<AllReduceOp> {
                                           value);
     };
     rewriter.replaceOpWithNewOp<func::CallOp>(
-        op, kAllReduceFunction, TypeRange(),
+        op, function, TypeRange(),
         ValueRange{toI64(address), toI64(count),
                    i32(getRuntimeDtype(type.getElementType())),
                    i32(static_cast<int32_t>(op.getKind()))});
     return success();
   }
+
+private:
+  StringRef function;
 };
 
 struct WorldSizeOpConversion : public OpConversionPattern<WorldSizeOp> {
@@ -104,6 +109,7 @@ struct ConvertMPToRuntimePass
     });
     OpBuilder b(module.getBodyRegion());
     Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto streamOrdered = MPDialect::GpuStreamOrderedAttrHelper(&getContext());
     auto declare = [&](StringRef name, FunctionType type) -> LogicalResult {
       if (auto existing = module.lookupSymbol<func::FuncOp>(name)) {
         if (existing.getFunctionType() == type)
@@ -114,10 +120,14 @@ struct ConvertMPToRuntimePass
       }
       auto decl = func::FuncOp::create(b, module.getLoc(), name, type);
       decl.setPrivate();
+      if (name == kCudaAllReduceFunction)
+        streamOrdered.setAttr(decl, b.getUnitAttr());
       return success();
     };
+    StringRef allReduce =
+        cudaStream ? kCudaAllReduceFunction : kAllReduceFunction;
     if ((hasAllReduce &&
-         failed(declare(kAllReduceFunction,
+         failed(declare(allReduce,
                         b.getFunctionType({i64, i64, i32, i32}, {})))) ||
         (hasWorldSize &&
          failed(declare(kWorldSizeFunction, b.getFunctionType({}, {i32})))))
@@ -128,7 +138,7 @@ struct ConvertMPToRuntimePass
                            memref::MemRefDialect>();
     target.addIllegalOp<AllReduceOp, WorldSizeOp>();
     RewritePatternSet patterns(&getContext());
-    populateMPToRuntimeConversionPatterns(patterns);
+    populateMPToRuntimeConversionPatterns(patterns, allReduce);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }
@@ -136,7 +146,7 @@ struct ConvertMPToRuntimePass
 } // namespace
 
 void mlir::mp::populateMPToRuntimeConversionPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<AllReduceOpConversion, WorldSizeOpConversion>(
-      patterns.getContext());
+    RewritePatternSet &patterns, StringRef allReduceFunction) {
+  patterns.add<AllReduceOpConversion>(patterns.getContext(), allReduceFunction);
+  patterns.add<WorldSizeOpConversion>(patterns.getContext());
 }

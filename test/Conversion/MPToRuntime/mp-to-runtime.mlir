@@ -1,4 +1,5 @@
 // RUN: mp-opt %s --split-input-file --convert-mp-to-runtime --verify-diagnostics | FileCheck %s --implicit-check-not=mp.
+// RUN: mp-opt %s --split-input-file --convert-mp-to-runtime=cuda-stream --verify-diagnostics | FileCheck %s --check-prefix=CUDA --implicit-check-not=mp.all_reduce --implicit-check-not=mp.world_size --implicit-check-not=@mp_all_reduce
 
 // The runtime's functions are declared once; a buffer's aligned address and
 // element count, the dtype (2: bf16, 4: i1) and the kind (0: sum, 1: max)
@@ -20,6 +21,15 @@
 // CHECK: %[[MAX:.*]] = arith.constant 1 : i32
 // CHECK: call @mp_all_reduce(%{{.*}}, %{{.*}}, %[[I1]], %[[MAX]])
 // CHECK: return %[[N]]
+
+// With cuda-stream, the CUDA backend's all-reduce, which puts the reduction
+// on its stream (declared stream-ordered for mp-gpu-async-launches).
+// CUDA-DAG: func.func private @mp_cuda_all_reduce(i64, i64, i32, i32) attributes {mp.gpu_stream_ordered}
+// CUDA-DAG: func.func private @mp_world_size() -> i32
+// CUDA-LABEL: func.func @step(
+// CUDA: call @mp_world_size() : () -> i32
+// CUDA: call @mp_cuda_all_reduce(%{{.*}}, %{{.*}}, %c2_i32, %c0_i32)
+// CUDA: call @mp_cuda_all_reduce(%{{.*}}, %{{.*}}, %c4_i32, %c1_i32)
 func.func @step(%g: memref<4x?xbf16>, %f: memref<i1>) -> i32 {
   %n = mp.world_size : i32
   mp.all_reduce sum %g : memref<4x?xbf16>

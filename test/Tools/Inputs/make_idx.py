@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Writes a Fashion-MNIST-shaped data set (gzipped IDX, 28x28 images) of N
 training and N test examples into DIR, labels i % 10 unless --label says
-otherwise for example 0; --image-dims writes other dimensions into the image
+otherwise for example 0 (--same-label L: all examples); --image-dims writes other dimensions into the image
 files' headers (the data stays N 28x28 images). Pixels are 0 unless --random
 SEED fills them with bytes from Python's random.Random(SEED).
 
-Usage: make_idx.py DIR N [--label L] [--image-dims A,B,C] [--random SEED]
+Usage: make_idx.py DIR N [--label L | --same-label L] [--image-dims A,B,C]
+                   [--random SEED]
 """
 import argparse
 import gzip
@@ -27,6 +28,7 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("n", type=int)
     parser.add_argument("--label", type=int)
+    parser.add_argument("--same-label", type=int)
     parser.add_argument("--image-dims")
     parser.add_argument("--random", type=int)
     args = parser.parse_args()
@@ -34,6 +36,8 @@ def main():
     labels = bytes(i % 10 for i in range(args.n))
     if args.label is not None and args.n:
         labels = bytes([args.label]) + labels[1:]
+    if args.same_label is not None:
+        labels = bytes([args.same_label] * args.n)
     dims = (args.n, 28, 28)
     if args.image_dims:
         dims = tuple(int(d) for d in args.image_dims.split(","))

@@ -18,11 +18,17 @@ namespace mp {
 /// i32 kind)` and `i32 mp_world_size()`.
 constexpr llvm::StringLiteral kAllReduceFunction = "mp_all_reduce";
 constexpr llvm::StringLiteral kWorldSizeFunction = "mp_world_size";
+/// The CUDA backend's all-reduce on its stream (runtime/lib/
+/// CudaCollectives.cpp), with the arguments of `mp_all_reduce`.
+constexpr llvm::StringLiteral kCudaAllReduceFunction = "mp_cuda_all_reduce";
 
 /// Conversion patterns of convert-mp-to-runtime: the buffer form of
-/// `mp.all_reduce` and `mp.world_size` to calls of the runtime, which must
-/// be declared in the module (the pass declares them).
-void populateMPToRuntimeConversionPatterns(RewritePatternSet &patterns);
+/// `mp.all_reduce` to calls of `allReduceFunction` (kAllReduceFunction or
+/// kCudaAllReduceFunction) and `mp.world_size` to calls of
+/// kWorldSizeFunction, which must be declared in the module (the pass
+/// declares them).
+void populateMPToRuntimeConversionPatterns(RewritePatternSet &patterns,
+                                           llvm::StringRef allReduceFunction);
 
 } // namespace mp
 } // namespace mlir

@@ -251,6 +251,12 @@ void mp_world_finalize(void);
  * $MP_COLLECTIVE_TIMEOUT seconds, default 300) ends every rank. */
 int32_t mp_world_size(void);
 void mp_all_reduce(int64_t address, int64_t count, int32_t dtype, int32_t kind);
+/* The same on a buffer of the CUDA backend (mp-lower-to-gpu's steps): an
+ * NCCL all-reduce on the backend's stream, after the kernels launched
+ * before it; returns once it has completed. NCCL is loaded (dlopen) on the
+ * first call in a world of several ranks and bootstrapped over MPI. */
+void mp_cuda_all_reduce(int64_t address, int64_t count, int32_t dtype,
+                        int32_t kind);
 
 #ifdef __cplusplus
 }
