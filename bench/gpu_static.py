@@ -11,6 +11,7 @@ Prints a Markdown table with the mixed/fp32 ratios measured in this one run.
 Goal (issue 11): activation bytes of the mixed step <= 0.55x fp32.
 
 Usage: bench/gpu_static.py [--mp-opt build/bin/mp-opt]
+                           [--optimizer sgd|momentum|adam|adamw]
 """
 import argparse
 import json
@@ -23,10 +24,11 @@ MODELS = ["mlp", "cnn", "transformer"]
 POLICIES = ["none", "fp16", "bf16"]
 
 
-def measure(mp_opt, model, policy, tmp):
+def measure(mp_opt, model, policy, optimizer, tmp):
     report = os.path.join(tmp, f"{model}-{policy}.json")
     source = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
-    subprocess.run([mp_opt, source, f"--mp-train-pipeline=policy={policy}",
+    subprocess.run([mp_opt, source,
+                    f"--mp-train-pipeline=policy={policy} optimizer={optimizer}",
                     f"--mp-lower-to-gpu=format=isa kernel-report={report}",
                     "-o", os.devnull], check=True)
     with open(report) as f:
@@ -40,6 +42,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mp-opt", default=os.path.join(ROOT, "build", "bin",
                                                          "mp-opt"))
+    parser.add_argument("--optimizer", default="sgd",
+                        choices=["sgd", "momentum", "adam", "adamw"])
     args = parser.parse_args()
     print("| step | policy | kernels | GEMMs on mma.sync | MB moved | "
           "MB of activations | activations vs fp32 |")
@@ -48,7 +52,7 @@ def main():
         for model in MODELS:
             base = None
             for policy in POLICIES:
-                m = measure(args.mp_opt, model, policy, tmp)
+                m = measure(args.mp_opt, model, policy, args.optimizer, tmp)
                 base = base or m
                 ratio = m["activation_bytes"] / base["activation_bytes"]
                 print(f"| {model} | {'fp32' if policy == 'none' else policy} "

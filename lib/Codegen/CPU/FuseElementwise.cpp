@@ -8,6 +8,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -29,6 +31,125 @@ static bool shouldFuse(OpOperand *operand) {
   return !consumer || !linalg::isaContractionOpInterface(consumer);
 }
 
+/// Whether `op` is an elementwise generic on tensors whose results are
+/// written at the loop indices (identity output maps) and whose body does
+/// not read its outputs.
+static bool isPlainElementwise(linalg::GenericOp op) {
+  return op.hasPureTensorSemantics() &&
+         op.getNumLoops() == op.getNumParallelLoops() &&
+         llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+           return op.getMatchingIndexingMap(&init).isIdentity() &&
+                  !op.payloadUsesValueFromOperand(&init);
+         });
+}
+
+/// Merges into `producer` (an elementwise generic of several results) the
+/// elementwise generics that read them, each one result at the same
+/// indices, when every result has at most one such reader and no other
+/// use: one op computes the producer's values and the readers' from them
+/// (an optimizer's update of a parameter and its moments, and the selects
+/// that keep the old values on a skipped step, as one kernel that reads
+/// each input once). Upstream's fusion would copy the producer into each
+/// reader instead. The merged op takes the producer's place in the
+/// readers' first position; it writes into the producer's outputs.
+static void absorbReaders(IRRewriter &rewriter, DominanceInfo &dominance,
+                          linalg::GenericOp producer) {
+  if (producer->getNumResults() < 2 || !isPlainElementwise(producer))
+    return;
+  unsigned numLoops = producer.getNumLoops();
+  // The reader of each result (null: none); the first reader in the block.
+  SmallVector<linalg::GenericOp> readers;
+  Operation *first = nullptr;
+  for (OpResult result : producer->getResults()) {
+    if (result.use_empty()) {
+      readers.push_back(nullptr);
+      continue;
+    }
+    auto reader = dyn_cast<linalg::GenericOp>(*result.user_begin());
+    if (!result.hasOneUse() || !reader || reader->getNumResults() != 1 ||
+        reader->getBlock() != producer->getBlock() ||
+        !isPlainElementwise(reader) || reader.getNumLoops() != numLoops ||
+        llvm::is_contained(readers, reader))
+      return;
+    OpOperand &use = *result.use_begin();
+    if (!reader.isDpsInput(&use) ||
+        !reader.getMatchingIndexingMap(&use).isIdentity())
+      return;
+    readers.push_back(reader);
+    if (!first || reader->isBeforeInBlock(first))
+      first = reader;
+  }
+  if (!first)
+    return;
+  // The readers' other inputs must exist where the merged op goes.
+  SmallVector<Value> inputs = producer.getDpsInputs();
+  SmallVector<AffineMap> maps = llvm::map_to_vector(
+      producer.getDpsInputOperands(), [&](OpOperand *operand) {
+        return producer.getMatchingIndexingMap(operand);
+      });
+  for (linalg::GenericOp reader : readers) {
+    if (!reader)
+      continue;
+    for (OpOperand *operand : reader.getDpsInputOperands()) {
+      if (operand->get().getDefiningOp() == producer)
+        continue;
+      if (!dominance.properlyDominates(operand->get(), first))
+        return;
+      inputs.push_back(operand->get());
+      maps.push_back(reader.getMatchingIndexingMap(operand));
+    }
+  }
+  SmallVector<Value> inits = producer.getDpsInits();
+  maps.append(inits.size(), rewriter.getMultiDimIdentityMap(numLoops));
+
+  rewriter.setInsertionPoint(first);
+  auto merged = linalg::GenericOp::create(
+      rewriter, producer.getLoc(), producer->getResultTypes(), inputs, inits,
+      maps, producer.getIteratorTypesArray());
+  Block *body = rewriter.createBlock(&merged.getRegion());
+  for (Value value : llvm::concat<Value>(inputs, inits))
+    body->addArgument(getElementTypeOrSelf(value.getType()), value.getLoc());
+  // The producer's body on its arguments, then each reader's on its own
+  // inputs and the producer's value of the result it read.
+  IRMapping mapping;
+  Block &producerBody = producer.getRegion().front();
+  unsigned numProducerInputs = producer.getNumDpsInputs();
+  for (auto [i, arg] : llvm::enumerate(producerBody.getArguments()))
+    mapping.map(arg,
+                i < numProducerInputs
+                    ? body->getArgument(i)
+                    : body->getArgument(inputs.size() + i - numProducerInputs));
+  for (Operation &op : producerBody.without_terminator())
+    rewriter.clone(op, mapping);
+  SmallVector<Value> values =
+      llvm::map_to_vector(producerBody.getTerminator()->getOperands(),
+                          [&](Value v) { return mapping.lookupOrDefault(v); });
+  SmallVector<Value> yields = values;
+  unsigned nextInput = numProducerInputs;
+  for (auto [j, reader] : llvm::enumerate(readers)) {
+    if (!reader)
+      continue;
+    Block &readerBody = reader.getRegion().front();
+    for (OpOperand *operand : reader.getDpsInputOperands()) {
+      BlockArgument arg = readerBody.getArgument(operand->getOperandNumber());
+      mapping.map(arg,
+                  operand->get().getDefiningOp() == producer
+                      ? values[cast<OpResult>(operand->get()).getResultNumber()]
+                      : body->getArgument(nextInput++));
+    }
+    for (Operation &op : readerBody.without_terminator())
+      rewriter.clone(op, mapping);
+    yields[j] =
+        mapping.lookupOrDefault(readerBody.getTerminator()->getOperand(0));
+  }
+  linalg::YieldOp::create(rewriter, producer.getLoc(), yields);
+
+  for (auto [j, reader] : llvm::enumerate(readers))
+    if (reader)
+      rewriter.replaceOp(reader, merged->getResult(j));
+  rewriter.eraseOp(producer);
+}
+
 namespace {
 struct FuseElementwisePass
     : public mp::impl::FuseElementwisePassBase<FuseElementwisePass> {
@@ -48,6 +169,15 @@ struct FuseElementwisePass
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
+    // (Readers have one result: none of them is in the list.)
+    SmallVector<linalg::GenericOp> producers;
+    getOperation()->walk([&](linalg::GenericOp op) {
+      if (op->getNumResults() > 1)
+        producers.push_back(op);
+    });
+    DominanceInfo dominance(getOperation());
+    for (linalg::GenericOp producer : producers)
+      absorbReaders(rewriter, dominance, producer);
     RewritePatternSet patterns(&getContext());
     linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

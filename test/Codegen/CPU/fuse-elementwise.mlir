@@ -108,3 +108,100 @@ func.func @kept(%x: tensor<4x8xf32>, %w: tensor<8x4xf16>, %y: tensor<4x8xf32>) -
   } -> tensor<4x4xf32>
   return %sq, %mm, %h : tensor<4x8xf16>, tensor<4x4xf32>, tensor<4x8xf16>
 }
+
+// -----
+
+// A generic of two results (an update of a value and its moment), each
+// read once by an elementwise op (the selects that keep the old values on
+// a skipped step): one generic computes both and selects, writing into the
+// producer's outputs, and reads each input once (the operands the readers
+// share with it are deduplicated).
+// CHECK-LABEL: func.func @readers
+// CHECK-SAME: (%[[P:.*]]: tensor<8xf32>, %[[G:.*]]: tensor<8xf32>, %[[M:.*]]: tensor<8xf32>, %[[SKIP:.*]]: tensor<i1>)
+// CHECK: %[[E1:.*]] = tensor.empty() {p}
+// CHECK: %[[E2:.*]] = tensor.empty() {m}
+// CHECK: %[[R:.*]]:2 = linalg.generic
+// CHECK-SAME: ins(%[[P]], %[[G]], %[[M]], %[[SKIP]] : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i1>) outs(%[[E1]], %[[E2]] : tensor<8xf32>, tensor<8xf32>)
+// CHECK-NEXT: ^bb0(%[[IP:.*]]: f32, %[[IG:.*]]: f32, %[[IM:.*]]: f32, %[[S:.*]]: i1, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT: %[[NM:.*]] = arith.addf %[[IM]], %[[IG]]
+// CHECK-NEXT: %[[NP:.*]] = arith.subf %[[IP]], %[[NM]]
+// CHECK-NEXT: %[[SP:.*]] = arith.select %[[S]], %[[IP]], %[[NP]]
+// CHECK-NEXT: %[[SM:.*]] = arith.select %[[S]], %[[IM]], %[[NM]]
+// CHECK: linalg.yield %[[SP]], %[[SM]]
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[R]]#0, %[[R]]#1
+#id = affine_map<(i) -> (i)>
+#scalar = affine_map<(i) -> ()>
+func.func @readers(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %skip: tensor<i1>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e1 = tensor.empty() {p} : tensor<8xf32>
+  %e2 = tensor.empty() {m} : tensor<8xf32>
+  %u:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%p, %g, %m : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) outs(%e1, %e2 : tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o1: f32, %o2: f32):
+    %nm = arith.addf %c, %b : f32
+    %np = arith.subf %a, %nm : f32
+    linalg.yield %np, %nm : f32, f32
+  } -> (tensor<8xf32>, tensor<8xf32>)
+  %e3 = tensor.empty() : tensor<8xf32>
+  %sp = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%skip, %p, %u#0 : tensor<i1>, tensor<8xf32>, tensor<8xf32>) outs(%e3 : tensor<8xf32>) {
+  ^bb0(%s: i1, %old: f32, %new: f32, %o: f32):
+    %v = arith.select %s, %old, %new : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %e4 = tensor.empty() : tensor<8xf32>
+  %sm = linalg.generic {indexing_maps = [#scalar, #id, #id, #id], iterator_types = ["parallel"]}
+      ins(%skip, %m, %u#1 : tensor<i1>, tensor<8xf32>, tensor<8xf32>) outs(%e4 : tensor<8xf32>) {
+  ^bb0(%s: i1, %old: f32, %new: f32, %o: f32):
+    %v = arith.select %s, %old, %new : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %sp, %sm : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Not merged: a result that is also returned (the merged op could not give
+// both the value and its reader's), and a reader that reads it transposed.
+// CHECK-LABEL: func.func @readers_kept
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @readers_transposed
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+#t = affine_map<(i, j) -> (j, i)>
+func.func @readers_kept(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %u:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x4xf32>) outs(%e, %e : tensor<4x4xf32>, tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o1: f32, %o2: f32):
+    %n = arith.negf %a : f32
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %n, %s : f32, f32
+  } -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u#0 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<4x4xf32>
+  return %r, %u#0, %u#1 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+func.func @readers_transposed(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %u:2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x4xf32>) outs(%e, %e : tensor<4x4xf32>, tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o1: f32, %o2: f32):
+    %n = arith.negf %a : f32
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %n, %s : f32, f32
+  } -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  %r1 = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u#0 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<4x4xf32>
+  return %r1, %u#1 : tensor<4x4xf32>, tensor<4x4xf32>
+}

@@ -142,7 +142,14 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     and their order stay the same. Results with several uses are not
     fused (their computation would be repeated), nor anything into a
     contraction: its f16/bf16 operands stay visible to the Tensor Core path
-    (and cuBLASLt). Part of `mp-lower-to-gpu`, before the tiles are chosen,
+    (and cuBLASLt).
+
+    First, a generic of several results, each read once by an elementwise
+    generic at the same indices (an optimizer's update of a parameter and
+    its moments, and the selects that keep the old values on a skipped step
+    in mp-lower-to-gpu), takes its readers in: one generic computes the
+    results and the readers' values from them, writing into the producer's
+    outputs (upstream's fusion would copy the producer into each reader). Part of `mp-lower-to-gpu`, before the tiles are chosen,
     and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
     one pass over memory instead of one per op.
 

@@ -130,7 +130,7 @@ def train(args, tally, tmp):
                 mp_run(["--train", path, "--amp", args.amp, "--epochs", "1",
                         "--max-steps", str(args.steps), "--seed", "1",
                         "--loss-scale", "dynamic", "--inject-overflow", "2",
-                        "--backend", backend,
+                        "--optimizer", args.optimizer, "--backend", backend,
                         "--log", os.path.join(out, "log.csv"),
                         "--save-params", out] + exact_flags(backend),
                        env=env)
@@ -155,6 +155,7 @@ def main():
     parser.add_argument("--seeds", default="0:10")
     parser.add_argument("--data")
     parser.add_argument("--steps", type=int, default=4)
+    parser.add_argument("--optimizer", default="sgd")
     parser.add_argument("--rtol", type=float, default=1e-5)
     args = parser.parse_intermixed_args()
     tally = Tally()
