@@ -84,8 +84,8 @@
 // updated once, with the flag of all ranks, before the skip.
 // DP-LABEL: func.func @grad_step(
 // DP-SAME: %[[SCALE:[^:]+]]: tensor<f32> {mp.loss_scale, mp.state = 6.553600e+04 : f32}, %[[T:[^:]+]]: tensor<i32> {mp.state = 0 : i32})
+// DP-NEXT: %[[N:.*]] = mp.world_size : i32
 // DP: %[[R:.*]]:7 = call @grad(
-// DP: %[[N:.*]] = mp.world_size : i32
 // DP: %[[NF:.*]] = arith.sitofp %[[N]] : i32 to f32
 // DP: %[[INV:.*]] = arith.divf %{{.*}}, %[[NF]] : f32
 // DP: %[[FW:.*]] = tensor.collapse_shape %[[R]]#1 {{\[}}[0, 1]] : tensor<4x3xf32> into tensor<12xf32>

@@ -480,8 +480,12 @@ LogicalResult MakeTrainStepPass::reduceAcrossRanks(
     return AllReduceOp::create(b, loc, kind, value).getResult();
   };
   Type f32 = b.getF32Type();
+  // The world size first in the step: the GPU backend asks the runtime for
+  // it before launching the gradient function's kernels, not after waiting
+  // for them.
+  auto top = OpBuilder::atBlockBegin(b.getInsertionBlock());
   Value size = arith::SIToFPOp::create(
-      b, loc, f32, WorldSizeOp::create(b, loc, b.getI32Type()));
+      b, loc, f32, WorldSizeOp::create(top, loc, b.getI32Type()));
   Value inv = arith::DivFOp::create(
       b, loc, arith::ConstantOp::create(b, loc, b.getF32FloatAttr(1.0f)), size);
   SmallVector<unsigned> gradResults;
