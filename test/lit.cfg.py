@@ -99,7 +99,9 @@ if "fake-cuda" in config.available_features and os.path.exists(fake_nccl):
     config.available_features.add("fake-nccl")
     config.substitutions.append(("%fake_nccl", fake_nccl))
     config.substitutions.append(
-        ("%mp_runtime", os.path.join(config.mp_lib_dir, "libMPRuntime.so")))
+        ("%cuda_all_reduce_check",
+         os.path.join(config.mp_obj_root, "runtime", "test",
+                      "mp-cuda-all-reduce-check")))
 
 
 # `cuda-device`: a driver and a GPU are present, so GPU code can run;
