@@ -22,14 +22,50 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// Fuses a producer with one use, into anything but a contraction.
-static bool shouldFuse(OpOperand *operand) {
-  Operation *producer = operand->get().getDefiningOp();
-  if (!producer || !producer->hasOneUse())
+/// The most operations of a producer that `recompute` copies into each of
+/// its readers.
+constexpr int64_t kMaxRecomputedOps = 8;
+
+/// Whether recomputing `op`'s result where it is read reads no more memory
+/// than reading the result would: an elementwise generic of one result with
+/// at most one input read in full (the others broadcast) and a short body,
+/// none of whose readers is a contraction (which would read the wider input
+/// in its operand copies, once per tile, rather than the result).
+static bool isCheapToRecompute(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic->getNumResults() != 1 ||
+      llvm::any_of(generic->getUsers(),
+                   [](Operation *user) {
+                     auto reader = dyn_cast<linalg::LinalgOp>(user);
+                     return !reader ||
+                            linalg::isaContractionOpInterface(reader);
+                   }) ||
+      !generic.hasPureTensorSemantics() ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getBody()->getOperations().size() > kMaxRecomputedOps + 1)
     return false;
-  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
-  return !consumer || !linalg::isaContractionOpInterface(consumer);
+  int64_t full =
+      llvm::count_if(generic.getDpsInputOperands(), [&](OpOperand *operand) {
+        return generic.getMatchingIndexingMap(operand).isPermutation();
+      });
+  return full <= 1;
 }
+
+namespace {
+/// Which producers fusion takes: one with one use, or with `recompute` also
+/// one that is cheap to recompute; into anything but a contraction.
+struct FusionControl {
+  bool recompute;
+  bool operator()(OpOperand *operand) const {
+    Operation *producer = operand->get().getDefiningOp();
+    if (!producer ||
+        !(producer->hasOneUse() || (recompute && isCheapToRecompute(producer))))
+      return false;
+    auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+    return !consumer || !linalg::isaContractionOpInterface(consumer);
+  }
+};
+} // namespace
 
 /// Whether `op` is an elementwise generic on tensors whose results are
 /// written at the loop indices (identity output maps) and whose body does
@@ -153,6 +189,8 @@ static void absorbReaders(IRRewriter &rewriter, DominanceInfo &dominance,
 namespace {
 struct FuseElementwisePass
     : public mp::impl::FuseElementwisePassBase<FuseElementwisePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     // Named elementwise ops (broadcasts, transposes, linalg.add...) as
     // generics, which fusion takes.
@@ -179,7 +217,8 @@ struct FuseElementwisePass
     for (linalg::GenericOp producer : producers)
       absorbReaders(rewriter, dominance, producer);
     RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+    linalg::populateElementwiseOpsFusionPatterns(patterns,
+                                                 FusionControl{recompute});
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -97,7 +97,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
-  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(
+      createFuseElementwisePass({/*recompute=*/true}));
   if (onCuda) {
     GPUSelectGemmPassOptions select;
     select.gemm = options.gemm;

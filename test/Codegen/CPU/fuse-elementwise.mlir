@@ -1,4 +1,5 @@
 // RUN: mp-opt %s --split-input-file --mp-fuse-elementwise | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-fuse-elementwise=recompute | FileCheck %s --check-prefix=RECOMPUTE
 
 // A chain (cast, bias broadcast, add, relu) becomes one generic; the
 // broadcast, a named op, is generalized and fused too.
@@ -204,4 +205,107 @@ func.func @readers_transposed(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4
     linalg.yield %v : f32
   } -> tensor<4x4xf32>
   return %r1, %u#1 : tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// A softmax's exp, read by its sum and its division. Without recompute it
+// stays its own op (written, read twice); with recompute each reader
+// computes it from the shifted input (read once by each, as the exp's
+// result was), bit for bit the same values.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[EXP:.*]] = linalg.generic
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: math.exp
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[EXP]] :
+// CHECK: linalg.generic {{.*}}ins(%[[EXP]], %{{.*}} :
+// RECOMPUTE-LABEL: func.func @softmax
+// RECOMPUTE-SAME: (%[[X:.*]]: tensor<4x8xf32>,
+// RECOMPUTE: %[[SUM:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}}ins(%[[X]] :
+// RECOMPUTE: math.exp
+// RECOMPUTE: arith.addf
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[X]], %[[SUM]] :
+// RECOMPUTE: math.exp
+// RECOMPUTE: arith.divf
+// RECOMPUTE-NOT: linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @softmax(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%ex : tensor<4x8xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.addf %a, %o : f32
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  %d = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%ex, %s : tensor<4x8xf32>, tensor<4xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.divf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x8xf32>
+  return %d : tensor<4x8xf32>
+}
+
+// -----
+
+// Not recomputed: a cast that a contraction reads (the contraction would
+// read the f32 input in its operand copies, once per tile), and a product
+// of two inputs read in full (recomputing it would read both twice).
+// RECOMPUTE-LABEL: func.func @not_recomputed
+// RECOMPUTE-COUNT-6: linalg.generic
+// RECOMPUTE-NOT: linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+func.func @not_recomputed(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w: tensor<8x4xf16>) -> (tensor<4x4xf32>, tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %e32 = tensor.empty() : tensor<4x8xf32>
+  %c16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  %acc = tensor.empty() : tensor<4x4xf32>
+  %mm = linalg.generic {
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%c16, %w : tensor<4x8xf16>, tensor<8x4xf16>) outs(%acc : tensor<4x4xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %sq = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c16 : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.mulf %a, %a : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  %xy = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e32 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %n1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xy : tensor<4x8xf32>) outs(%e32 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.negf %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %n2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xy : tensor<4x8xf32>) outs(%e32 : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = math.exp %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  return %mm, %sq, %n1, %n2 : tensor<4x4xf32>, tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>
 }

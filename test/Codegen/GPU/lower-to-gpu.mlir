@@ -16,7 +16,7 @@
 // CHECK: %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_0::@mlp_grad_kernel_0
 // CHECK-NOT: mgpuStreamSynchronize
-// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_23::@mlp_grad_kernel_23
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_20::@mlp_grad_kernel_20
 // CHECK-COUNT-9: llvm.call @_mlir_memref_to_llvm_free
 // CHECK-NEXT: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 // CHECK-NEXT: llvm.call @mgpuStreamDestroy(%[[STREAM]])
@@ -39,9 +39,9 @@
 // RUN: %if ptxas %{ %python %S/Inputs/assemble_ptx.py %ptxas %t.bf16.ptx %t.bf16.mlir | FileCheck %s --check-prefix=PTXAS-BF16 %}
 // PTXAS-NOT: failed
 // PTXAS-NOT: [1-9][0-9]* bytes spilled
-// PTXAS: 48 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
+// PTXAS: 42 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
 // PTXAS-BF16-NOT: [1-9][0-9]* bytes spilled
-// PTXAS-BF16: 24 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
+// PTXAS-BF16: 21 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
 
 // Reductions to one element, and to few elements of many terms, are a block
 // of threads each: partials in registers, a tree over shared memory with a

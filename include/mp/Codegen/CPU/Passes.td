@@ -149,7 +149,17 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     its moments, and the selects that keep the old values on a skipped step
     in mp-lower-to-gpu), takes its readers in: one generic computes the
     results and the readers' values from them, writing into the producer's
-    outputs (upstream's fusion would copy the producer into each reader). Part of `mp-lower-to-gpu`, before the tiles are chosen,
+    outputs (upstream's fusion would copy the producer into each reader).
+
+    With `recompute` (set by `mp-lower-to-gpu`), a producer with several
+    uses is also fused into each of them when recomputing it reads no more
+    memory than reading its result would: an elementwise generic of one
+    result with at most one input read in full (the others broadcast) and
+    at most 8 operations, such as a softmax's `exp` that its sum and its
+    division both read, or a cast that a GEMM and another op read (the GEMM
+    then computes the cast in its operand copies). On a GPU, computing it
+    twice costs less than writing it and reading it back; the values are
+    the same bit for bit. Part of `mp-lower-to-gpu`, before the tiles are chosen,
     and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
     one pass over memory instead of one per op.
 
@@ -159,6 +169,11 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     // becomes one linalg.generic with truncf, extf, addf and maximumf
     ```
   }];
+  let options = [
+    Option<"recompute", "recompute", "bool", /*default=*/"false",
+           "Also fuse cheap producers with several uses into each of them "
+           "(recomputed where read)">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
