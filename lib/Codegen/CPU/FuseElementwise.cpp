@@ -26,11 +26,20 @@ using namespace mlir::mp;
 /// its readers.
 constexpr int64_t kMaxRecomputedOps = 8;
 
+/// The bytes of a tensor of static shape, if it is one.
+static std::optional<int64_t> getStaticBytes(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
 /// Whether recomputing `op`'s result where it is read reads no more memory
-/// than reading the result would: an elementwise generic of one result with
-/// at most one input read in full (the others broadcast) and a short body,
-/// none of whose readers is a contraction (which would read the wider input
-/// in its operand copies, once per tile, rather than the result).
+/// than writing it and reading it there: an elementwise generic of one
+/// result with a short body whose R uses, each computing it from its inputs
+/// (R x inputs), read no more than it does now (inputs + result + R x
+/// result); none of its readers is a contraction, which would read the
+/// inputs in its operand copies, once per tile.
 static bool isCheapToRecompute(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic->getNumResults() != 1 ||
@@ -44,11 +53,16 @@ static bool isCheapToRecompute(Operation *op) {
       generic.getNumLoops() != generic.getNumParallelLoops() ||
       generic.getBody()->getOperations().size() > kMaxRecomputedOps + 1)
     return false;
-  int64_t full =
-      llvm::count_if(generic.getDpsInputOperands(), [&](OpOperand *operand) {
-        return generic.getMatchingIndexingMap(operand).isPermutation();
-      });
-  return full <= 1;
+  std::optional<int64_t> result = getStaticBytes(generic->getResult(0));
+  int64_t inputs = 0;
+  for (Value input : generic.getDpsInputs()) {
+    std::optional<int64_t> bytes = getStaticBytes(input);
+    if (!bytes || !result)
+      return false;
+    inputs += *bytes;
+  }
+  int64_t uses = llvm::range_size(generic->getUses());
+  return (uses - 1) * inputs <= (uses + 1) * *result;
 }
 
 namespace {

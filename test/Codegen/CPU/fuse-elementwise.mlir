@@ -256,15 +256,15 @@ func.func @softmax(%x: tensor<4x8xf32>, %acc: tensor<4xf32>) -> tensor<4x8xf32> 
 // -----
 
 // Not recomputed: a cast that a contraction reads (the contraction would
-// read the f32 input in its operand copies, once per tile), and a product
-// of two inputs read in full (recomputing it would read both twice).
+// read the f32 input in its operand copies, once per tile), and a cast to
+// f16 that four ops read (each would read 4 bytes per element for the 2
+// that the cast writes and the four read now: 3 x 4 > 5 x 2).
 // RECOMPUTE-LABEL: func.func @not_recomputed
-// RECOMPUTE-COUNT-6: linalg.generic
+// RECOMPUTE-COUNT-8: linalg.generic
 // RECOMPUTE-NOT: linalg.generic
 #id = affine_map<(i, j) -> (i, j)>
-func.func @not_recomputed(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w: tensor<8x4xf16>) -> (tensor<4x4xf32>, tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>) {
+func.func @not_recomputed(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w: tensor<8x4xf16>) -> (tensor<4x4xf32>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>) {
   %e16 = tensor.empty() : tensor<4x8xf16>
-  %e32 = tensor.empty() : tensor<4x8xf32>
   %c16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
   ^bb0(%a: f32, %o: f16):
@@ -289,6 +289,55 @@ func.func @not_recomputed(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w: tensor<8
     %m = arith.mulf %a, %a : f16
     linalg.yield %m : f16
   } -> tensor<4x8xf16>
+  %t16 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y : tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  %r1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t16 : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.negf %a : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  %r2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t16 : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = math.absf %a : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  %r3 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t16 : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.mulf %a, %a : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  %r4 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t16 : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.addf %a, %a : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  return %mm, %sq, %r1, %r2, %r3, %r4 : tensor<4x4xf32>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>, tensor<4x8xf16>
+}
+
+// -----
+
+// Recomputed: a product of two inputs that two ops read (each reads both
+// inputs: 2 x 2 elements per element, against 2 + 1 + 2 now).
+// RECOMPUTE-LABEL: func.func @recomputed_product
+// RECOMPUTE-SAME: (%[[X:.*]]: tensor<4x8xf32>, %[[Y:.*]]: tensor<4x8xf32>)
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[X]], %[[Y]] :
+// RECOMPUTE: arith.mulf
+// RECOMPUTE-NEXT: arith.negf
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[X]], %[[Y]] :
+// RECOMPUTE: arith.mulf
+// RECOMPUTE-NEXT: math.exp
+// RECOMPUTE-NOT: linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+func.func @recomputed_product(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %e32 = tensor.empty() : tensor<4x8xf32>
   %xy = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x, %y : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e32 : tensor<4x8xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
@@ -307,5 +356,5 @@ func.func @not_recomputed(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %w: tensor<8
     %m = math.exp %a : f32
     linalg.yield %m : f32
   } -> tensor<4x8xf32>
-  return %mm, %sq, %n1, %n2 : tensor<4x4xf32>, tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>
+  return %n1, %n2 : tensor<4x8xf32>, tensor<4x8xf32>
 }

@@ -153,13 +153,14 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
 
     With `recompute` (set by `mp-lower-to-gpu`), a producer with several
     uses is also fused into each of them when recomputing it reads no more
-    memory than reading its result would: an elementwise generic of one
-    result with at most one input read in full (the others broadcast) and
-    at most 8 operations, such as a softmax's `exp` that its sum and its
-    division both read, or a cast that a GEMM and another op read (the GEMM
-    then computes the cast in its operand copies). On a GPU, computing it
-    twice costs less than writing it and reading it back; the values are
-    the same bit for bit. Part of `mp-lower-to-gpu`, before the tiles are chosen,
+    memory than writing its result and reading it back: an elementwise
+    generic of one result, static shapes and at most 8 operations, whose R
+    readers each reading its inputs (R x inputs) read no more bytes than
+    it and they do now (inputs + result + R x result), none of them a
+    contraction (which would read the inputs in its operand copies, once
+    per tile). A softmax's `exp` that its sum and its division both read
+    is one. On a GPU, computing it twice costs less than the memory
+    traffic; the values are the same bit for bit. Part of `mp-lower-to-gpu`, before the tiles are chosen,
     and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
     one pass over memory instead of one per op.
 
