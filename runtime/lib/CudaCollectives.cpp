@@ -11,8 +11,9 @@
 // NCCL is loaded with dlopen on the first collective of a run of several
 // ranks (a world of one never loads it; binaries start without it) and
 // bootstrapped over the MPI world: rank 0 makes the communicator's unique id
-// and the MPI plugin broadcasts it. The communicator lives as long as the
-// process, like the backend's stream.
+// and the MPI plugin broadcasts it; the ranks meet over MPI before making
+// the communicator (NCCL's init has no timeout). The communicator lives as
+// long as the process, like the backend's stream.
 //
 // As for the host collectives, a failure ends every rank (mp_world_abort),
 // and a rank that stops answering is given up on after
@@ -97,6 +98,10 @@ Nccl Nccl::connect() {
   if (world::rank() == 0)
     nccl.check(nccl.getUniqueId(&id), "ncclGetUniqueId");
   world::broadcast(&id, sizeof(id));
+  // Every rank gets here (over MPI, within the timeout) before any makes
+  // the communicator, which waits for all of them without one.
+  uint8_t here = 1;
+  mp_all_reduce(reinterpret_cast<intptr_t>(&here), 1, MP_I1, /*max=*/1);
   nccl.check(nccl.commInitRank(&nccl.comm, world::size(), id, world::rank()),
              "ncclCommInitRank");
   return nccl;

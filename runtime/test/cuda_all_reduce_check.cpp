@@ -4,14 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// mp-cuda-all-reduce-check [freeze]: in every rank of an mpirun, calls the
-// CUDA backend's all-reduce (mp_cuda_all_reduce, what compiled
-// data-parallel GPU steps call) on buffers of the backend and compares each
-// result with the reduction, computed here, of what every rank contributed.
+// mp-cuda-all-reduce-check [freeze | freeze-first]: in every rank of an
+// mpirun, calls the CUDA backend's all-reduce (mp_cuda_all_reduce, what
+// compiled data-parallel GPU steps call) on buffers of the backend and
+// compares each result with the reduction, computed here, of what every
+// rank contributed.
 // Run with the fake driver and the fake NCCL (MP_CUDA_DRIVER,
-// MP_NCCL_LIBRARY), whose device memory is host memory. With `freeze`,
-// rank 1 stops before the second all-reduce (the others must give up after
-// $MP_COLLECTIVE_TIMEOUT and end the run).
+// MP_NCCL_LIBRARY), whose device memory is host memory. With `freeze`
+// (`freeze-first`), rank 1 stops before the second (first) all-reduce: the
+// others must give up after $MP_COLLECTIVE_TIMEOUT and end the run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,14 +125,18 @@ void check(mp_dtype dtype, int32_t kind, int64_t n, int seed) {
 } // namespace
 
 int main(int argc, char **argv) {
-  bool freeze = argc > 1 && std::strcmp(argv[1], "freeze") == 0;
+  std::string mode = argc > 1 ? argv[1] : "";
   if (mp_world_init(&rank, &size) != MP_OK) {
     std::fprintf(stderr, "mp_world_init: %s\n", mp_last_error());
     return 1;
   }
+  auto freezeIf = [&](const char *when) {
+    if (mode == when && rank == 1)
+      std::this_thread::sleep_for(std::chrono::hours(1));
+  };
+  freezeIf("freeze-first");
   check(MP_F32, 0, 1000, 1);
-  if (freeze && rank == 1)
-    std::this_thread::sleep_for(std::chrono::hours(1));
+  freezeIf("freeze");
   check(MP_F32, 1, 77, 2);
   check(MP_F16, 0, 513, 3);
   check(MP_BF16, 0, 64, 4);
