@@ -67,6 +67,21 @@ inline float fromBF16(uint16_t bits) {
   return value;
 }
 
+/// f32 -> f16 bits, rounded to nearest even.
+inline uint16_t toF16(float value) {
+  _Float16 half = static_cast<_Float16>(value);
+  uint16_t bits;
+  std::memcpy(&bits, &half, 2);
+  return bits;
+}
+
+/// f16 bits -> f32 (exact).
+inline float fromF16(uint16_t bits) {
+  _Float16 half;
+  std::memcpy(&half, &bits, 2);
+  return static_cast<float>(half);
+}
+
 /// Reads a .npy file from `file` (mp_npy_read opens it); errors start with
 /// `where`.
 mp_status readNpy(FILE *file, const std::string &where, int as_bf16,

@@ -23,26 +23,14 @@
 
 namespace {
 
-using mp_runtime::fromBF16;
-using mp_runtime::toBF16;
-
 struct F16 {
-  static float load(uint16_t bits) {
-    _Float16 value;
-    std::memcpy(&value, &bits, 2);
-    return static_cast<float>(value);
-  }
-  static uint16_t store(float value) {
-    _Float16 half = static_cast<_Float16>(value);
-    uint16_t bits;
-    std::memcpy(&bits, &half, 2);
-    return bits;
-  }
+  static float load(uint16_t bits) { return mp_runtime::fromF16(bits); }
+  static uint16_t store(float value) { return mp_runtime::toF16(value); }
 };
 
 struct BF16 {
-  static float load(uint16_t bits) { return fromBF16(bits); }
-  static uint16_t store(float value) { return toBF16(value); }
+  static float load(uint16_t bits) { return mp_runtime::fromBF16(bits); }
+  static uint16_t store(float value) { return mp_runtime::toBF16(value); }
 };
 
 template <typename Format, bool isMax>

@@ -25,6 +25,9 @@
 extern "C" void *_mlir_memref_to_llvm_alloc(size_t size);
 extern "C" void _mlir_memref_to_llvm_free(void *pointer);
 
+using mp_runtime::fromF16;
+using mp_runtime::toF16;
+
 namespace {
 int32_t rank = 0, size = 1;
 
@@ -33,19 +36,6 @@ int32_t rank = 0, size = 1;
 float contribution(int32_t r, int64_t i, int seed) {
   int64_t k = (r * 7919 + i * 104729 + seed * 31337) % 2001;
   return static_cast<float>(k - 1000) / 250.0f;
-}
-
-uint16_t toF16(float value) {
-  _Float16 half = static_cast<_Float16>(value);
-  uint16_t bits;
-  std::memcpy(&bits, &half, 2);
-  return bits;
-}
-
-float fromF16(uint16_t bits) {
-  _Float16 half;
-  std::memcpy(&half, &bits, 2);
-  return static_cast<float>(half);
 }
 
 /// Rank `r`'s element `i` as sent (in `dtype`), widened to double.

@@ -68,20 +68,11 @@ int enter(const char *call, Comm *comm, const std::string &args = "") {
 }
 
 float load(uint16_t bits, bool bf16) {
-  if (bf16)
-    return mp_runtime::fromBF16(bits);
-  _Float16 value;
-  std::memcpy(&value, &bits, 2);
-  return static_cast<float>(value);
+  return bf16 ? mp_runtime::fromBF16(bits) : mp_runtime::fromF16(bits);
 }
 
 uint16_t store(float value, bool bf16) {
-  if (bf16)
-    return mp_runtime::toBF16(value);
-  _Float16 half = static_cast<_Float16>(value);
-  uint16_t bits;
-  std::memcpy(&bits, &half, 2);
-  return bits;
+  return bf16 ? mp_runtime::toBF16(value) : mp_runtime::toF16(value);
 }
 
 const char *typeName(int type) {
