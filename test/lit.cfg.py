@@ -85,14 +85,16 @@ if os.path.exists(cuda_stub):
     config.substitutions.append(("%cuda_stub", cuda_stub))
 
 
-# `fake-cuda`: the runtime tests' fake driver and cuBLASLt (host memory, no
-# kernels run, cuBLASLt matmuls computed on the host).
+# `fake-cuda`: the runtime tests' fake driver, cuBLASLt and cuDNN (host
+# memory, no kernels run, matmuls and convolutions computed on the host).
 fake_cuda = os.path.join(config.mp_lib_dir, "mp_fake_cuda.so")
 fake_cublaslt = os.path.join(config.mp_lib_dir, "mp_fake_cublaslt.so")
-if os.path.exists(fake_cuda) and os.path.exists(fake_cublaslt):
+fake_cudnn = os.path.join(config.mp_lib_dir, "mp_fake_cudnn.so")
+if all(os.path.exists(f) for f in (fake_cuda, fake_cublaslt, fake_cudnn)):
     config.available_features.add("fake-cuda")
     config.substitutions.append(("%fake_cuda", fake_cuda))
     config.substitutions.append(("%fake_cublaslt", fake_cublaslt))
+    config.substitutions.append(("%fake_cudnn", fake_cudnn))
 # `fake-nccl`: the fake NCCL, which reduces over MPI (built with MPI).
 fake_nccl = os.path.join(config.mp_lib_dir, "mp_fake_nccl.so")
 if "fake-cuda" in config.available_features and os.path.exists(fake_nccl):

@@ -779,6 +779,153 @@ TEST(CudaBackendTest, MemoryStatistics) {
       "^peak 3146752 reserved 3147264\n");
 }
 
+/// A convolution computed from the layouts of mp's IR (NCHW image and KCRS
+/// filter, or NHWC and KRSC) in double, rounded to f16 or bf16.
+struct ConvCase {
+  const char *entry;
+  mp_dtype dtype;
+  bool channelsLast;
+  int n, c, h, w, k, r, s, groups, strideH, strideW, dilationH, dilationW;
+
+  int outH() const { return (h - dilationH * (r - 1) - 1) / strideH + 1; }
+  int outW() const { return (w - dilationW * (s - 1) - 1) / strideW + 1; }
+  /// The index of (batch, channel, row, column) in a tensor of `channels`.
+  int64_t at(int b, int ch, int i, int j, int channels, int rows,
+             int cols) const {
+    return channelsLast ? ((int64_t(b) * rows + i) * cols + j) * channels + ch
+                        : ((int64_t(b) * channels + ch) * rows + i) * cols + j;
+  }
+  uint16_t round(double value) const {
+    return dtype == MP_BF16 ? mp_runtime::toBF16(float(value))
+                            : mp_runtime::toF16(float(value));
+  }
+  float widen(uint16_t bits) const {
+    return dtype == MP_BF16 ? mp_runtime::fromBF16(bits)
+                            : mp_runtime::fromF16(bits);
+  }
+  std::vector<uint16_t> reference(const uint16_t *x, const uint16_t *f) const {
+    int perGroupIn = c / groups, perGroupOut = k / groups;
+    std::vector<uint16_t> y(size_t(n) * k * outH() * outW());
+    for (int b = 0; b < n; ++b)
+      for (int o = 0; o < k; ++o)
+        for (int i = 0; i < outH(); ++i)
+          for (int j = 0; j < outW(); ++j) {
+            double sum = 0;
+            int g = o / perGroupOut;
+            for (int ci = 0; ci < perGroupIn; ++ci)
+              for (int ri = 0; ri < r; ++ri)
+                for (int si = 0; si < s; ++si)
+                  sum +=
+                      double(widen(x[at(
+                          b, g * perGroupIn + ci, i * strideH + ri * dilationH,
+                          j * strideW + si * dilationW, c, h, w)])) *
+                      widen(f[at(o, ci, ri, si, perGroupIn, r, s)]);
+            y[at(b, o, i, j, k, outH(), outW())] = round(sum);
+          }
+    return y;
+  }
+};
+
+// Calls `test`'s entry of the fake GPU module (mp_cuda_conv on the fake
+// driver and the fake cuDNN) on multiples of 1/8 (their sums are exact):
+// "ok", the first mismatch or the error.
+std::string runConv(const ConvCase &test) {
+  mp_module *module = nullptr;
+  mp_entry *entry = nullptr;
+  if (mp_module_load(MP_FAKE_GPU_MODULE, "cuda", &module) != MP_OK ||
+      mp_module_find_entry(module, test.entry, &entry) != MP_OK)
+    return mp_last_error();
+  int perGroupIn = test.c / test.groups;
+  std::vector<int64_t> xShape =
+      test.channelsLast ? std::vector<int64_t>{test.n, test.h, test.w, test.c}
+                        : std::vector<int64_t>{test.n, test.c, test.h, test.w};
+  std::vector<int64_t> fShape =
+      test.channelsLast
+          ? std::vector<int64_t>{test.k, test.r, test.s, perGroupIn}
+          : std::vector<int64_t>{test.k, perGroupIn, test.r, test.s};
+  mp_tensor args[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::vector<int64_t> &shape = i ? fShape : xShape;
+    EXPECT_EQ(mp_tensor_alloc(test.dtype, 4, shape.data(), &args[i]), MP_OK);
+    auto *bits = static_cast<uint16_t *>(args[i].data);
+    for (int64_t e = 0; e < mp_tensor_num_elements(&args[i]); ++e)
+      bits[e] = test.round(((e * (5 + 2 * i) + i) % 17 - 8) / 8.0);
+  }
+  std::string observed = "ok";
+  mp_tensor y;
+  if (mp_entry_call(entry, args, 2, &y, 1) != MP_OK) {
+    observed = mp_last_error();
+  } else {
+    std::vector<uint16_t> expected =
+        test.reference(static_cast<const uint16_t *>(args[0].data),
+                       static_cast<const uint16_t *>(args[1].data));
+    const auto *got = static_cast<const uint16_t *>(y.data);
+    for (size_t e = 0; e < expected.size() && observed == "ok"; ++e)
+      if (got[e] != expected[e])
+        observed = "element " + std::to_string(e) + ": " +
+                   std::to_string(test.widen(got[e])) + " instead of " +
+                   std::to_string(test.widen(expected[e]));
+    mp_tensor_release(&y);
+  }
+  for (mp_tensor &arg : args)
+    mp_tensor_release(&arg);
+  mp_module_unload(module);
+  return observed;
+}
+
+const ConvCase kGroupedConv{
+    "conv_grouped", MP_F16, false, 2, 6, 7, 9, 4, 3, 2, 2, 2, 1, 1, 2};
+const ConvCase kNhwcConv{"conv_nhwc", MP_BF16, true, 1, 3, 5, 4, 2,
+                         2,           3,       1,    1, 1, 1, 1};
+
+// mp_cuda_conv describes a grouped, strided and dilated NCHW convolution and
+// an NHWC one to cuDNN as cuDNN documents its descriptors: the fake cuDNN,
+// which computes from those descriptors, gives the reference's results. It
+// takes the first algorithm whose workspace fits (the fake's first wants 1
+// TiB).
+TEST(CudaLibraryTest, CudnnConvolutions) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_CUDNN", MP_FAKE_CUDNN, 1);
+        finish(runConv(kGroupedConv) + " | " + runConv(kNhwcConv));
+      },
+      "^ok \\| ok\n");
+}
+
+// cuDNN's failures name the call and the convolution; a missing library
+// says where it was looked for.
+TEST(CudaLibraryTest, CudnnErrors) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_CUDNN", MP_FAKE_CUDNN, 1);
+        setenv("MP_FAKE_CUDNN_FAIL", "cudnnConvolutionForward:5000", 1);
+        finish(runConv(kGroupedConv));
+      },
+      "^CUDA backend: cudnnConvolutionForward\\(2x6x7x9 \\* 4x3x3x2 in 2 "
+      "groups f16\\): CUDNN_STATUS_EXECUTION_FAILED\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_CUDNN", MP_FAKE_CUDNN, 1);
+        setenv("MP_FAKE_CUDNN_FAIL",
+               "cudnnGetConvolutionForwardAlgorithm_v7:3000", 1);
+        finish(runConv(kNhwcConv));
+      },
+      "^CUDA backend: cudnnGetConvolutionForwardAlgorithm_v7: "
+      "CUDNN_STATUS_NOT_SUPPORTED for cudnnConvolutionForward\\(1x3x5x4 NHWC "
+      "\\* 2x3x2x3 bf16\\)\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_CUDNN", "/nonexistent/libcudnn.so.9", 1);
+        finish(runConv(kGroupedConv));
+      },
+      "^CUDA backend: cannot load cuDNN from \\$MP_CUDNN "
+      "\\('/nonexistent/libcudnn.so.9'\\): ");
+}
+
 // CUDA libraries (cuBLASLt) are looked for where an override says, else in
 // the dynamic loader's path, the CUDA toolkit and the NVIDIA wheels of Python
 // environments; when none loads, the error lists where it looked.

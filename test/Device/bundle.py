@@ -2,7 +2,8 @@
 """Builds, on a machine with mp's compiler, a bundle that check.py runs on a
 machine with an NVIDIA GPU and nothing of mp's installed (no MLIR).
 
-For each case (a graph's entry under a policy) the bundle holds the module
+For each case (a graph's entry under a policy, and how its Tensor Core
+contractions and convolutions are computed: --gpu-gemm) the bundle holds the module
 compiled for the CUDA backend (mp-run --backend cuda --compile-only
 --emit-so), the same graph compiled for the CPU backend, random inputs and
 the CPU backend's outputs for them (the reference). For each training case
@@ -21,15 +22,27 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 ODD = "test/Integration/GPU/Inputs/odd_sizes.mlir"
-CASES = [(ODD, e, amp) for e in ("odd", "one", "batch", "linear",
-                                 "transposed_relu") for amp in ("fp16", "bf16")]
-CASES += [("test/Integration/GPU/Inputs/constants.mlir", "bias_table", amp)
-          for amp in ("none", "fp16")]
-CASES += [(f"examples/{g}.mlir", g, amp)
+CONVS = "test/Integration/GPU/Inputs/convs.mlir"
+CASES = [(ODD, e, amp, "codegen")
+         for e in ("odd", "one", "batch", "linear", "transposed_relu")
+         for amp in ("fp16", "bf16")]
+CASES += [("test/Integration/GPU/Inputs/constants.mlir", "bias_table", amp,
+           "codegen") for amp in ("none", "fp16")]
+CASES += [(f"examples/{g}.mlir", g, amp, "codegen")
           for g in ("mlp_grad", "attention", "conv_block")
           for amp in ("none", "fp16", "bf16")]
-TRAIN = [(m, amp) for m in ("mlp", "cnn", "transformer")
+# cuBLASLt and cuDNN (convolutions in NCHW, grouped and dilated).
+CASES += [(ODD, "odd", "fp16", "library"), (f"examples/mlp_grad.mlir",
+                                            "mlp_grad", "bf16", "library")]
+CASES += [(CONVS, e, amp, "library") for e in ("nchw", "grouped")
+          for amp in ("fp16", "bf16")]
+TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
+TRAIN += [("cnn", "fp16", "library")]
+
+
+def case_name(name, amp, gemm):
+    return f"{name}-{amp}" + ("" if gemm == "codegen" else f"-{gemm}")
 DATASET = os.environ.get("MP_DATASET_DIR", "/usr/share/datasets/fashion-mnist")
 
 
@@ -53,8 +66,8 @@ def main():
     shutil.copy(os.path.join(args.build, "lib", "libMPRuntime.so"),
                 os.path.join(args.out, "lib"))
     manifest = []
-    for path, entry, amp in CASES:
-        name = f"{entry}-{amp}"
+    for path, entry, amp, gemm in CASES:
+        name = case_name(entry, amp, gemm)
         case = os.path.join(args.out, "cases", name)
         os.makedirs(case, exist_ok=True)
         graph = os.path.join(ROOT, path)
@@ -63,25 +76,26 @@ def main():
                       "--save-inputs",
                       f"{case}/in", "--save-outputs", f"{case}/ref",
                       "--emit-so", f"{case}/cpu.so"])
-        run(common + ["--backend", "cuda", "--compile-only", "--emit-so",
-                      f"{case}/cuda.so"])
+        run(common + ["--backend", "cuda", "--gpu-gemm", gemm,
+                      "--compile-only", "--emit-so", f"{case}/cuda.so"])
         inputs = sorted(os.listdir(f"{case}/in"),
                         key=lambda f: int(f[3:-4]))
         manifest.append(f"{name} {entry} {amp} {len(inputs)}")
     with open(os.path.join(args.out, "cases.txt"), "w") as f:
         f.write("\n".join(manifest) + "\n")
-    for model, amp in TRAIN:
-        case = os.path.join(args.out, "train", f"{model}-{amp}")
+    for model, amp, gemm in TRAIN:
+        case = os.path.join(args.out, "train", case_name(model, amp, gemm))
         os.makedirs(case, exist_ok=True)
         graph = os.path.join(ROOT, "examples", "torch", model,
                              f"{model}_grad.mlir")
         for backend in ("cpu", "cuda"):
+            gpu = ["--gpu-gemm", gemm] if backend == "cuda" else []
             run([mp_run, "--train", graph, "--amp", amp, "--optimizer",
                  "adam", "--backend", backend, "--compile-only", "--emit-so",
-                 f"{case}/{backend}.so"])
+                 f"{case}/{backend}.so"] + gpu)
     with open(os.path.join(args.out, "train.txt"), "w") as f:
-        f.write("\n".join(f"{m}-{amp} {m}_grad {amp}" for m, amp in TRAIN)
-                + "\n")
+        f.write("\n".join(f"{case_name(m, amp, gemm)} {m}_grad {amp}"
+                          for m, amp, gemm in TRAIN) + "\n")
     shutil.copytree(DATASET, os.path.join(args.out, "data"),
                     dirs_exist_ok=True)
     shutil.copy(os.path.join(ROOT, "examples", "torch", "models.py"),

@@ -169,8 +169,8 @@ static cl::opt<std::string> kernelDot(
 
 static cl::opt<mp::GpuGemm> gpuGemm(
     "gpu-gemm",
-    cl::desc("With --backend cuda: how Tensor Core contractions are computed "
-             "(mp-lower-to-gpu's gemm)"),
+    cl::desc("With --backend cuda: how Tensor Core contractions and "
+             "convolutions are computed (mp-lower-to-gpu's gemm)"),
     cl::init(mp::GPUSelectGemmPassOptions().gemm), mp::gpuGemmValues(),
     cl::cat(category));
 

@@ -18,6 +18,8 @@
 
 #include "MmaContraction.h"
 
+#include "mp/Dialect/MP/IR/MPDialect.h"
+
 #include "mp/Utils/ConvolutionGemm.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -182,7 +184,9 @@ struct GPUConvToGemmPass
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, ConvGemm>, 2> convs;
     getOperation()->walk([&](linalg::LinalgOp op) {
+      // Convolutions given to cuDNN (mp-gpu-select-gemm) stay as they are.
       if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+          op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()) ||
           op.getNumDpsInits() != 1 || op.hasDynamicShape() ||
           !linalg::isaConvolutionOpInterface(op) || !isMultiplyAccumulate(op))
         return;

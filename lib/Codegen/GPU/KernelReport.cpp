@@ -15,6 +15,7 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "LibraryCalls.h"
 #include "MmaContraction.h"
 #include "mp/Utils/OutputFile.h"
 
@@ -62,8 +63,9 @@ struct FunctionKernels {
   func::FuncOp func;
   SmallVector<Kernel> kernels;
   int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
-  /// Contractions run by cuBLASLt (calls of mp-gpu-library-gemm).
-  int64_t libraryGemms = 0;
+  /// Contractions run by cuBLASLt (calls of mp-gpu-library-gemm) and
+  /// convolutions run by cuDNN (mp-gpu-library-conv).
+  int64_t libraryGemms = 0, libraryConvs = 0;
 
   void add(Kernel kernel) {
     bytesMoved += kernel.bytesRead + kernel.bytesWritten;
@@ -185,6 +187,7 @@ static void writeJson(llvm::raw_ostream &os,
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
                            {"gemm_kernels", f.gemms},
                            {"library_gemms", f.libraryGemms},
+                           {"library_convs", f.libraryConvs},
                            {"bytes_moved", f.bytesMoved},
                            {"activation_bytes", f.activationBytes},
                            {"per_kernel", std::move(kernels)}});
@@ -258,8 +261,9 @@ struct GPUKernelReportPass
       func.walk([&](gpu::LaunchOp launch) { f.add(analyze(launch)); });
       func.walk([&](func::CallOp call) {
         f.libraryGemms += call.getCallee() == kLibraryGemmFunction;
+        f.libraryConvs += call.getCallee() == kLibraryConvFunction;
       });
-      if (!f.kernels.empty() || f.libraryGemms)
+      if (!f.kernels.empty() || f.libraryGemms || f.libraryConvs)
         functions.push_back(std::move(f));
     });
     if (summary)
@@ -270,6 +274,10 @@ struct GPUKernelReportPass
                      << (f.libraryGemms
                              ? ", " + std::to_string(f.libraryGemms) +
                                    " cuBLASLt calls"
+                             : "")
+                     << (f.libraryConvs
+                             ? ", " + std::to_string(f.libraryConvs) +
+                                   " cuDNN calls"
                              : "")
                      << "), " << f.bytesMoved << " bytes moved, "
                      << f.activationBytes << " bytes of activations\n";

@@ -14,6 +14,7 @@
 #include "mp/Codegen/GPU/Passes.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "LibraryCalls.h"
 #include "MmaContraction.h"
 
 #include "mp/Dialect/MP/IR/MPDialect.h"
@@ -22,7 +23,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace mp {
@@ -43,73 +43,18 @@ static FunctionType getGemmType(MLIRContext *ctx) {
   return FunctionType::get(ctx, inputs, {});
 }
 
-/// The zero fill of `op`'s accumulator that beta = 0 makes unneeded: the
-/// accumulator is allocated in the function and nothing uses it between the
-/// fill and `op`.
-static linalg::FillOp findZeroFill(linalg::LinalgOp op) {
-  Value acc = op.getDpsInitOperand(0)->get();
-  if (!acc.getDefiningOp<memref::AllocOp>())
-    return nullptr;
-  linalg::FillOp fill;
-  for (Operation *user : acc.getUsers()) {
-    auto candidate = dyn_cast<linalg::FillOp>(user);
-    if (candidate && candidate->getBlock() == op->getBlock() &&
-        candidate->isBeforeInBlock(op) && candidate.getOutputs()[0] == acc &&
-        (!fill || fill->isBeforeInBlock(candidate)))
-      fill = candidate;
-  }
-  if (!fill)
-    return nullptr;
-  auto zero = fill.getInputs()[0].getDefiningOp<arith::ConstantFloatOp>();
-  if (!zero || !zero.value().isZero())
-    return nullptr;
-  for (Operation *user : acc.getUsers()) {
-    Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
-    if (user == fill || user == op || !inBlock ||
-        inBlock->isBeforeInBlock(fill) || op->isBeforeInBlock(inBlock))
-      continue;
-    return nullptr;
-  }
-  return fill;
-}
-
 namespace {
 struct GPULibraryGemmPass
     : public mp::impl::GPULibraryGemmPassBase<GPULibraryGemmPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<linalg::LinalgOp> marked;
-    module->walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()))
-        marked.push_back(op);
-    });
-    if (marked.empty())
-      return;
-    FailureOr<func::FuncOp> gemm = declareGemm(module);
-    if (failed(gemm))
-      return signalPassFailure();
-    IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : marked)
-      if (failed(rewrite(rewriter, op, *gemm)))
-        return signalPassFailure();
-  }
-
-  /// `mp_cuda_gemm`, declared in `module` if it is not yet.
-  FailureOr<func::FuncOp> declareGemm(ModuleOp module) {
-    FunctionType type = getGemmType(&getContext());
-    if (auto existing = module.lookupSymbol<func::FuncOp>(kLibraryGemmFunction)) {
-      if (existing.getFunctionType() == type && existing.isDeclaration())
-        return existing;
-      return existing.emitError()
-             << "mp-gpu-library-gemm: @" << kLibraryGemmFunction
-             << " is the runtime's; rename this function";
-    }
-    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    auto decl = func::FuncOp::create(builder, module.getLoc(), kLibraryGemmFunction, type);
-    decl.setPrivate();
-    MPDialect::GpuStreamOrderedAttrHelper(&getContext())
-        .setAttr(decl, UnitAttr::get(&getContext()));
-    return decl;
+    auto rewriteOp = [&](IRRewriter &rewriter, linalg::LinalgOp op,
+                         func::FuncOp callee) {
+      return rewrite(rewriter, op, callee);
+    };
+    if (failed(replaceLibraryOps(
+            getOperation(), /*convolutions=*/false, kLibraryGemmFunction,
+            getGemmType(&getContext()), getArgument(), rewriteOp)))
+      signalPassFailure();
   }
 
   LogicalResult rewrite(IRRewriter &rewriter, linalg::LinalgOp op,
@@ -138,23 +83,15 @@ struct GPULibraryGemmPass
     auto operand = [&](OpOperand *use, ArrayRef<std::optional<unsigned>> loops,
                        SmallVectorImpl<Value> &args) {
       Value buffer = use->get();
-      auto type = cast<MemRefType>(buffer.getType());
       auto metadata =
           memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
-      Value aligned =
-          memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
-      int64_t bytes = type.getElementTypeBitWidth() / 8;
-      Value offset = arith::MulIOp::create(
-          rewriter, loc, toI64(metadata.getOffset()), constant(bytes));
-      args.push_back(
-          arith::AddIOp::create(rewriter, loc, toI64(aligned), offset));
+      args.push_back(getBufferAddress(rewriter, loc, buffer));
       AffineMap map = op.getMatchingIndexingMap(use);
       for (std::optional<unsigned> loop : loops) {
         std::optional<unsigned> dim;
         if (loop)
           dim = map.getResultPosition(rewriter.getAffineDimExpr(*loop));
-        args.push_back(dim ? toI64(metadata.getStrides()[*dim])
-                           : constant(0));
+        args.push_back(dim ? toI64(metadata.getStrides()[*dim]) : constant(0));
       }
     };
 

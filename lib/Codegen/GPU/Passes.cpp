@@ -96,15 +96,17 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
-  pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
-  pm.addNestedPass<func::FuncOp>(
-      createFuseElementwisePass({/*recompute=*/true}));
+  // Library calls first: a convolution given to cuDNN stays one. Fusion
+  // never changes a contraction, so the choice holds.
   if (onCuda) {
     GPUSelectGemmPassOptions select;
     select.gemm = options.gemm;
     select.libraryMinMacs = options.libraryMinMacs;
     pm.addNestedPass<func::FuncOp>(createGPUSelectGemmPass(select));
   }
+  pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
+  pm.addNestedPass<func::FuncOp>(
+      createFuseElementwisePass({/*recompute=*/true}));
   pm.addNestedPass<func::FuncOp>(createGPUChooseTilesPass(
       getTileOptions<GPUChooseTilesPassOptions>(options)));
   pm.addNestedPass<func::FuncOp>(createGPUGeneratePadsPass());
@@ -133,6 +135,7 @@ static void addTiledStage(OpPassManager &pm,
 static void addKernelStage(OpPassManager &pm,
                            const GpuPipelineOptions &options) {
   pm.addPass(createGPULibraryGemmPass());
+  pm.addPass(createGPULibraryConvPass());
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUAsyncCopiesPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());

@@ -7,6 +7,7 @@
 #include "mp/Codegen/GPU/Passes.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "LibraryCalls.h"
 #include "MmaContraction.h"
 
 #include "mp/Dialect/MP/IR/MPDialect.h"
@@ -39,8 +40,20 @@ struct GPUSelectGemmPass
     if (gemm == GpuGemm::codegen)
       return;
     auto library = StringAttr::get(&getContext(), "library");
+    auto select = [&](linalg::LinalgOp op, int64_t macs) {
+      if (gemm == GpuGemm::automatic && macs < libraryMinMacs)
+        return false;
+      op->setAttr(MPDialect::GpuGemmAttrHelper::getNameStr(), library);
+      return true;
+    };
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
+      if (!op.hasPureTensorSemantics())
+        return;
+      if (std::optional<CudnnConvolution> conv = matchCudnnConvolution(op)) {
+        numLibraryConvs += select(op, conv->getMacs());
+        return;
+      }
+      if (!isMultiplyAccumulate(op))
         return;
       std::optional<MmaContraction> c = matchMmaContraction(op);
       if (!c)
@@ -49,10 +62,7 @@ struct GPUSelectGemmPass
       int64_t macs = 1;
       for (int64_t range : c->ranges)
         macs = range && macs > INT64_MAX / range ? INT64_MAX : macs * range;
-      if (gemm == GpuGemm::automatic && macs < libraryMinMacs)
-        return;
-      op->setAttr(MPDialect::GpuGemmAttrHelper::getNameStr(), library);
-      ++numLibrary;
+      numLibrary += select(op, macs);
     });
   }
 };

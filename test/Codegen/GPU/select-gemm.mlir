@@ -2,6 +2,7 @@
 // RUN: mp-opt %s --mp-gpu-select-gemm='gemm=auto library-min-macs=50000' | FileCheck %s --check-prefix=AUTO
 // RUN: mp-opt %s --mp-gpu-select-gemm | FileCheck %s --check-prefix=CODEGEN --implicit-check-not=mp.gpu_gemm
 // RUN: mp-opt %s --mp-gpu-select-gemm='gemm=library' --mp-gpu-choose-tiles | FileCheck %s --check-prefix=TILES
+// RUN: mp-opt %s --mp-gpu-select-gemm=gemm=library --mp-gpu-conv-to-gemm | FileCheck %s --check-prefix=LIBGEMM
 // RUN: not mp-opt %s --mp-gpu-select-gemm='library-min-macs=-1' 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: mp-gpu-select-gemm: library-min-macs=-1 is invalid: expected a count of multiply-accumulates >= 0
@@ -61,4 +62,43 @@ func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
   } -> tensor<4x4xf32>
   return %0, %1, %2, %3, %4 : tensor<37x61xf32>, tensor<3x37x61xf32>,
       tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// Convolutions cuDNN computes go to the library too (by the same rule:
+// 1x16x7x7x8x3x3 = 56,448 MACs reach 50,000, 1x2x4x4x2x2x2 = 256 do not):
+// then mp-gpu-conv-to-gemm leaves them alone. Neither an f32 convolution
+// nor an HWCF filter (no cuDNN format) is marked; those become implicit
+// GEMMs (the f16 one) or stay loops (f32).
+// LIB-LABEL: func.func @convs
+// LIB: linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>} ins(%arg0, %arg1 : tensor<1x8x16x16xf16>
+// LIB: linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library", strides = dense<1> : vector<2xi64>} ins(%arg3, %arg4 : tensor<1x5x5x2xbf16>
+// LIB: linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg6, %arg7 : tensor<1x8x16x16xf32>
+// LIB: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg9, %arg10 : tensor<1x16x16x8xf16>
+// AUTO-LABEL: func.func @convs
+// AUTO: linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library"
+// AUTO: linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+// CODEGEN-LABEL: func.func @convs
+// LIBGEMM-LABEL: func.func @convs
+// LIBGEMM: linalg.conv_2d_nchw_fchw {{.*}}mp.gpu_gemm = "library"
+// LIBGEMM: linalg.conv_2d_nhwc_fhwc {{.*}}mp.gpu_gemm = "library"
+// LIBGEMM: linalg.conv_2d_nchw_fchw {dilations
+// LIBGEMM-NOT: linalg.conv_2d_nhwc_hwcf
+// LIBGEMM: return
+func.func @convs(%x: tensor<1x8x16x16xf16>, %w: tensor<16x8x3x3xf16>,
+                 %acc: tensor<1x16x7x7xf32>, %xs: tensor<1x5x5x2xbf16>,
+                 %ws: tensor<2x2x2x2xbf16>, %accs: tensor<1x4x4x2xf32>,
+                 %xf: tensor<1x8x16x16xf32>, %wf: tensor<16x8x3x3xf32>,
+                 %accf: tensor<1x16x14x14xf32>, %xh: tensor<1x16x16x8xf16>,
+                 %wh: tensor<3x3x8x16xf16>, %acch: tensor<1x14x14x16xf32>)
+    -> (tensor<1x16x7x7xf32>, tensor<1x4x4x2xf32>, tensor<1x16x14x14xf32>,
+        tensor<1x14x14x16xf32>) {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+    ins(%x, %w : tensor<1x8x16x16xf16>, tensor<16x8x3x3xf16>) outs(%acc : tensor<1x16x7x7xf32>) -> tensor<1x16x7x7xf32>
+  %1 = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%xs, %ws : tensor<1x5x5x2xbf16>, tensor<2x2x2x2xbf16>) outs(%accs : tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  %2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%xf, %wf : tensor<1x8x16x16xf32>, tensor<16x8x3x3xf32>) outs(%accf : tensor<1x16x14x14xf32>) -> tensor<1x16x14x14xf32>
+  %3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%xh, %wh : tensor<1x16x16x8xf16>, tensor<3x3x8x16xf16>) outs(%acch : tensor<1x14x14x16xf32>) -> tensor<1x14x14x16xf32>
+  return %0, %1, %2, %3 : tensor<1x16x7x7xf32>, tensor<1x4x4x2xf32>, tensor<1x16x14x14xf32>, tensor<1x14x14x16xf32>
 }

@@ -26,8 +26,9 @@ enum class GpuGemm { automatic, library, codegen };
 inline auto gpuGemmValues() {
   return llvm::cl::values(
       clEnumValN(GpuGemm::automatic, "auto",
-                 "cuBLASLt from library-min-macs, else generated"),
-      clEnumValN(GpuGemm::library, "library", "cuBLASLt matmul calls"),
+                 "cuBLASLt/cuDNN from library-min-macs, else generated"),
+      clEnumValN(GpuGemm::library, "library",
+                 "cuBLASLt matmuls and cuDNN convolutions"),
       clEnumValN(GpuGemm::codegen, "codegen", "generated mma.sync kernels"));
 }
 
@@ -70,13 +71,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init("/usr/local/cuda")};
   PassOptions::Option<GpuGemm> gemm{
       *this, "gemm",
-      llvm::cl::desc("How Tensor Core contractions are computed (see "
-                     "mp-gpu-select-gemm)"),
+      llvm::cl::desc("How Tensor Core contractions and convolutions are "
+                     "computed (see mp-gpu-select-gemm)"),
       llvm::cl::init(GPUSelectGemmPassOptions().gemm), gpuGemmValues()};
   PassOptions::Option<int64_t> libraryMinMacs{
       *this, "library-min-macs",
       llvm::cl::desc("With gemm=auto: the smallest contraction (batch x M x "
-                     "N x K) given to cuBLASLt"),
+                     "N x K) or convolution given to a library"),
       llvm::cl::init(GPUSelectGemmPassOptions().libraryMinMacs)};
   PassOptions::Option<int64_t> tileM{
       *this, "tile-m", llvm::cl::desc("Rows of C per thread block"),

@@ -166,35 +166,44 @@ def GPUDeviceScalarsPass : Pass<"mp-gpu-device-scalars"> {
 }
 
 def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
-  let summary = "Choose generated kernels or cuBLASLt for each Tensor Core "
-                "contraction";
+  let summary = "Choose generated kernels, cuBLASLt or cuDNN for each Tensor "
+                "Core contraction and convolution";
   let description = [{
     For each contraction on tensors that Tensor Cores compute (static shape,
     f16 or bf16 operands, an f32 accumulator, one M, N and K loop and at
     most one batch loop: `linalg.matmul`, `linalg.batch_matmul`, their
     transposed forms and the `linalg.generic` contractions torch-mlir
-    emits) decides how the GPU backend computes it: with `gemm=codegen` a
-    generated mma.sync kernel (mp-gpu-choose-tiles and
-    mp-gpu-tile-contractions take it); with `gemm=library` a cuBLASLt
-    matmul (f16/bf16 in, 32F compute and f32 out), marked `mp.gpu_gemm =
-    "library"` for mp-gpu-library-gemm; with `gemm=auto` the library for
-    contractions of at least `library-min-macs` multiply-accumulates
-    (batch x M x N x K), generated kernels below (small GEMMs are launch
-    bound either way and stay open to fusion). Part of `mp-lower-to-gpu`,
-    before the tiles are chosen.
+    emits) and each convolution cuDNN computes (`linalg.conv_1d_ncw_fcw`,
+    `conv_2d_nchw_fchw`, `conv_3d_ncdhw_fcdhw`, the grouped
+    `conv_2d_ngchw_gfchw` and `conv_2d_nhwc_fhwc`, with the same types)
+    decides how the GPU backend computes it: with `gemm=codegen` a
+    generated mma.sync kernel (mp-gpu-conv-to-gemm makes a convolution an
+    implicit GEMM; mp-gpu-choose-tiles and mp-gpu-tile-contractions take
+    it); with `gemm=library` a library call, marked `mp.gpu_gemm =
+    "library"`: a cuBLASLt matmul (f16/bf16 in, 32F compute and f32 out;
+    mp-gpu-library-gemm) or a cuDNN forward convolution (f32 compute;
+    mp-gpu-library-conv); with `gemm=auto` the library for those of at
+    least `library-min-macs` multiply-accumulates (batch x M x N x K, or N
+    x K x output pixels x C/groups x window), generated kernels below
+    (small ones are launch bound either way and stay open to fusion).
+    Other convolutions (depthwise, other layouts, generic ones) are
+    implicit GEMMs whatever `gemm` says. Part of `mp-lower-to-gpu`, before
+    convolutions become GEMMs.
   }];
   let options = [
     Option<"gemm", "gemm", "::mlir::mp::GpuGemm",
            /*default=*/"::mlir::mp::GpuGemm::codegen",
-           "How Tensor Core contractions are computed",
+           "How Tensor Core contractions and convolutions are computed",
            [{::mlir::mp::gpuGemmValues()}]>,
     Option<"libraryMinMacs", "library-min-macs", "int64_t",
            /*default=*/"4194304",
-           "With gemm=auto: the smallest contraction (batch x M x N x K) "
-           "given to cuBLASLt">,
+           "With gemm=auto: the smallest contraction (batch x M x N x K) or "
+           "convolution given to a library">,
   ];
   let statistics = [
     Statistic<"numLibrary", "library-gemms", "Contractions given to cuBLASLt">,
+    Statistic<"numLibraryConvs", "library-convs",
+              "Convolutions given to cuDNN">,
   ];
 }
 
@@ -232,6 +241,54 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
     Statistic<"numCalls", "library-calls", "Contractions made library calls">,
     Statistic<"numFillsDropped", "fills-dropped",
               "Zero fills folded into beta = 0">,
+  ];
+}
+
+def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
+  let summary = "Convolutions marked for cuDNN as calls the runtime executes";
+  let description = [{
+    Replaces each convolution on buffers marked `mp.gpu_gemm = "library"`
+    (by mp-gpu-select-gemm) with a call of the runtime's `mp_cuda_conv`,
+    declared in the module, and an elementwise op that adds its result to
+    the accumulator. The call's arguments: the element type (0: f16, 1:
+    bf16), channels-last (0: NCHW, 1: NHWC), the spatial dimensions cuDNN
+    sees (2, with a height of 1 for a 1-d convolution, or 3), groups, N,
+    C, K, then per spatial dimension (three, the unused ones 1) the
+    image's size, the window's, the stride and the dilation, and the
+    addresses of the image, the filter and a new buffer of the output's
+    shape and the operands' type. The runtime (docs/GPU.md) runs
+    `cudnnConvolutionForward` into that buffer with f32 compute on the
+    backend's stream: cuDNN's f16 and bf16 convolutions have no f32
+    output, so the result is rounded to the operands' type once, as in
+    PyTorch's autocast. An image or filter that is not packed row-major is
+    copied into a packed buffer first. When the accumulator is a buffer
+    allocated in the function and filled with zeros right before (no use
+    in between), the fill is dropped and the result is only widened into
+    it. A marked op that is not such a convolution is an error.
+
+    ```mlir
+    linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library",
+        strides = dense<2> : vector<2xi64>}
+        ins(%x, %w : memref<64x8x16x16xf16>, memref<16x8x3x3xf16>)
+        outs(%acc : memref<64x16x7x7xf32>)
+    // becomes
+    %y = memref.alloc() : memref<64x16x7x7xf16>
+    func.call @mp_cuda_conv(%c0_i32, %c0_i32, %c2, %c1, %c64, %c8, %c16,
+        %c16, %c16, %c1, %c3, %c3, %c1, %c2, %c2, %c1, %c1, %c1, %c1,
+        %px, %pw, %py) : ...
+    linalg.generic ... ins(%y : memref<64x16x7x7xf16>)
+        outs(%acc : memref<64x16x7x7xf32>) // acc + extf(y)
+    memref.dealloc %y : memref<64x16x7x7xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numCalls", "library-calls", "Convolutions made library calls">,
+    Statistic<"numFillsDropped", "fills-dropped",
+              "Zero fills the call's result replaces">,
   ];
 }
 

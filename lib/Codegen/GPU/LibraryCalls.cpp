@@ -1,0 +1,195 @@
+//===- LibraryCalls.cpp - Ops the runtime computes with CUDA libraries ----===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LibraryCalls.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
+#include "mp/Utils/TensorMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+int64_t CudnnConvolution::getMacs() const {
+  // Saturating: static shapes can be huge.
+  int64_t macs = 1;
+  auto multiply = [&](int64_t factor) {
+    macs = factor && macs > INT64_MAX / factor ? INT64_MAX : macs * factor;
+  };
+  for (int64_t factor : {n, k, c / groups})
+    multiply(factor);
+  for (unsigned d = 0; d < spatialDims; ++d) {
+    multiply(window[d]);
+    multiply((image[d] - dilations[d] * (window[d] - 1) - 1) / strides[d] + 1);
+  }
+  return macs;
+}
+
+namespace {
+/// Where a named convolution keeps its sizes: the image's batch, group and
+/// channel dimensions (-1 if it has none), its first spatial one, and the
+/// filter's output channels, group and first window dimension.
+struct ConvLayout {
+  int imageGroup, imageChannels, imageSpatial;
+  int filterGroup, filterOutputs, filterSpatial;
+  bool channelsLast;
+};
+} // namespace
+
+/// The layout of the convolutions cuDNN takes; nullopt for other ops.
+static std::optional<ConvLayout> getConvLayout(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<ConvLayout>>(op)
+      .Case<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+            linalg::Conv3DNcdhwFcdhwOp>(
+          [](auto) { return ConvLayout{-1, 1, 2, -1, 0, 2, false}; })
+      .Case<linalg::Conv2DNgchwGfchwOp>(
+          [](auto) { return ConvLayout{1, 2, 3, 0, 1, 3, false}; })
+      .Case<linalg::Conv2DNhwcFhwcOp>(
+          [](auto) { return ConvLayout{-1, 3, 1, -1, 0, 1, true}; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// The strides and dilations of a named convolution.
+static std::pair<DenseIntElementsAttr, DenseIntElementsAttr>
+getStridesAndDilations(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::pair<DenseIntElementsAttr,
+                                                 DenseIntElementsAttr>>(op)
+      .Case<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+            linalg::Conv3DNcdhwFcdhwOp, linalg::Conv2DNgchwGfchwOp,
+            linalg::Conv2DNhwcFhwcOp>([](auto conv) {
+        return std::make_pair(conv.getStrides(), conv.getDilations());
+      })
+      .Default([](Operation *) {
+        return std::make_pair(DenseIntElementsAttr(), DenseIntElementsAttr());
+      });
+}
+
+std::optional<CudnnConvolution>
+mlir::mp::matchCudnnConvolution(linalg::LinalgOp op) {
+  std::optional<ConvLayout> layout = getConvLayout(op);
+  if (!layout || op.hasDynamicShape() || !isMultiplyAccumulate(op))
+    return std::nullopt;
+  Type image = getElementTypeOrSelf(op.getDpsInputs()[0]);
+  Type filter = getElementTypeOrSelf(op.getDpsInputs()[1]);
+  if (image != filter || !(image.isF16() || image.isBF16()) ||
+      !getElementTypeOrSelf(op.getDpsInits()[0]).isF32())
+    return std::nullopt;
+  ArrayRef<int64_t> x =
+      cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
+  ArrayRef<int64_t> w =
+      cast<ShapedType>(op.getDpsInputs()[1].getType()).getShape();
+  auto [strides, dilations] = getStridesAndDilations(op);
+  unsigned spatial = strides.getNumElements();
+
+  CudnnConvolution conv;
+  conv.channelsLast = layout->channelsLast;
+  conv.spatialDims = std::max(spatial, 2u);
+  conv.n = x[0];
+  conv.groups = layout->imageGroup < 0 ? 1 : x[layout->imageGroup];
+  conv.c = conv.groups * x[layout->imageChannels];
+  conv.k = (layout->filterGroup < 0 ? 1 : w[layout->filterGroup]) *
+           w[layout->filterOutputs];
+  // A 1-d convolution is a 2-d one of height 1.
+  unsigned first = spatial == 1 ? 1 : 0;
+  conv.image.assign(kConvSpatialDims, 1);
+  conv.window.assign(kConvSpatialDims, 1);
+  conv.strides.assign(kConvSpatialDims, 1);
+  conv.dilations.assign(kConvSpatialDims, 1);
+  for (unsigned d = 0; d < spatial; ++d) {
+    conv.image[first + d] = x[layout->imageSpatial + d];
+    conv.window[first + d] = w[layout->filterSpatial + d];
+    conv.strides[first + d] = strides.getValues<int64_t>()[d];
+    conv.dilations[first + d] = dilations.getValues<int64_t>()[d];
+  }
+  // cuDNN's sizes and strides are ints.
+  if (llvm::any_of(op->getOperandTypes(), [](Type type) {
+        return cast<ShapedType>(type).getNumElements() > INT32_MAX;
+      }))
+    return std::nullopt;
+  return conv;
+}
+
+LogicalResult mlir::mp::replaceLibraryOps(
+    ModuleOp module, bool convolutions, StringRef name, FunctionType type,
+    StringRef pass,
+    function_ref<LogicalResult(IRRewriter &, linalg::LinalgOp, func::FuncOp)>
+        rewrite) {
+  SmallVector<linalg::LinalgOp> marked;
+  module->walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()) &&
+        linalg::isaConvolutionOpInterface(op) == convolutions)
+      marked.push_back(op);
+  });
+  if (marked.empty())
+    return success();
+  MLIRContext *ctx = module.getContext();
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (callee && (callee.getFunctionType() != type || !callee.isDeclaration()))
+    return callee.emitError() << pass << ": @" << name
+                              << " is the runtime's; rename this function";
+  if (!callee) {
+    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+    callee = func::FuncOp::create(builder, module.getLoc(), name, type);
+    callee.setPrivate();
+    MPDialect::GpuStreamOrderedAttrHelper(ctx).setAttr(callee,
+                                                       UnitAttr::get(ctx));
+  }
+  IRRewriter rewriter(ctx);
+  for (linalg::LinalgOp op : marked)
+    if (failed(rewrite(rewriter, op, callee)))
+      return failure();
+  return success();
+}
+
+linalg::FillOp mlir::mp::findZeroFill(linalg::LinalgOp op) {
+  Value acc = op.getDpsInitOperand(0)->get();
+  if (!acc.getDefiningOp<memref::AllocOp>())
+    return nullptr;
+  linalg::FillOp fill;
+  for (Operation *user : acc.getUsers()) {
+    auto candidate = dyn_cast<linalg::FillOp>(user);
+    if (candidate && candidate->getBlock() == op->getBlock() &&
+        candidate->isBeforeInBlock(op) && candidate.getOutputs()[0] == acc &&
+        (!fill || fill->isBeforeInBlock(candidate)))
+      fill = candidate;
+  }
+  if (!fill)
+    return nullptr;
+  auto zero = fill.getInputs()[0].getDefiningOp<arith::ConstantFloatOp>();
+  if (!zero || !zero.value().isZero())
+    return nullptr;
+  for (Operation *user : acc.getUsers()) {
+    Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
+    if (user == fill || user == op || !inBlock ||
+        inBlock->isBeforeInBlock(fill) || op->isBeforeInBlock(inBlock))
+      continue;
+    return nullptr;
+  }
+  return fill;
+}
+
+Value mlir::mp::getBufferAddress(RewriterBase &rewriter, Location loc,
+                                 Value buffer) {
+  Type i64 = rewriter.getI64Type();
+  auto type = cast<MemRefType>(buffer.getType());
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
+  Value aligned =
+      memref::ExtractAlignedPointerAsIndexOp::create(rewriter, loc, buffer);
+  Value offset = arith::MulIOp::create(
+      rewriter, loc,
+      arith::IndexCastOp::create(rewriter, loc, i64, metadata.getOffset()),
+      arith::ConstantIntOp::create(rewriter, loc, i64,
+                                   type.getElementTypeBitWidth() / 8));
+  return arith::AddIOp::create(
+      rewriter, loc, arith::IndexCastOp::create(rewriter, loc, i64, aligned),
+      offset);
+}

@@ -1,0 +1,81 @@
+//===- LibraryCalls.h - Ops the runtime computes with CUDA libraries ------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What mp-gpu-select-gemm, mp-gpu-library-gemm and mp-gpu-library-conv share:
+// the convolutions cuDNN computes, the runtime functions' declarations, and
+// the arguments that describe a buffer to the runtime.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_LIB_CODEGEN_GPU_LIBRARYCALLS_H
+#define MP_LIB_CODEGEN_GPU_LIBRARYCALLS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir {
+namespace linalg {
+class FillOp;
+} // namespace linalg
+namespace mp {
+
+constexpr llvm::StringLiteral kLibraryConvFunction = "mp_cuda_conv";
+
+/// The spatial dimensions the runtime's convolution call always passes
+/// (1-d convolutions have a leading spatial size of 1, 2-d ones a trailing
+/// filter and image size of 1 in the third).
+constexpr unsigned kConvSpatialDims = 3;
+
+/// A convolution as cuDNN's forward convolution sees it: an image of N x C x
+/// spatial (NCHW: channels before the pixels; NHWC: after), a filter of K x
+/// C/groups x window in the same order, stride and dilation per spatial
+/// dimension, no padding (linalg's convolutions read a padded image).
+struct CudnnConvolution {
+  bool channelsLast = false;
+  /// 2 for 1-d and 2-d convolutions (cuDNN takes 4-d tensors at least), 3
+  /// for 3-d ones.
+  unsigned spatialDims = 2;
+  int64_t groups = 1, n = 1, c = 1, k = 1;
+  /// Per spatial dimension, padded with 1 to kConvSpatialDims.
+  SmallVector<int64_t, kConvSpatialDims> image, window, strides, dilations;
+
+  /// Multiply-accumulates: N x K x output pixels x C/groups x window.
+  int64_t getMacs() const;
+};
+
+/// `op` as cuDNN computes it: one of linalg's NCHW/FCHW convolutions (1-d,
+/// 2-d, 3-d), the grouped NGCHW/GFCHW one or NHWC/FHWC, static shapes,
+/// f16 or bf16 image and filter, an f32 accumulator and a
+/// multiply-accumulate body.
+std::optional<CudnnConvolution> matchCudnnConvolution(linalg::LinalgOp op);
+
+/// Replaces the ops of `module` marked `mp.gpu_gemm = "library"` that are
+/// convolutions (or, without `convolutions`, the others) with `rewrite`,
+/// which calls the runtime's function `name` of `type`: declared in
+/// `module` (private, stream-ordered) if there is one such op; an error
+/// naming `pass` if `module` has a function of that name of its own.
+LogicalResult replaceLibraryOps(
+    ModuleOp module, bool convolutions, StringRef name, FunctionType type,
+    StringRef pass,
+    function_ref<LogicalResult(IRRewriter &, linalg::LinalgOp, func::FuncOp)>
+        rewrite);
+
+/// The zero fill of `op`'s accumulator that a library call's beta = 0 makes
+/// unneeded: the accumulator is allocated in the function and nothing uses
+/// it between the fill and `op`.
+linalg::FillOp findZeroFill(linalg::LinalgOp op);
+
+/// The address of `buffer`'s first element, as an i64.
+Value getBufferAddress(RewriterBase &rewriter, Location loc, Value buffer);
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_LIB_CODEGEN_GPU_LIBRARYCALLS_H

@@ -1,0 +1,306 @@
+//===- CudaConvolutions.cpp - cuDNN convolutions of the CUDA backend ------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// `mp_cuda_conv` (mp-gpu-library-conv) runs one forward convolution with
+// cuDNN 9's convolution API: f16 or bf16 image, filter and output with f32
+// compute (cuDNN's PSEUDO_HALF and PSEUDO_BFLOAT16 configurations), Tensor
+// Core math, the algorithm chosen by cuDNN's heuristics once per shape. Like
+// cuBLASLt, cuDNN is loaded with dlopen when a module first calls it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+using namespace mp_runtime;
+
+namespace {
+// cuDNN's types and constants, as cudnn_graph.h, cudnn_ops.h and
+// cudnn_cnn.h (version 9) declare them.
+using Status = int;
+using Handle = void *;
+using TensorDesc = void *;
+using FilterDesc = void *;
+using ConvDesc = void *;
+struct AlgoPerf {
+  int algo;
+  Status status;
+  float time;
+  size_t memory;
+  int determinism;
+  int mathType;
+  int reserved[3];
+};
+constexpr int kDataHalf = 2, kDataBFloat16 = 9, kDataFloat = 0;
+constexpr int kFormatNCHW = 0, kFormatNHWC = 1;
+constexpr int kCrossCorrelation = 1, kTensorOpMath = 1;
+constexpr int kForwardAlgos = 8; // CUDNN_CONVOLUTION_FWD_ALGO_COUNT
+constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+
+/// The cuDNN entry points used, resolved when first needed.
+struct Cudnn {
+  Status (*create)(Handle *);
+  Status (*setStream)(Handle, void *);
+  Status (*createTensor)(TensorDesc *);
+  Status (*setTensor)(TensorDesc, int, int, const int *, const int *);
+  Status (*destroyTensor)(TensorDesc);
+  Status (*createFilter)(FilterDesc *);
+  Status (*setFilter)(FilterDesc, int, int, int, const int *);
+  Status (*destroyFilter)(FilterDesc);
+  Status (*createConv)(ConvDesc *);
+  Status (*setConv)(ConvDesc, int, const int *, const int *, const int *, int,
+                    int);
+  Status (*setGroups)(ConvDesc, int);
+  Status (*setMath)(ConvDesc, int);
+  Status (*destroyConv)(ConvDesc);
+  // The results as void *: the exact types a caller and a callee built
+  // with -fsanitize=function must agree on.
+  Status (*getAlgorithms)(Handle, TensorDesc, FilterDesc, ConvDesc, TensorDesc,
+                          int, int *, void *);
+  Status (*forward)(Handle, const void *, TensorDesc, const void *, FilterDesc,
+                    const void *, ConvDesc, int, void *, size_t, const void *,
+                    TensorDesc, void *);
+  const char *(*errorString)(Status);
+
+  std::string unusable; // why cuDNN cannot be used, once tried
+  Handle handle = nullptr;
+  void *stream = nullptr; // the handle's stream
+  void *workspace = nullptr;
+
+  /// A configured convolution, per shape.
+  struct Plan {
+    TensorDesc x = nullptr, y = nullptr;
+    FilterDesc w = nullptr;
+    ConvDesc conv = nullptr;
+    int algo = 0;
+    size_t workspace = 0;
+  };
+  std::map<std::vector<int64_t>, Plan> plans;
+
+  static Cudnn &get() {
+    static Cudnn dnn = load();
+    return dnn;
+  }
+  static Cudnn load();
+
+  /// Destroys what `plan` holds.
+  void release(Plan &plan) const {
+    for (TensorDesc tensor : {plan.x, plan.y})
+      if (tensor)
+        destroyTensor(tensor);
+    if (plan.w)
+      destroyFilter(plan.w);
+    if (plan.conv)
+      destroyConv(plan.conv);
+  }
+
+  /// "call: CUDNN_STATUS_..." for a failed call.
+  std::string describe(const std::string &call, Status status) const {
+    return call + ": " + errorString(status);
+  }
+};
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                    size_t size);
+
+Cudnn Cudnn::load() {
+  Cudnn dnn{};
+  void *lib = openCudaLibrary("cuDNN", "MP_CUDNN", {"libcudnn.so.9"},
+                              {"cudnn/lib"}, dnn.unusable);
+  if (!lib)
+    return dnn;
+  SymbolResolver resolve(lib);
+  resolve("cudnnCreate", dnn.create);
+  resolve("cudnnSetStream", dnn.setStream);
+  resolve("cudnnCreateTensorDescriptor", dnn.createTensor);
+  resolve("cudnnSetTensorNdDescriptor", dnn.setTensor);
+  resolve("cudnnDestroyTensorDescriptor", dnn.destroyTensor);
+  resolve("cudnnCreateFilterDescriptor", dnn.createFilter);
+  resolve("cudnnSetFilterNdDescriptor", dnn.setFilter);
+  resolve("cudnnDestroyFilterDescriptor", dnn.destroyFilter);
+  resolve("cudnnCreateConvolutionDescriptor", dnn.createConv);
+  resolve("cudnnSetConvolutionNdDescriptor", dnn.setConv);
+  resolve("cudnnSetConvolutionGroupCount", dnn.setGroups);
+  resolve("cudnnSetConvolutionMathType", dnn.setMath);
+  resolve("cudnnDestroyConvolutionDescriptor", dnn.destroyConv);
+  resolve("cudnnGetConvolutionForwardAlgorithm_v7", dnn.getAlgorithms);
+  resolve("cudnnConvolutionForward", dnn.forward);
+  resolve("cudnnGetErrorString", dnn.errorString);
+  if (resolve.missing) {
+    dnn.unusable = std::string("cuDNN has no ") + resolve.missing;
+    return dnn;
+  }
+  if (Status status = dnn.create(&dnn.handle))
+    dnn.unusable = dnn.describe("cudnnCreate", status);
+  return dnn;
+}
+
+/// The sizes and packed strides of an N x C x spatial tensor stored with
+/// its channels first (NCHW) or last (NHWC), as cuDNN's Nd descriptors take
+/// them (always in N, C, spatial order).
+void packedTensor(int64_t n, int64_t c, const std::vector<int64_t> &spatial,
+                  bool channelsLast, std::vector<int> &dims,
+                  std::vector<int> &strides) {
+  dims = {int(n), int(c)};
+  for (int64_t size : spatial)
+    dims.push_back(int(size));
+  strides.assign(dims.size(), 1);
+  // Innermost first: the channels (NHWC) or the last spatial dimension.
+  int64_t stride = 1;
+  if (channelsLast) {
+    strides[1] = 1;
+    stride = c;
+  }
+  for (size_t d = dims.size(); d-- > 2;) {
+    strides[d] = int(stride);
+    stride *= dims[d];
+  }
+  if (!channelsLast) {
+    strides[1] = int(stride);
+    stride *= c;
+  }
+  strides[0] = int(stride);
+}
+
+std::string join(const std::vector<int> &sizes) {
+  std::string text;
+  for (int size : sizes)
+    text += (text.empty() ? "" : "x") + std::to_string(size);
+  return text;
+}
+
+/// Creates `p`'s descriptors and chooses its algorithm: the failing call,
+/// or "" (what was created stays in `p` for Cudnn::release either way).
+std::string
+configure(const Cudnn &dnn, Cudnn::Plan &p, int element, bool channelsLast,
+          int64_t groups, const std::vector<int> &xDims,
+          const std::vector<int> &xStrides, const std::vector<int> &wDims,
+          const std::vector<int> &yDims, const std::vector<int> &yStrides,
+          const std::vector<int> &strides, const std::vector<int> &dilations) {
+  int rank = int(xDims.size());
+  if (Status s = dnn.createTensor(&p.x))
+    return dnn.describe("cudnnCreateTensorDescriptor", s);
+  if (Status s = dnn.createTensor(&p.y))
+    return dnn.describe("cudnnCreateTensorDescriptor", s);
+  if (Status s =
+          dnn.setTensor(p.x, element, rank, xDims.data(), xStrides.data()))
+    return dnn.describe("cudnnSetTensorNdDescriptor", s);
+  if (Status s =
+          dnn.setTensor(p.y, element, rank, yDims.data(), yStrides.data()))
+    return dnn.describe("cudnnSetTensorNdDescriptor", s);
+  if (Status s = dnn.createFilter(&p.w))
+    return dnn.describe("cudnnCreateFilterDescriptor", s);
+  if (Status s =
+          dnn.setFilter(p.w, element, channelsLast ? kFormatNHWC : kFormatNCHW,
+                        rank, wDims.data()))
+    return dnn.describe("cudnnSetFilterNdDescriptor", s);
+  if (Status s = dnn.createConv(&p.conv))
+    return dnn.describe("cudnnCreateConvolutionDescriptor", s);
+  std::vector<int> padding(strides.size(), 0);
+  if (Status s = dnn.setConv(p.conv, int(strides.size()), padding.data(),
+                             strides.data(), dilations.data(),
+                             kCrossCorrelation, kDataFloat))
+    return dnn.describe("cudnnSetConvolutionNdDescriptor", s);
+  if (Status s = dnn.setGroups(p.conv, int(groups)))
+    return dnn.describe("cudnnSetConvolutionGroupCount", s);
+  if (Status s = dnn.setMath(p.conv, kTensorOpMath))
+    return dnn.describe("cudnnSetConvolutionMathType", s);
+  AlgoPerf results[kForwardAlgos] = {};
+  int found = 0;
+  if (Status s = dnn.getAlgorithms(dnn.handle, p.x, p.w, p.conv, p.y,
+                                   kForwardAlgos, &found, results))
+    return dnn.describe("cudnnGetConvolutionForwardAlgorithm_v7", s);
+  // The heuristics' order, best first: the first that runs within the
+  // workspace.
+  for (int i = 0; i < found && i < kForwardAlgos; ++i)
+    if (results[i].status == 0 && results[i].memory <= kWorkspaceBytes) {
+      p.algo = results[i].algo;
+      p.workspace = results[i].memory;
+      return "";
+    }
+  return "cudnnGetConvolutionForwardAlgorithm_v7: no algorithm within " +
+         std::to_string(kWorkspaceBytes >> 20) + " MiB of workspace";
+}
+} // namespace
+
+/// y = conv(x, w) (cross-correlation, no padding), all f16 (type 0) or bf16
+/// (type 1) with f32 compute; see mp-gpu-library-conv for the arguments.
+extern "C" void
+mp_cuda_conv(int32_t type, int32_t channelsLast, int64_t spatialDims,
+             int64_t groups, int64_t n, int64_t c, int64_t k, int64_t image0,
+             int64_t image1, int64_t image2, int64_t window0, int64_t window1,
+             int64_t window2, int64_t stride0, int64_t stride1, int64_t stride2,
+             int64_t dilation0, int64_t dilation1, int64_t dilation2, int64_t x,
+             int64_t w, int64_t y) {
+  void *stream = cuda::activeStream();
+  if (!stream)
+    return;
+  const int64_t imageAll[] = {image0, image1, image2};
+  const int64_t windowAll[] = {window0, window1, window2};
+  const int64_t strideAll[] = {stride0, stride1, stride2};
+  const int64_t dilationAll[] = {dilation0, dilation1, dilation2};
+  std::vector<int64_t> image, output;
+  std::vector<int> strides, dilations, wDims{int(k), int(c / groups)};
+  for (int64_t d = 0; d < spatialDims && d < 3; ++d) {
+    image.push_back(imageAll[d]);
+    wDims.push_back(int(windowAll[d]));
+    strides.push_back(int(strideAll[d]));
+    dilations.push_back(int(dilationAll[d]));
+    output.push_back((imageAll[d] - dilationAll[d] * (windowAll[d] - 1) - 1) /
+                         strideAll[d] +
+                     1);
+  }
+  std::vector<int> xDims, xStrides, yDims, yStrides;
+  packedTensor(n, c, image, channelsLast, xDims, xStrides);
+  packedTensor(n, k, output, channelsLast, yDims, yStrides);
+  std::string what =
+      "cudnnConvolutionForward(" + join(xDims) + (channelsLast ? " NHWC" : "") +
+      " * " + join(wDims) +
+      (groups > 1 ? " in " + std::to_string(groups) + " groups" : "") +
+      (type == 1 ? " bf16" : " f16") + ")";
+  Cudnn &dnn = Cudnn::get();
+  if (!dnn.unusable.empty())
+    return cuda::recordFailure(dnn.unusable);
+  if (!dnn.workspace)
+    dnn.workspace = _mlir_memref_to_llvm_aligned_alloc(256, kWorkspaceBytes);
+  if (dnn.stream != stream) {
+    if (Status status = dnn.setStream(dnn.handle, stream))
+      return cuda::recordFailure(dnn.describe("cudnnSetStream", status));
+    dnn.stream = stream;
+  }
+
+  int element = type == 1 ? kDataBFloat16 : kDataHalf;
+  std::vector<int64_t> key{element, channelsLast, groups};
+  for (const std::vector<int> *sizes :
+       {&xDims, &wDims, &yDims, &strides, &dilations})
+    key.insert(key.end(), sizes->begin(), sizes->end());
+  auto plan = dnn.plans.find(key);
+  if (plan == dnn.plans.end()) {
+    Cudnn::Plan p;
+    if (std::string err =
+            configure(dnn, p, element, channelsLast, groups, xDims, xStrides,
+                      wDims, yDims, yStrides, strides, dilations);
+        !err.empty()) {
+      dnn.release(p);
+      return cuda::recordFailure(err + " for " + what);
+    }
+    plan = dnn.plans.emplace(key, p).first;
+  }
+  const Cudnn::Plan &p = plan->second;
+  float alpha = 1, beta = 0;
+  auto pointer = [](int64_t address) {
+    return reinterpret_cast<void *>(static_cast<intptr_t>(address));
+  };
+  cuda::startLaunch(what);
+  if (Status status = dnn.forward(dnn.handle, &alpha, p.x, pointer(x), p.w,
+                                  pointer(w), p.conv, p.algo, dnn.workspace,
+                                  p.workspace, &beta, p.y, pointer(y)))
+    return cuda::recordFailure(dnn.describe(what, status));
+  cuda::finishLaunch();
+}

@@ -1,0 +1,119 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-library-conv --canonicalize --cse | FileCheck %s
+// RUN: mp-opt %S/Inputs/library-conv-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-library-conv
+
+// Arguments: type (0 f16, 1 bf16), channels-last, spatial dimensions,
+// groups, N, C, K, then per spatial dimension (3) the image's size, the
+// window's, the stride and the dilation, and the addresses of the image,
+// the filter and the f16 result. The zero fill of an accumulator allocated
+// here is dropped: the result is only widened into it.
+// CHECK-LABEL: func.func private @mp_cuda_conv(i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) attributes {mp.gpu_stream_ordered}
+// CHECK-LABEL: func.func @nchw_zero_fill
+// CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : i64
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i64
+// CHECK: %[[ACC:.*]] = memref.alloc() : memref<64x16x7x7xf32>
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<64x16x7x7xf16>
+// CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[X:.*]] = arith.index_cast %[[PX]]
+// CHECK: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[W:.*]] = arith.index_cast %[[PW]]
+// CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK: %[[YA:.*]] = arith.index_cast %[[PY]]
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[C2]], %[[C1]], %[[C64]], %[[C8]], %[[C16]], %[[C16]], %[[C16]], %[[C1]], %[[C3]], %[[C3]], %[[C1]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[X]], %[[W]], %[[YA]])
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[Y]] : memref<64x16x7x7xf16>) outs(%[[ACC]] : memref<64x16x7x7xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f32):
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: linalg.yield %[[WIDE]] : f32
+// CHECK: memref.dealloc %[[Y]]
+// CHECK: return %[[ACC]]
+func.func @nchw_zero_fill(%x: memref<64x8x16x16xf16>, %w: memref<16x8x3x3xf16>) -> memref<64x16x7x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<64x16x7x7xf32>
+  linalg.fill ins(%zero : f32) outs(%acc : memref<64x16x7x7xf32>)
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+    ins(%x, %w : memref<64x8x16x16xf16>, memref<16x8x3x3xf16>) outs(%acc : memref<64x16x7x7xf32>)
+  return %acc : memref<64x16x7x7xf32>
+}
+
+// -----
+
+// torch-mlir's filter gradient: a grouped bf16 convolution with dilation 2
+// into an accumulator that is an argument (a bias, say): cuDNN sees NCHW
+// with C = G x C/G = 64 x 1, K = 64 x 16 and 64 groups, and the result is
+// added to the accumulator.
+// CHECK-LABEL: func.func @grouped_accumulate
+// CHECK-DAG: %[[I1:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : i64
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i64
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : i64
+// CHECK-DAG: %[[C1024:.*]] = arith.constant 1024 : i64
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<8x64x16x4x4xbf16>
+// CHECK: call @mp_cuda_conv(%[[I1]], %[[I0]], %[[C2]], %[[C64]], %[[C8]], %[[C64]], %[[C1024]], %[[C16]], %[[C16]], %[[C1]], %[[C7]], %[[C7]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C2]], %[[C2]], %[[C1]],
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[Y]] : memref<8x64x16x4x4xbf16>) outs(%arg2 : memref<8x64x16x4x4xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: bf16, %[[OUT:.*]]: f32):
+// CHECK-NEXT: %[[WIDE:.*]] = arith.extf %[[IN]] : bf16 to f32
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[OUT]], %[[WIDE]] : f32
+// CHECK-NEXT: linalg.yield %[[SUM]] : f32
+// CHECK: memref.dealloc %[[Y]]
+func.func @grouped_accumulate(%x: memref<8x64x1x16x16xbf16>, %w: memref<64x16x1x7x7xbf16>, %acc: memref<8x64x16x4x4xf32>) {
+  linalg.conv_2d_ngchw_gfchw {mp.gpu_gemm = "library", dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x, %w : memref<8x64x1x16x16xbf16>, memref<64x16x1x7x7xbf16>) outs(%acc : memref<8x64x16x4x4xf32>)
+  return
+}
+
+// -----
+
+// A 1-d convolution is a 2-d one of height 1 (its size, window, stride and
+// dilation along the first spatial dimension are 1); an NHWC one says
+// channels-last. A strided view of the image is copied into a packed buffer
+// first, and that buffer is freed after the call.
+// CHECK-LABEL: func.func @one_d
+// CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i64
+// CHECK-DAG: %[[C5:.*]] = arith.constant 5 : i64
+// CHECK-DAG: %[[C29:.*]] = arith.constant 29 : i64
+// CHECK: %[[PACKED:.*]] = memref.alloc() : memref<2x3x29xf16>
+// CHECK: memref.copy %{{.*}}, %[[PACKED]]
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[C2]], %[[C1]], %[[C2]], %[[C3]], %[[C4]], %[[C1]], %[[C29]], %[[C1]], %[[C1]], %[[C5]], %[[C1]], %[[C1]], %[[C3]], %[[C1]], %[[C1]], %[[C2]], %[[C1]],
+// CHECK-DAG: memref.dealloc %[[PACKED]]
+func.func @one_d(%big: memref<2x3x40xf16>, %w: memref<4x3x5xf16>, %acc: memref<2x4x7xf32>) {
+  %x = memref.subview %big[0, 0, 0] [2, 3, 29] [1, 1, 1] : memref<2x3x40xf16> to memref<2x3x29xf16, strided<[120, 40, 1]>>
+  linalg.conv_1d_ncw_fcw {mp.gpu_gemm = "library", dilations = dense<2> : vector<1xi64>, strides = dense<3> : vector<1xi64>}
+    ins(%x, %w : memref<2x3x29xf16, strided<[120, 40, 1]>>, memref<4x3x5xf16>) outs(%acc : memref<2x4x7xf32>)
+  return
+}
+
+// CHECK-LABEL: func.func @nhwc
+// CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[I1:.*]] = arith.constant 1 : i32
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I1]],
+func.func @nhwc(%x: memref<1x5x4x3xf16>, %w: memref<2x2x3x3xf16>, %acc: memref<1x4x2x2xf32>) {
+  linalg.conv_2d_nhwc_fhwc {mp.gpu_gemm = "library"}
+    ins(%x, %w : memref<1x5x4x3xf16>, memref<2x2x3x3xf16>) outs(%acc : memref<1x4x2x2xf32>)
+  return
+}
+
+// -----
+
+// Unmarked convolutions (generated kernels) are left alone, and nothing is
+// declared.
+// CHECK-LABEL: func.func @unmarked
+// CHECK-NOT: mp_cuda_conv
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @unmarked(%x: memref<1x8x16x16xf16>, %w: memref<16x8x3x3xf16>, %acc: memref<1x16x14x14xf32>) {
+  linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x8x16x16xf16>, memref<16x8x3x3xf16>) outs(%acc : memref<1x16x14x14xf32>)
+  return
+}
