@@ -6,15 +6,15 @@
 // convolutions on the host as cuDNN documents them: Nd tensor descriptors
 // with explicit strides (N, C, spatial order), filters packed KCRS (NCHW
 // format) or KRSC (NHWC), grouped channels, strides and dilations, y =
-// alpha conv(x, w) + beta y in f32, rounded to the tensors' f16 or bf16.
-// With the fake driver (fake_cuda.c), whose device memory is host memory,
-// mp_cuda_conv runs end to end on machines without a GPU.
+// conv(x, w) in f32, rounded to the tensors' f16 or bf16, by the runtime's
+// CPU convolution (mp_emulated_conv, which the process has with the
+// runtime). With the fake driver (fake_cuda.c), whose device memory is host
+// memory, mp_cuda_conv runs end to end on machines without a GPU.
 // MP_FAKE_CUDNN_FAIL=NAME:CODE makes entry point NAME return CODE.
 //
 //===----------------------------------------------------------------------===//
 
-#include "../lib/Internal.h"
-
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -45,14 +45,19 @@ Status enter(const char *name) {
   return 0;
 }
 
-float load(const void *data, int type, int64_t index) {
-  uint16_t bits = static_cast<const uint16_t *>(data)[index];
-  return type == 9 ? mp_runtime::fromBF16(bits) : mp_runtime::fromF16(bits);
-}
-
-void store(void *data, int type, int64_t index, float value) {
-  static_cast<uint16_t *>(data)[index] =
-      type == 9 ? mp_runtime::toBF16(value) : mp_runtime::toF16(value);
+/// The strides of a packed tensor of `dims` (N, C, spatial order) stored
+/// with its channels first or last.
+std::vector<int> packedStrides(const std::vector<int> &dims,
+                               bool channelsLast) {
+  std::vector<int> strides(dims.size(), 1);
+  int stride = channelsLast ? dims[1] : 1;
+  for (size_t d = dims.size(); d-- > 2;) {
+    strides[d] = stride;
+    stride *= dims[d];
+  }
+  strides[1] = channelsLast ? 1 : stride;
+  strides[0] = channelsLast ? stride : stride * dims[1];
+  return strides;
 }
 } // namespace
 
@@ -190,6 +195,15 @@ Status cudnnGetConvolutionForwardAlgorithm_v7(void *handle, void *x, void *w,
   return enter("cudnnGetConvolutionForwardAlgorithm_v7");
 }
 
+void mp_emulated_conv(int32_t, int32_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t, int64_t);
+
+/// Checks the descriptors as cuDNN would (the output's sizes follow from the
+/// image's, the filter's and the convolution's), then computes with the
+/// runtime's CPU convolution (EmulatedLibraries.cpp), which takes packed
+/// tensors without padding: others are not supported here.
 Status cudnnConvolutionForward(void *handle, const void *alphaPointer,
                                void *xDesc, const void *x, void *wDesc,
                                const void *w, void *convDesc, int algo,
@@ -203,13 +217,13 @@ Status cudnnConvolutionForward(void *handle, const void *alphaPointer,
   const auto &f = *static_cast<Filter *>(wDesc);
   const auto &conv = *static_cast<Conv *>(convDesc);
   size_t rank = xt.dims.size(), spatial = rank - 2;
-  if (algo != 1 || (workspaceBytes && !workspace) || workspaceBytes < 4096 ||
+  if (algo != 1 || !workspace || workspaceBytes < 4096 ||
       yt.dims.size() != rank || f.dims.size() != rank ||
       conv.strides.size() != spatial || xt.type != yt.type || xt.type != f.type)
     return kBadParam;
-  int n = xt.dims[0], c = xt.dims[1], k = f.dims[0], groups = conv.groups;
-  if (c % groups || k % groups || f.dims[1] != c / groups || yt.dims[0] != n ||
-      yt.dims[1] != k)
+  int c = xt.dims[1], k = f.dims[0], groups = conv.groups;
+  if (c % groups || k % groups || f.dims[1] != c / groups ||
+      yt.dims[0] != xt.dims[0] || yt.dims[1] != k)
     return kBadParam;
   for (size_t d = 0; d < spatial; ++d) {
     int size = (xt.dims[2 + d] + 2 * conv.padding[d] -
@@ -219,68 +233,30 @@ Status cudnnConvolutionForward(void *handle, const void *alphaPointer,
     if (yt.dims[2 + d] != size)
       return kBadParam;
   }
-  // The filter's packed strides, in K, C, window order.
-  std::vector<int64_t> fStrides(rank, 1);
-  int64_t stride = 1;
-  if (f.format == 1) {
-    fStrides[1] = 1;
-    stride = f.dims[1];
-  }
-  for (size_t d = rank; d-- > 2;) {
-    fStrides[d] = stride;
-    stride *= f.dims[d];
-  }
-  if (f.format == 0) {
-    fStrides[1] = stride;
-    stride *= f.dims[1];
-  }
-  fStrides[0] = stride;
-
-  float alpha = *static_cast<const float *>(alphaPointer);
-  float beta = *static_cast<const float *>(betaPointer);
-  int perGroupIn = c / groups, perGroupOut = k / groups;
-  std::vector<int> out(spatial), window(spatial);
-  int64_t pixels = 1, taps = 1;
+  bool channelsLast = f.format == 1;
+  if (xt.strides != packedStrides(xt.dims, channelsLast) ||
+      yt.strides != packedStrides(yt.dims, channelsLast) ||
+      *static_cast<const float *>(alphaPointer) != 1 ||
+      *static_cast<const float *>(betaPointer) != 0 ||
+      std::any_of(conv.padding.begin(), conv.padding.end(),
+                  [](int pad) { return pad != 0; }))
+    return kNotSupported;
+  // Three spatial dimensions: a 2-d convolution has a third of size 1.
+  int64_t sizes[3][4] = {{1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}};
   for (size_t d = 0; d < spatial; ++d) {
-    pixels *= yt.dims[2 + d];
-    taps *= f.dims[2 + d];
+    sizes[d][0] = xt.dims[2 + d];
+    sizes[d][1] = f.dims[2 + d];
+    sizes[d][2] = conv.strides[d];
+    sizes[d][3] = conv.dilations[d];
   }
-  for (int b = 0; b < n; ++b)
-    for (int o = 0; o < k; ++o)
-      for (int64_t pixel = 0; pixel < pixels; ++pixel) {
-        int64_t rest = pixel;
-        for (size_t d = spatial; d-- > 0;) {
-          out[d] = int(rest % yt.dims[2 + d]);
-          rest /= yt.dims[2 + d];
-        }
-        int group = o / perGroupOut;
-        float sum = 0;
-        for (int ci = 0; ci < perGroupIn; ++ci)
-          for (int64_t tap = 0; tap < taps; ++tap) {
-            int64_t at = tap,
-                    xIndex = int64_t(b) * xt.strides[0] +
-                             int64_t(group * perGroupIn + ci) * xt.strides[1],
-                    wIndex = int64_t(o) * fStrides[0] + ci * fStrides[1];
-            bool inside = true;
-            for (size_t d = spatial; d-- > 0;) {
-              window[d] = int(at % f.dims[2 + d]);
-              at /= f.dims[2 + d];
-              int position = out[d] * conv.strides[d] - conv.padding[d] +
-                             window[d] * conv.dilations[d];
-              inside &= position >= 0 && position < xt.dims[2 + d];
-              xIndex += int64_t(position) * xt.strides[2 + d];
-              wIndex += window[d] * fStrides[2 + d];
-            }
-            if (inside)
-              sum += load(x, xt.type, xIndex) * load(w, f.type, wIndex);
-          }
-        int64_t yIndex =
-            int64_t(b) * yt.strides[0] + int64_t(o) * yt.strides[1];
-        for (size_t d = 0; d < spatial; ++d)
-          yIndex += int64_t(out[d]) * yt.strides[2 + d];
-        float old = beta != 0 ? load(y, yt.type, yIndex) : 0;
-        store(y, yt.type, yIndex, alpha * sum + beta * old);
-      }
+  auto address = [](const void *p) {
+    return static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
+  };
+  mp_emulated_conv(xt.type == 9, channelsLast, int64_t(spatial), groups,
+                   xt.dims[0], c, k, sizes[0][0], sizes[1][0], sizes[2][0],
+                   sizes[0][1], sizes[1][1], sizes[2][1], sizes[0][2],
+                   sizes[1][2], sizes[2][2], sizes[0][3], sizes[1][3],
+                   sizes[2][3], address(x), address(w), address(y));
   return 0;
 }
 } // extern "C"

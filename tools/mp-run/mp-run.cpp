@@ -169,8 +169,9 @@ static cl::opt<std::string> kernelDot(
 
 static cl::opt<mp::GpuGemm> gpuGemm(
     "gpu-gemm",
-    cl::desc("With --backend cuda: how Tensor Core contractions and "
-             "convolutions are computed (mp-lower-to-gpu's gemm)"),
+    cl::desc("With --backend cuda or gpu-emulation: how Tensor Core "
+             "contractions and convolutions are computed (mp-lower-to-gpu's "
+             "gemm; the emulation runs library calls on the CPU)"),
     cl::init(mp::GPUSelectGemmPassOptions().gemm), mp::gpuGemmValues(),
     cl::cat(category));
 
@@ -655,9 +656,8 @@ static llvm::Error checkFlags() {
       (!compileOnlyFlag || !emitSo.empty() || !savePtx.empty()))
     return error("--output DIR needs --compile-only, and writes DIR/module.so: "
                  "drop --emit-so and --save-ptx");
-  if (gpuGemm.getNumOccurrences() && backend != Backend::cuda &&
-      backend != Backend::automatic)
-    return error("--gpu-gemm needs --backend cuda or auto");
+  if (gpuGemm.getNumOccurrences() && backend == Backend::cpu)
+    return error("--gpu-gemm needs --backend cuda, gpu-emulation or auto");
   if (bf16Dot.getNumOccurrences() && backend != Backend::cpu &&
       backend != Backend::automatic)
     return error("--bf16-dot needs --backend cpu or auto");

@@ -27,6 +27,8 @@ class FillOp;
 namespace mp {
 
 constexpr llvm::StringLiteral kLibraryConvFunction = "mp_cuda_conv";
+/// The CPU implementation that mp-lower-to-gpu-emulation calls instead.
+constexpr llvm::StringLiteral kEmulatedConvFunction = "mp_emulated_conv";
 
 /// The spatial dimensions the runtime's convolution call always passes
 /// (1-d convolutions have a leading spatial size of 1, 2-d ones a trailing

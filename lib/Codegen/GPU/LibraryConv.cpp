@@ -47,13 +47,16 @@ static FunctionType getConvType(MLIRContext *ctx) {
 namespace {
 struct GPULibraryConvPass
     : public mp::impl::GPULibraryConvPassBase<GPULibraryConvPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     auto rewriteOp = [&](IRRewriter &rewriter, linalg::LinalgOp op,
                          func::FuncOp callee) {
       return rewrite(rewriter, op, callee);
     };
     if (failed(replaceLibraryOps(
-            getOperation(), /*convolutions=*/true, kLibraryConvFunction,
+            getOperation(), /*convolutions=*/true,
+            emulate ? kEmulatedConvFunction : kLibraryConvFunction,
             getConvType(&getContext()), getArgument(), rewriteOp)))
       signalPassFailure();
   }

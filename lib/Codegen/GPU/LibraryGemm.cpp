@@ -46,13 +46,16 @@ static FunctionType getGemmType(MLIRContext *ctx) {
 namespace {
 struct GPULibraryGemmPass
     : public mp::impl::GPULibraryGemmPassBase<GPULibraryGemmPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     auto rewriteOp = [&](IRRewriter &rewriter, linalg::LinalgOp op,
                          func::FuncOp callee) {
       return rewrite(rewriter, op, callee);
     };
     if (failed(replaceLibraryOps(
-            getOperation(), /*convolutions=*/false, kLibraryGemmFunction,
+            getOperation(), /*convolutions=*/false,
+            emulate ? kEmulatedGemmFunction : kLibraryGemmFunction,
             getGemmType(&getContext()), getArgument(), rewriteOp)))
       signalPassFailure();
   }

@@ -27,6 +27,8 @@ namespace mp {
 /// The runtime function that runs a contraction with cuBLASLt
 /// (mp-gpu-library-gemm).
 constexpr llvm::StringLiteral kLibraryGemmFunction = "mp_cuda_gemm";
+/// The CPU implementation that mp-lower-to-gpu-emulation calls instead.
+constexpr llvm::StringLiteral kEmulatedGemmFunction = "mp_emulated_gemm";
 
 /// The threads of a warp.
 constexpr int64_t kWarpSize = 32;

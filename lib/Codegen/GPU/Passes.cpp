@@ -87,8 +87,8 @@ static PassOptions getTileOptions(const GpuPipelineOptions &options) {
 }
 
 /// Tensors on the way in: mp ops and aggregates as linalg, Tensor Core
-/// contractions given to cuBLASLt or their tiles chosen, then buffers.
-/// `onCuda`: for the CUDA backend (cuBLASLt, collectives on its stream)
+/// contractions and convolutions given to libraries or their tiles chosen,
+/// then buffers. `onCuda`: for the CUDA backend (collectives on its stream)
 /// rather than the emulation.
 static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
                            bool onCuda) {
@@ -98,12 +98,10 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
   // Library calls first: a convolution given to cuDNN stays one. Fusion
   // never changes a contraction, so the choice holds.
-  if (onCuda) {
-    GPUSelectGemmPassOptions select;
-    select.gemm = options.gemm;
-    select.libraryMinMacs = options.libraryMinMacs;
-    pm.addNestedPass<func::FuncOp>(createGPUSelectGemmPass(select));
-  }
+  GPUSelectGemmPassOptions select;
+  select.gemm = options.gemm;
+  select.libraryMinMacs = options.libraryMinMacs;
+  pm.addNestedPass<func::FuncOp>(createGPUSelectGemmPass(select));
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
   pm.addNestedPass<func::FuncOp>(
       createFuseElementwisePass({/*recompute=*/true}));
@@ -130,12 +128,18 @@ static void addTiledStage(OpPassManager &pm,
   pm.addPass(createCSEPass());
 }
 
+/// The contractions and convolutions given to libraries as calls of the
+/// runtime: its CUDA libraries, or with `emulate` its CPU implementations.
+static void addLibraryCalls(OpPassManager &pm, bool emulate) {
+  pm.addPass(createGPULibraryGemmPass({emulate}));
+  pm.addPass(createGPULibraryConvPass({emulate}));
+}
+
 /// Buffers to kernels: the tiled stage's contractions to mma.sync, the rest
 /// as tiled parallel loops, all in gpu.launch.
 static void addKernelStage(OpPassManager &pm,
                            const GpuPipelineOptions &options) {
-  pm.addPass(createGPULibraryGemmPass());
-  pm.addPass(createGPULibraryConvPass());
+  addLibraryCalls(pm, /*emulate=*/false);
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUAsyncCopiesPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
@@ -236,6 +240,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
     OpPassManager &pm, const GpuPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(LLVM::createLLVMRequestCWrappersPass());
   addTensorStage(pm, options, /*onCuda=*/false);
+  addLibraryCalls(pm, /*emulate=*/true);
   addTiledStage(pm, options);
   pm.addNestedPass<func::FuncOp>(createGPUEmulateWorkgroupMemoryPass());
   pm.addNestedPass<func::FuncOp>(createGPUEmulateSubgroupReducePass());

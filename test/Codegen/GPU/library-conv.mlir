@@ -1,5 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-library-conv --canonicalize --cse | FileCheck %s
 // RUN: mp-opt %S/Inputs/library-conv-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-library-conv
+// RUN: mp-opt %s --split-input-file --mp-gpu-library-conv=emulate=true | FileCheck %s --check-prefix=EMULATE --implicit-check-not=@mp_cuda_
 
 // Arguments: type (0 f16, 1 bf16), channels-last, spatial dimensions,
 // groups, N, C, K, then per spatial dimension (3) the image's size, the
@@ -117,3 +118,8 @@ func.func @unmarked(%x: memref<1x8x16x16xf16>, %w: memref<16x8x3x3xf16>, %acc: m
   linalg.conv_2d_nchw_fchw ins(%x, %w : memref<1x8x16x16xf16>, memref<16x8x3x3xf16>) outs(%acc : memref<1x16x14x14xf32>)
   return
 }
+
+// With emulate (mp-lower-to-gpu-emulation) the calls are of the runtime's
+// CPU implementation, with the same arguments.
+// EMULATE: func.func private @mp_emulated_conv(
+// EMULATE: call @mp_emulated_conv(

@@ -1,5 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-library-gemm --canonicalize --cse | FileCheck %s
 // RUN: mp-opt %S/Inputs/library-gemm-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-library-gemm
+// RUN: mp-opt %s --split-input-file --mp-gpu-library-gemm=emulate=true | FileCheck %s --check-prefix=EMULATE --implicit-check-not=@mp_cuda_
 
 // Arguments: type (0 f16, 1 bf16), batch, M, N, K, then A's address and
 // strides along M, K, batch, B's along K, N, batch, C's along M, N, batch,
@@ -91,3 +92,8 @@ func.func @batched(%a: memref<3x4x16xbf16>, %b: memref<3x16x8xbf16>, %c: memref<
   linalg.batch_matmul {mp.gpu_gemm = "library"} ins(%a, %b : memref<3x4x16xbf16>, memref<3x16x8xbf16>) outs(%c : memref<3x4x8xf32>)
   return
 }
+
+// With emulate (mp-lower-to-gpu-emulation) the calls are of the runtime's
+// CPU implementation, with the same arguments.
+// EMULATE: func.func private @mp_emulated_gemm(
+// EMULATE: call @mp_emulated_gemm(

@@ -222,7 +222,10 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
     compute on the backend's stream: C = A x B + beta C. When C is a
     buffer allocated in the function and filled with zeros right before
     (no use in between), the fill is dropped and beta is 0: one kernel
-    fewer. A marked op that is not such a contraction is an error.
+    fewer. A marked op that is not such a contraction is an error. With
+    `emulate` (in mp-lower-to-gpu-emulation) the call is of
+    `mp_emulated_gemm`, the runtime's CPU implementation with the same
+    arguments.
 
     ```mlir
     linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
@@ -237,6 +240,11 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Call the runtime's CPU implementation (mp_emulated_gemm) rather "
+           "than its cuBLASLt one">,
+  ];
   let statistics = [
     Statistic<"numCalls", "library-calls", "Contractions made library calls">,
     Statistic<"numFillsDropped", "fills-dropped",
@@ -264,7 +272,10 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     copied into a packed buffer first. When the accumulator is a buffer
     allocated in the function and filled with zeros right before (no use
     in between), the fill is dropped and the result is only widened into
-    it. A marked op that is not such a convolution is an error.
+    it. A marked op that is not such a convolution is an error. With
+    `emulate` (in mp-lower-to-gpu-emulation) the call is of
+    `mp_emulated_conv`, the runtime's CPU implementation with the same
+    arguments and the same rounding of the result.
 
     ```mlir
     linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library",
@@ -285,6 +296,11 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"emulate", "emulate", "bool", /*default=*/"false",
+           "Call the runtime's CPU implementation (mp_emulated_conv) rather "
+           "than its cuDNN one">,
+  ];
   let statistics = [
     Statistic<"numCalls", "library-calls", "Convolutions made library calls">,
     Statistic<"numFillsDropped", "fills-dropped",

@@ -9,6 +9,11 @@ along K in the same order (the CPU backend with --bf16-dot off: AVX512-BF16's
 dot products add two products per step), so outputs are expected bit-identical; the check
 allows a relative difference of --rtol (of the output's largest magnitude) so
 that a legitimate reordering would show as a figure, not as a failure.
+With --gpu-gemm library (or auto) the emulation computes the contractions and
+convolutions it gives to cuBLASLt and cuDNN with the runtime's CPU
+implementations of those calls: another summation order, and convolution
+results rounded to f16/bf16 as cuDNN writes them, so --rtol must allow for
+that.
 
 Usage:
   compare_backends.py graphs --amp A FILE:ENTRY...   random inputs, outputs
@@ -80,19 +85,20 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
     tally.record(ok, f"{name}: {'ok' if ok else 'FAIL'}: {detail}")
 
 
-def exact_flags(backend):
-    """mp-run flags for products computed exactly in f32 on `backend`."""
-    return ["--bf16-dot", "off"] if backend == "cpu" else []
+def backend_flags(backend, gemm):
+    """mp-run flags for `backend`: products computed exactly in f32 on the
+    CPU, and the emulation's choice of library calls."""
+    return ["--bf16-dot", "off"] if backend == "cpu" else ["--gpu-gemm", gemm]
 
 
-def run_graph(path, entry, amp, seed, tmp, rtol, tally, name):
+def run_graph(path, entry, amp, seed, tmp, rtol, gemm, tally, name):
     dirs = []
     try:
         for backend in BACKENDS:
             out = os.path.join(tmp, f"{entry}-{amp}-{backend}")
             mp_run([path, "--entry", entry, "--amp", amp, "--random-inputs",
                     "--seed", str(seed), "--backend", backend,
-                    "--save-outputs", out] + exact_flags(backend))
+                    "--save-outputs", out] + backend_flags(backend, gemm))
             dirs.append(out)
     except RuntimeError as err:
         tally.record(False, f"{name}: FAIL: {err}")
@@ -104,8 +110,8 @@ def graphs(args, tally, tmp):
     for item in args.items:
         path, entry = item.rsplit(":", 1)
         name = f"{os.path.basename(path)}:{entry} {args.amp}"
-        run_graph(path, entry, args.amp, args.seed, tmp, args.rtol, tally,
-                  name)
+        run_graph(path, entry, args.amp, args.seed, tmp, args.rtol,
+                  args.gpu_gemm, tally, name)
 
 
 def random_graphs(args, tally, tmp):
@@ -114,8 +120,8 @@ def random_graphs(args, tally, tmp):
         path = os.path.join(tmp, f"g{seed}.mlir")
         with open(path, "w") as f:
             f.write(random_graph.Gen(seed, calls=False).function(30))
-        run_graph(path, "random", args.amp, seed, tmp, args.rtol, tally,
-                  f"random graph {seed} {args.amp}")
+        run_graph(path, "random", args.amp, seed, tmp, args.rtol,
+                  args.gpu_gemm, tally, f"random graph {seed} {args.amp}")
 
 
 def train(args, tally, tmp):
@@ -132,7 +138,8 @@ def train(args, tally, tmp):
                         "--loss-scale", "dynamic", "--inject-overflow", "2",
                         "--optimizer", args.optimizer, "--backend", backend,
                         "--log", os.path.join(out, "log.csv"),
-                        "--save-params", out] + exact_flags(backend),
+                        "--save-params", out]
+                       + backend_flags(backend, args.gpu_gemm),
                        env=env)
                 log = np.genfromtxt(os.path.join(out, "log.csv"),
                                     delimiter=",", names=True)
@@ -157,6 +164,8 @@ def main():
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--optimizer", default="sgd")
     parser.add_argument("--rtol", type=float, default=1e-5)
+    parser.add_argument("--gpu-gemm", default="codegen",
+                        choices=["codegen", "library", "auto"])
     args = parser.parse_intermixed_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,0 +1,101 @@
+//===- EmulatedLibraries.cpp - Library calls on the CPU -------------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What mp-lower-to-gpu-emulation calls instead of the CUDA libraries: the
+// same arguments as `mp_cuda_gemm` and `mp_cuda_conv`, computed on the host
+// as cuBLASLt and cuDNN define them (f32 accumulation; a convolution's
+// result rounded to the operands' type, as cuDNN's f16 and bf16
+// configurations write it). The emulation runs on the CPU backend, where
+// buffers are host memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Internal.h"
+
+#include <cstdint>
+
+using namespace mp_runtime;
+
+namespace {
+/// Element `index` of an f16 (type 0) or bf16 (type 1) buffer.
+float load(int64_t address, int32_t type, int64_t index) {
+  uint16_t bits = reinterpret_cast<const uint16_t *>(address)[index];
+  return type == 1 ? fromBF16(bits) : fromF16(bits);
+}
+} // namespace
+
+/// C (m x n, f32) = A (m x k) x B (k x n) + beta C, `batch` times; the
+/// strides are in elements (see mp-gpu-library-gemm).
+extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
+                                 int64_t n, int64_t k, int64_t a, int64_t aSm,
+                                 int64_t aSk, int64_t aSb, int64_t b,
+                                 int64_t bSk, int64_t bSn, int64_t bSb,
+                                 int64_t c, int64_t cSm, int64_t cSn,
+                                 int64_t cSb, float beta) {
+  auto *out = reinterpret_cast<float *>(c);
+  for (int64_t l = 0; l < batch; ++l)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        float sum = 0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += load(a, type, l * aSb + i * aSm + p * aSk) *
+                 load(b, type, l * bSb + p * bSk + j * bSn);
+        float &result = out[l * cSb + i * cSm + j * cSn];
+        result = beta == 0 ? sum : sum + beta * result;
+      }
+}
+
+/// y = conv(x, w), packed NCHW or NHWC tensors of f16 (type 0) or bf16
+/// (type 1), f32 accumulation, y rounded to the type (see
+/// mp-gpu-library-conv for the arguments).
+extern "C" void mp_emulated_conv(
+    int32_t type, int32_t channelsLast, int64_t spatialDims, int64_t groups,
+    int64_t n, int64_t c, int64_t k, int64_t image0, int64_t image1,
+    int64_t image2, int64_t window0, int64_t window1, int64_t window2,
+    int64_t stride0, int64_t stride1, int64_t stride2, int64_t dilation0,
+    int64_t dilation1, int64_t dilation2, int64_t x, int64_t w, int64_t y) {
+  // Three spatial dimensions always: unused ones have size 1.
+  const int64_t image[] = {image0, image1, image2};
+  const int64_t window[] = {window0, window1, window2};
+  const int64_t stride[] = {stride0, stride1, stride2};
+  const int64_t dilation[] = {dilation0, dilation1, dilation2};
+  (void)spatialDims;
+  int64_t out[3];
+  for (int d = 0; d < 3; ++d)
+    out[d] = (image[d] - dilation[d] * (window[d] - 1) - 1) / stride[d] + 1;
+  int64_t inGroup = c / groups, outGroup = k / groups;
+  // The element of (batch, channel, position) of a packed tensor with
+  // `channels` channels and the spatial sizes `sizes`.
+  auto at = [&](int64_t b, int64_t ch, const int64_t *pos, int64_t channels,
+                const int64_t *sizes) {
+    int64_t pixel = (pos[0] * sizes[1] + pos[1]) * sizes[2] + pos[2];
+    int64_t pixels = sizes[0] * sizes[1] * sizes[2];
+    return channelsLast ? (b * pixels + pixel) * channels + ch
+                        : (b * channels + ch) * pixels + pixel;
+  };
+  auto *result = reinterpret_cast<uint16_t *>(y);
+  int64_t o[3], r[3], in[3];
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t f = 0; f < k; ++f)
+      for (o[0] = 0; o[0] < out[0]; ++o[0])
+        for (o[1] = 0; o[1] < out[1]; ++o[1])
+          for (o[2] = 0; o[2] < out[2]; ++o[2]) {
+            float sum = 0;
+            int64_t group = f / outGroup;
+            for (int64_t ci = 0; ci < inGroup; ++ci)
+              for (r[0] = 0; r[0] < window[0]; ++r[0])
+                for (r[1] = 0; r[1] < window[1]; ++r[1])
+                  for (r[2] = 0; r[2] < window[2]; ++r[2]) {
+                    for (int d = 0; d < 3; ++d)
+                      in[d] = o[d] * stride[d] + r[d] * dilation[d];
+                    sum += load(x, type,
+                                at(b, group * inGroup + ci, in, c, image)) *
+                           load(w, type, at(f, ci, r, inGroup, window));
+                  }
+            int64_t index = at(b, f, o, k, out);
+            result[index] = type == 1 ? toBF16(sum) : toF16(sum);
+          }
+}

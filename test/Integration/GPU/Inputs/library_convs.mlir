@@ -1,0 +1,38 @@
+// Convolutions cuDNN computes, in the layouts mp-gpu-library-conv describes
+// to it besides convs.mlir's NCHW and grouped ones: 1-d NCW (height 1), 3-d
+// NCDHW, NHWC with an FHWC filter, and an image that is a strided view (a
+// slice of an f16 argument), which is packed before the call.
+
+func.func @conv1d(%img: tensor<2x3x29xf32>, %w: tensor<4x3x5xf32>) -> tensor<2x4x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x7xf32>) -> tensor<2x4x7xf32>
+  %c = linalg.conv_1d_ncw_fcw {dilations = dense<2> : vector<1xi64>, strides = dense<3> : vector<1xi64>}
+      ins(%img, %w : tensor<2x3x29xf32>, tensor<4x3x5xf32>) outs(%acc : tensor<2x4x7xf32>) -> tensor<2x4x7xf32>
+  return %c : tensor<2x4x7xf32>
+}
+
+func.func @conv3d(%img: tensor<2x3x6x7x8xf32>, %w: tensor<5x3x2x3x2xf32>) -> tensor<2x5x5x5x7xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x5x5x7xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x5x5x7xf32>) -> tensor<2x5x5x5x7xf32>
+  %c = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : vector<3xi64>, strides = dense<1> : vector<3xi64>}
+      ins(%img, %w : tensor<2x3x6x7x8xf32>, tensor<5x3x2x3x2xf32>) outs(%acc : tensor<2x5x5x5x7xf32>) -> tensor<2x5x5x5x7xf32>
+  return %c : tensor<2x5x5x5x7xf32>
+}
+
+func.func @nhwc_fhwc(%img: tensor<2x9x8x5xf32>, %w: tensor<6x3x2x5xf32>, %acc: tensor<2x4x7x6xf32>) -> tensor<2x4x7x6xf32> {
+  %c = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, strides = dense<[2, 1]> : vector<2xi64>}
+      ins(%img, %w : tensor<2x9x8x5xf32>, tensor<6x3x2x5xf32>) outs(%acc : tensor<2x4x7x6xf32>) -> tensor<2x4x7x6xf32>
+  return %c : tensor<2x4x7x6xf32>
+}
+
+func.func @strided_view(%big: tensor<2x5x12x12xf16>, %w: tensor<4x5x3x3xf16>) -> tensor<2x4x8x8xf32> {
+  %img = tensor.extract_slice %big[0, 0, 1, 2] [2, 5, 10, 10] [1, 1, 1, 1] : tensor<2x5x12x12xf16> to tensor<2x5x10x10xf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x8x8xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%img, %w : tensor<2x5x10x10xf16>, tensor<4x5x3x3xf16>) outs(%acc : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  return %c : tensor<2x4x8x8xf32>
+}
