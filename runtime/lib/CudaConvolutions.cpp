@@ -4,16 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// `mp_cuda_conv` (mp-gpu-library-conv) runs one forward convolution with
-// cuDNN 9's convolution API: f16 or bf16 image, filter and output with f32
-// compute (cuDNN's PSEUDO_HALF and PSEUDO_BFLOAT16 configurations), Tensor
-// Core math, the algorithm chosen by cuDNN's heuristics once per shape. Like
-// cuBLASLt, cuDNN is loaded with dlopen when a module first calls it.
+// `mp_cuda_conv` (mp-gpu-library-conv) runs one forward or backward-data
+// convolution with cuDNN 9's convolution API: f16 or bf16 image, filter and
+// output with f32 compute (cuDNN's PSEUDO_HALF and PSEUDO_BFLOAT16
+// configurations), Tensor Core math, the algorithm chosen by cuDNN's
+// heuristics once per shape. Like cuBLASLt, cuDNN is loaded with dlopen when
+// a module first calls it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -39,8 +41,12 @@ struct AlgoPerf {
 };
 constexpr int kDataHalf = 2, kDataBFloat16 = 9, kDataFloat = 0;
 constexpr int kFormatNCHW = 0, kFormatNHWC = 1;
-constexpr int kCrossCorrelation = 1, kTensorOpMath = 1;
-constexpr int kForwardAlgos = 8; // CUDNN_CONVOLUTION_FWD_ALGO_COUNT
+constexpr int kConvolution = 0, kCrossCorrelation = 1, kTensorOpMath = 1;
+// The most algorithms: CUDNN_CONVOLUTION_FWD_ALGO_COUNT (8) and
+// CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT (6).
+constexpr int kForwardAlgos = 8, kBackwardDataAlgos = 6;
+/// What mp_cuda_conv computes (mp-gpu-library-conv's ConvKind).
+enum Kind : int32_t { kForward = 0, kBackwardData = 1 };
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 
 /// The cuDNN entry points used, resolved when first needed.
@@ -63,9 +69,14 @@ struct Cudnn {
   // with -fsanitize=function must agree on.
   Status (*getAlgorithms)(Handle, TensorDesc, FilterDesc, ConvDesc, TensorDesc,
                           int, int *, void *);
+  Status (*getBackwardDataAlgorithms)(Handle, FilterDesc, TensorDesc, ConvDesc,
+                                      TensorDesc, int, int *, void *);
   Status (*forward)(Handle, const void *, TensorDesc, const void *, FilterDesc,
                     const void *, ConvDesc, int, void *, size_t, const void *,
                     TensorDesc, void *);
+  Status (*backwardData)(Handle, const void *, FilterDesc, const void *,
+                         TensorDesc, const void *, ConvDesc, int, void *,
+                         size_t, const void *, TensorDesc, void *);
   const char *(*errorString)(Status);
 
   std::string unusable; // why cuDNN cannot be used, once tried
@@ -131,6 +142,9 @@ Cudnn Cudnn::load() {
   resolve("cudnnDestroyConvolutionDescriptor", dnn.destroyConv);
   resolve("cudnnGetConvolutionForwardAlgorithm_v7", dnn.getAlgorithms);
   resolve("cudnnConvolutionForward", dnn.forward);
+  resolve("cudnnGetConvolutionBackwardDataAlgorithm_v7",
+          dnn.getBackwardDataAlgorithms);
+  resolve("cudnnConvolutionBackwardData", dnn.backwardData);
   resolve("cudnnGetErrorString", dnn.errorString);
   if (resolve.missing) {
     dnn.unusable = std::string("cuDNN has no ") + resolve.missing;
@@ -175,69 +189,105 @@ std::string join(const std::vector<int> &sizes) {
   return text;
 }
 
-/// Creates `p`'s descriptors and chooses its algorithm: the failing call,
-/// or "" (what was created stays in `p` for Cudnn::release either way).
-std::string
-configure(const Cudnn &dnn, Cudnn::Plan &p, int element, bool channelsLast,
-          int64_t groups, const std::vector<int> &xDims,
-          const std::vector<int> &xStrides, const std::vector<int> &wDims,
-          const std::vector<int> &yDims, const std::vector<int> &yStrides,
-          const std::vector<int> &strides, const std::vector<int> &dilations) {
-  int rank = int(xDims.size());
-  if (Status s = dnn.createTensor(&p.x))
-    return dnn.describe("cudnnCreateTensorDescriptor", s);
-  if (Status s = dnn.createTensor(&p.y))
-    return dnn.describe("cudnnCreateTensorDescriptor", s);
-  if (Status s =
-          dnn.setTensor(p.x, element, rank, xDims.data(), xStrides.data()))
-    return dnn.describe("cudnnSetTensorNdDescriptor", s);
-  if (Status s =
-          dnn.setTensor(p.y, element, rank, yDims.data(), yStrides.data()))
-    return dnn.describe("cudnnSetTensorNdDescriptor", s);
-  if (Status s = dnn.createFilter(&p.w))
-    return dnn.describe("cudnnCreateFilterDescriptor", s);
-  if (Status s =
-          dnn.setFilter(p.w, element, channelsLast ? kFormatNHWC : kFormatNCHW,
-                        rank, wDims.data()))
-    return dnn.describe("cudnnSetFilterNdDescriptor", s);
-  if (Status s = dnn.createConv(&p.conv))
-    return dnn.describe("cudnnCreateConvolutionDescriptor", s);
-  std::vector<int> padding(strides.size(), 0);
-  if (Status s = dnn.setConv(p.conv, int(strides.size()), padding.data(),
-                             strides.data(), dilations.data(),
-                             kCrossCorrelation, kDataFloat))
-    return dnn.describe("cudnnSetConvolutionNdDescriptor", s);
-  if (Status s = dnn.setGroups(p.conv, int(groups)))
-    return dnn.describe("cudnnSetConvolutionGroupCount", s);
-  if (Status s = dnn.setMath(p.conv, kTensorOpMath))
-    return dnn.describe("cudnnSetConvolutionMathType", s);
-  AlgoPerf results[kForwardAlgos] = {};
-  int found = 0;
-  if (Status s = dnn.getAlgorithms(dnn.handle, p.x, p.w, p.conv, p.y,
-                                   kForwardAlgos, &found, results))
-    return dnn.describe("cudnnGetConvolutionForwardAlgorithm_v7", s);
-  // The heuristics' order, best first: the first that runs within the
-  // workspace.
-  for (int i = 0; i < found && i < kForwardAlgos; ++i)
+/// One convolution as cuDNN's descriptors take it: x (the image), w and y
+/// (the output) in N, C, spatial order, with strides, dilations and padding
+/// per spatial dimension.
+struct Shape {
+  Kind kind;
+  int element;
+  bool channelsLast;
+  int groups;
+  std::vector<int> xDims, xStrides, wDims, yDims, yStrides, strides, dilations,
+      padding;
+
+  std::vector<int64_t> key() const {
+    std::vector<int64_t> key{kind, element, channelsLast, groups};
+    for (const std::vector<int> *sizes :
+         {&xDims, &wDims, &yDims, &strides, &dilations, &padding})
+      key.insert(key.end(), sizes->begin(), sizes->end());
+    return key;
+  }
+};
+
+/// The first of `found` algorithms (best first, as cuDNN's heuristics give
+/// them) that succeeds within the workspace, into `p`; `call` is the
+/// heuristics' name for the error.
+std::string chooseAlgorithm(Cudnn::Plan &p, const AlgoPerf *results, int found,
+                            const char *call) {
+  for (int i = 0; i < found; ++i)
     if (results[i].status == 0 && results[i].memory <= kWorkspaceBytes) {
       p.algo = results[i].algo;
       p.workspace = results[i].memory;
       return "";
     }
-  return "cudnnGetConvolutionForwardAlgorithm_v7: no algorithm within " +
+  return std::string(call) + ": no algorithm within " +
          std::to_string(kWorkspaceBytes >> 20) + " MiB of workspace";
+}
+
+/// Creates `p`'s descriptors and chooses its algorithm: the failing call,
+/// or "" (what was created stays in `p` for Cudnn::release either way).
+std::string configure(const Cudnn &dnn, Cudnn::Plan &p, const Shape &shape) {
+  int rank = int(shape.xDims.size());
+  if (Status s = dnn.createTensor(&p.x))
+    return dnn.describe("cudnnCreateTensorDescriptor", s);
+  if (Status s = dnn.createTensor(&p.y))
+    return dnn.describe("cudnnCreateTensorDescriptor", s);
+  if (Status s = dnn.setTensor(p.x, shape.element, rank, shape.xDims.data(),
+                               shape.xStrides.data()))
+    return dnn.describe("cudnnSetTensorNdDescriptor", s);
+  if (Status s = dnn.setTensor(p.y, shape.element, rank, shape.yDims.data(),
+                               shape.yStrides.data()))
+    return dnn.describe("cudnnSetTensorNdDescriptor", s);
+  if (Status s = dnn.createFilter(&p.w))
+    return dnn.describe("cudnnCreateFilterDescriptor", s);
+  if (Status s = dnn.setFilter(p.w, shape.element,
+                               shape.channelsLast ? kFormatNHWC : kFormatNCHW,
+                               rank, shape.wDims.data()))
+    return dnn.describe("cudnnSetFilterNdDescriptor", s);
+  if (Status s = dnn.createConv(&p.conv))
+    return dnn.describe("cudnnCreateConvolutionDescriptor", s);
+  // A backward-data call computes the input gradient of a convolution
+  // (the filter flipped), a forward one a cross-correlation.
+  if (Status s = dnn.setConv(
+          p.conv, int(shape.strides.size()), shape.padding.data(),
+          shape.strides.data(), shape.dilations.data(),
+          shape.kind == kBackwardData ? kConvolution : kCrossCorrelation,
+          kDataFloat))
+    return dnn.describe("cudnnSetConvolutionNdDescriptor", s);
+  if (Status s = dnn.setGroups(p.conv, shape.groups))
+    return dnn.describe("cudnnSetConvolutionGroupCount", s);
+  if (Status s = dnn.setMath(p.conv, kTensorOpMath))
+    return dnn.describe("cudnnSetConvolutionMathType", s);
+  AlgoPerf results[kForwardAlgos] = {};
+  int found = 0;
+  if (shape.kind == kBackwardData) {
+    const char *call = "cudnnGetConvolutionBackwardDataAlgorithm_v7";
+    if (Status s =
+            dnn.getBackwardDataAlgorithms(dnn.handle, p.w, p.y, p.conv, p.x,
+                                          kBackwardDataAlgos, &found, results))
+      return dnn.describe(call, s);
+    return chooseAlgorithm(p, results, std::min(found, kBackwardDataAlgos),
+                           call);
+  }
+  const char *call = "cudnnGetConvolutionForwardAlgorithm_v7";
+  if (Status s = dnn.getAlgorithms(dnn.handle, p.x, p.w, p.conv, p.y,
+                                   kForwardAlgos, &found, results))
+    return dnn.describe(call, s);
+  return chooseAlgorithm(p, results, std::min(found, kForwardAlgos), call);
 }
 } // namespace
 
-/// y = conv(x, w) (cross-correlation, no padding), all f16 (type 0) or bf16
-/// (type 1) with f32 compute; see mp-gpu-library-conv for the arguments.
-extern "C" void
-mp_cuda_conv(int32_t type, int32_t channelsLast, int64_t spatialDims,
-             int64_t groups, int64_t n, int64_t c, int64_t k, int64_t image0,
-             int64_t image1, int64_t image2, int64_t window0, int64_t window1,
-             int64_t window2, int64_t stride0, int64_t stride1, int64_t stride2,
-             int64_t dilation0, int64_t dilation1, int64_t dilation2, int64_t x,
-             int64_t w, int64_t y) {
+/// With kind 0 (forward) y = x cross-correlated with w; with kind 1
+/// (backward data) x = the input gradient of the convolution of x with w
+/// whose output gradient is y. All f16 (type 0) or bf16 (type 1) with f32
+/// compute; see mp-gpu-library-conv for the arguments.
+extern "C" void mp_cuda_conv(
+    int32_t type, int32_t kind, int32_t channelsLast, int64_t spatialDims,
+    int64_t groups, int64_t n, int64_t c, int64_t k, int64_t image0,
+    int64_t image1, int64_t image2, int64_t window0, int64_t window1,
+    int64_t window2, int64_t stride0, int64_t stride1, int64_t stride2,
+    int64_t dilation0, int64_t dilation1, int64_t dilation2, int64_t padding0,
+    int64_t padding1, int64_t padding2, int64_t x, int64_t w, int64_t y) {
   void *stream = cuda::activeStream();
   if (!stream)
     return;
@@ -245,23 +295,31 @@ mp_cuda_conv(int32_t type, int32_t channelsLast, int64_t spatialDims,
   const int64_t windowAll[] = {window0, window1, window2};
   const int64_t strideAll[] = {stride0, stride1, stride2};
   const int64_t dilationAll[] = {dilation0, dilation1, dilation2};
+  const int64_t paddingAll[] = {padding0, padding1, padding2};
+  Shape shape;
+  shape.kind = kind == kBackwardData ? kBackwardData : kForward;
+  shape.element = type == 1 ? kDataBFloat16 : kDataHalf;
+  shape.channelsLast = channelsLast != 0;
+  shape.groups = int(groups);
+  shape.wDims = {int(k), int(c / groups)};
   std::vector<int64_t> image, output;
-  std::vector<int> strides, dilations, wDims{int(k), int(c / groups)};
   for (int64_t d = 0; d < spatialDims && d < 3; ++d) {
     image.push_back(imageAll[d]);
-    wDims.push_back(int(windowAll[d]));
-    strides.push_back(int(strideAll[d]));
-    dilations.push_back(int(dilationAll[d]));
-    output.push_back((imageAll[d] - dilationAll[d] * (windowAll[d] - 1) - 1) /
-                         strideAll[d] +
-                     1);
+    shape.wDims.push_back(int(windowAll[d]));
+    shape.strides.push_back(int(strideAll[d]));
+    shape.dilations.push_back(int(dilationAll[d]));
+    shape.padding.push_back(int(paddingAll[d]));
+    output.push_back(convolutionOutputSize(imageAll[d], windowAll[d],
+                                           strideAll[d], dilationAll[d],
+                                           paddingAll[d]));
   }
-  std::vector<int> xDims, xStrides, yDims, yStrides;
-  packedTensor(n, c, image, channelsLast, xDims, xStrides);
-  packedTensor(n, k, output, channelsLast, yDims, yStrides);
+  packedTensor(n, c, image, shape.channelsLast, shape.xDims, shape.xStrides);
+  packedTensor(n, k, output, shape.channelsLast, shape.yDims, shape.yStrides);
   std::string what =
-      "cudnnConvolutionForward(" + join(xDims) + (channelsLast ? " NHWC" : "") +
-      " * " + join(wDims) +
+      std::string(shape.kind == kBackwardData ? "cudnnConvolutionBackwardData("
+                                              : "cudnnConvolutionForward(") +
+      join(shape.xDims) + (channelsLast ? " NHWC" : "") + " * " +
+      join(shape.wDims) +
       (groups > 1 ? " in " + std::to_string(groups) + " groups" : "") +
       (type == 1 ? " bf16" : " f16") + ")";
   Cudnn &dnn = Cudnn::get();
@@ -275,18 +333,11 @@ mp_cuda_conv(int32_t type, int32_t channelsLast, int64_t spatialDims,
     dnn.stream = stream;
   }
 
-  int element = type == 1 ? kDataBFloat16 : kDataHalf;
-  std::vector<int64_t> key{element, channelsLast, groups};
-  for (const std::vector<int> *sizes :
-       {&xDims, &wDims, &yDims, &strides, &dilations})
-    key.insert(key.end(), sizes->begin(), sizes->end());
+  std::vector<int64_t> key = shape.key();
   auto plan = dnn.plans.find(key);
   if (plan == dnn.plans.end()) {
     Cudnn::Plan p;
-    if (std::string err =
-            configure(dnn, p, element, channelsLast, groups, xDims, xStrides,
-                      wDims, yDims, yStrides, strides, dilations);
-        !err.empty()) {
+    if (std::string err = configure(dnn, p, shape); !err.empty()) {
       dnn.release(p);
       return cuda::recordFailure(err + " for " + what);
     }
@@ -298,9 +349,15 @@ mp_cuda_conv(int32_t type, int32_t channelsLast, int64_t spatialDims,
     return reinterpret_cast<void *>(static_cast<intptr_t>(address));
   };
   cuda::startLaunch(what);
-  if (Status status = dnn.forward(dnn.handle, &alpha, p.x, pointer(x), p.w,
-                                  pointer(w), p.conv, p.algo, dnn.workspace,
-                                  p.workspace, &beta, p.y, pointer(y)))
+  Status status =
+      shape.kind == kBackwardData
+          ? dnn.backwardData(dnn.handle, &alpha, p.w, pointer(w), p.y,
+                             pointer(y), p.conv, p.algo, dnn.workspace,
+                             p.workspace, &beta, p.x, pointer(x))
+          : dnn.forward(dnn.handle, &alpha, p.x, pointer(x), p.w, pointer(w),
+                        p.conv, p.algo, dnn.workspace, p.workspace, &beta, p.y,
+                        pointer(y));
+  if (status)
     return cuda::recordFailure(dnn.describe(what, status));
   cuda::finishLaunch();
 }

@@ -7,15 +7,16 @@
 // What mp-lower-to-gpu-emulation calls instead of the CUDA libraries: the
 // same arguments as `mp_cuda_gemm` and `mp_cuda_conv`, computed on the host
 // as cuBLASLt and cuDNN define them (f32 accumulation; a convolution's
-// result rounded to the operands' type, as cuDNN's f16 and bf16
-// configurations write it). The emulation runs on the CPU backend, where
-// buffers are host memory.
+// result, forward or backward data, rounded to the operands' type, as
+// cuDNN's f16 and bf16 configurations write it). The emulation runs on the CPU
+// backend, where buffers are host memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Internal.h"
 
 #include <cstdint>
+#include <vector>
 
 using namespace mp_runtime;
 
@@ -24,6 +25,11 @@ namespace {
 float load(int64_t address, int32_t type, int64_t index) {
   uint16_t bits = reinterpret_cast<const uint16_t *>(address)[index];
   return type == 1 ? fromBF16(bits) : fromF16(bits);
+}
+
+/// `value` rounded to f16 (type 0) or bf16 (type 1) bits.
+uint16_t toBits(int32_t type, float value) {
+  return type == 1 ? toBF16(value) : toF16(value);
 }
 } // namespace
 
@@ -48,24 +54,29 @@ extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
       }
 }
 
-/// y = conv(x, w), packed NCHW or NHWC tensors of f16 (type 0) or bf16
-/// (type 1), f32 accumulation, y rounded to the type (see
-/// mp-gpu-library-conv for the arguments).
+/// mp_cuda_conv on the host: with kind 0 y = x cross-correlated with w,
+/// with kind 1 x = the input gradient of the convolution (flipped filter)
+/// of x with w whose output gradient is y; packed NCHW or NHWC tensors of
+/// f16 (type 0) or bf16 (type 1), f32 accumulation, the result rounded to
+/// the type (see mp-gpu-library-conv for the arguments).
 extern "C" void mp_emulated_conv(
-    int32_t type, int32_t channelsLast, int64_t spatialDims, int64_t groups,
-    int64_t n, int64_t c, int64_t k, int64_t image0, int64_t image1,
-    int64_t image2, int64_t window0, int64_t window1, int64_t window2,
-    int64_t stride0, int64_t stride1, int64_t stride2, int64_t dilation0,
-    int64_t dilation1, int64_t dilation2, int64_t x, int64_t w, int64_t y) {
+    int32_t type, int32_t kind, int32_t channelsLast, int64_t spatialDims,
+    int64_t groups, int64_t n, int64_t c, int64_t k, int64_t image0,
+    int64_t image1, int64_t image2, int64_t window0, int64_t window1,
+    int64_t window2, int64_t stride0, int64_t stride1, int64_t stride2,
+    int64_t dilation0, int64_t dilation1, int64_t dilation2, int64_t padding0,
+    int64_t padding1, int64_t padding2, int64_t x, int64_t w, int64_t y) {
   // Three spatial dimensions always: unused ones have size 1.
   const int64_t image[] = {image0, image1, image2};
   const int64_t window[] = {window0, window1, window2};
   const int64_t stride[] = {stride0, stride1, stride2};
   const int64_t dilation[] = {dilation0, dilation1, dilation2};
+  const int64_t padding[] = {padding0, padding1, padding2};
   (void)spatialDims;
   int64_t out[3];
   for (int d = 0; d < 3; ++d)
-    out[d] = (image[d] - dilation[d] * (window[d] - 1) - 1) / stride[d] + 1;
+    out[d] = convolutionOutputSize(image[d], window[d], stride[d], dilation[d],
+                                   padding[d]);
   int64_t inGroup = c / groups, outGroup = k / groups;
   // The element of (batch, channel, position) of a packed tensor with
   // `channels` channels and the spatial sizes `sizes`.
@@ -76,26 +87,44 @@ extern "C" void mp_emulated_conv(
     return channelsLast ? (b * pixels + pixel) * channels + ch
                         : (b * channels + ch) * pixels + pixel;
   };
-  auto *result = reinterpret_cast<uint16_t *>(y);
-  int64_t o[3], r[3], in[3];
+  // Every product x[in] w[r] of the convolution in y's order; the forward
+  // one sums them per y element, the backward-data one adds y[o] w[flipped
+  // r] to x[in].
+  std::vector<float> gradient(kind == 1 ? n * c * image[0] * image[1] * image[2]
+                                        : 0);
+  int64_t o[3], r[3], in[3], flipped[3];
   for (int64_t b = 0; b < n; ++b)
     for (int64_t f = 0; f < k; ++f)
       for (o[0] = 0; o[0] < out[0]; ++o[0])
         for (o[1] = 0; o[1] < out[1]; ++o[1])
           for (o[2] = 0; o[2] < out[2]; ++o[2]) {
             float sum = 0;
-            int64_t group = f / outGroup;
+            int64_t group = f / outGroup, yIndex = at(b, f, o, k, out);
             for (int64_t ci = 0; ci < inGroup; ++ci)
               for (r[0] = 0; r[0] < window[0]; ++r[0])
                 for (r[1] = 0; r[1] < window[1]; ++r[1])
                   for (r[2] = 0; r[2] < window[2]; ++r[2]) {
-                    for (int d = 0; d < 3; ++d)
-                      in[d] = o[d] * stride[d] + r[d] * dilation[d];
-                    sum += load(x, type,
-                                at(b, group * inGroup + ci, in, c, image)) *
-                           load(w, type, at(f, ci, r, inGroup, window));
+                    bool inside = true;
+                    for (int d = 0; d < 3; ++d) {
+                      in[d] =
+                          o[d] * stride[d] + r[d] * dilation[d] - padding[d];
+                      inside &= in[d] >= 0 && in[d] < image[d];
+                      flipped[d] = window[d] - 1 - r[d];
+                    }
+                    if (!inside)
+                      continue;
+                    int64_t xIndex = at(b, group * inGroup + ci, in, c, image);
+                    if (kind == 1)
+                      gradient[xIndex] +=
+                          load(y, type, yIndex) *
+                          load(w, type, at(f, ci, flipped, inGroup, window));
+                    else
+                      sum += load(x, type, xIndex) *
+                             load(w, type, at(f, ci, r, inGroup, window));
                   }
-            int64_t index = at(b, f, o, k, out);
-            result[index] = type == 1 ? toBF16(sum) : toF16(sum);
+            if (kind != 1)
+              reinterpret_cast<uint16_t *>(y)[yIndex] = toBits(type, sum);
           }
+  for (size_t i = 0; i < gradient.size(); ++i)
+    reinterpret_cast<uint16_t *>(x)[i] = toBits(type, gradient[i]);
 }

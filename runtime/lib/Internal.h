@@ -82,6 +82,12 @@ inline float fromF16(uint16_t bits) {
   return static_cast<float>(half);
 }
 
+/// The output size of a convolution along one spatial dimension.
+inline int64_t convolutionOutputSize(int64_t image, int64_t window,
+                                     int64_t stride, int64_t dilation,
+                                     int64_t padding) {
+  return (image + 2 * padding - dilation * (window - 1) - 1) / stride + 1;
+}
 /// Reads a .npy file from `file` (mp_npy_read opens it); errors start with
 /// `where`.
 mp_status readNpy(FILE *file, const std::string &where, int as_bf16,

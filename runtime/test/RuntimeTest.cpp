@@ -779,16 +779,23 @@ TEST(CudaBackendTest, MemoryStatistics) {
       "^peak 3146752 reserved 3147264\n");
 }
 
-/// A convolution computed from the layouts of mp's IR (NCHW image and KCRS
-/// filter, or NHWC and KRSC) in double, rounded to f16 or bf16.
+/// A 2-d convolution (forward, or with `backwardData` the image gradient
+/// from the output gradient) computed from the layouts of mp's IR (NCHW
+/// image and KCRS filter, or NHWC and KRSC) in double, rounded to f16 or
+/// bf16.
 struct ConvCase {
   const char *entry;
   mp_dtype dtype;
-  bool channelsLast;
-  int n, c, h, w, k, r, s, groups, strideH, strideW, dilationH, dilationW;
+  bool channelsLast, backwardData;
+  int n, c, h, w, k, r, s, groups, strideH, strideW, dilationH, dilationW, padH,
+      padW;
 
-  int outH() const { return (h - dilationH * (r - 1) - 1) / strideH + 1; }
-  int outW() const { return (w - dilationW * (s - 1) - 1) / strideW + 1; }
+  int outH() const {
+    return (h + 2 * padH - dilationH * (r - 1) - 1) / strideH + 1;
+  }
+  int outW() const {
+    return (w + 2 * padW - dilationW * (s - 1) - 1) / strideW + 1;
+  }
   /// The index of (batch, channel, row, column) in a tensor of `channels`.
   int64_t at(int b, int ch, int i, int j, int channels, int rows,
              int cols) const {
@@ -803,26 +810,53 @@ struct ConvCase {
     return dtype == MP_BF16 ? mp_runtime::fromBF16(bits)
                             : mp_runtime::fromF16(bits);
   }
-  std::vector<uint16_t> reference(const uint16_t *x, const uint16_t *f) const {
+  /// The argument shapes (image or output gradient, filter) and the
+  /// result's.
+  std::vector<int64_t> shape(int channels, int rows, int cols) const {
+    return channelsLast ? std::vector<int64_t>{n, rows, cols, channels}
+                        : std::vector<int64_t>{n, channels, rows, cols};
+  }
+  std::vector<int64_t> image() const { return shape(c, h, w); }
+  std::vector<int64_t> output() const { return shape(k, outH(), outW()); }
+  std::vector<int64_t> filter() const {
+    int perGroup = c / groups;
+    return channelsLast ? std::vector<int64_t>{k, r, s, perGroup}
+                        : std::vector<int64_t>{k, perGroup, r, s};
+  }
+  /// Each product of image element and filter tap in the convolution,
+  /// forward: y += x w; backward data: dx += dy w with the filter flipped
+  /// (the convolution's, not the cross-correlation's).
+  std::vector<uint16_t> reference(const uint16_t *in, const uint16_t *f) const {
     int perGroupIn = c / groups, perGroupOut = k / groups;
-    std::vector<uint16_t> y(size_t(n) * k * outH() * outW());
+    std::vector<double> sums(backwardData ? size_t(n) * c * h * w
+                                          : size_t(n) * k * outH() * outW());
     for (int b = 0; b < n; ++b)
       for (int o = 0; o < k; ++o)
         for (int i = 0; i < outH(); ++i)
-          for (int j = 0; j < outW(); ++j) {
-            double sum = 0;
-            int g = o / perGroupOut;
+          for (int j = 0; j < outW(); ++j)
             for (int ci = 0; ci < perGroupIn; ++ci)
               for (int ri = 0; ri < r; ++ri)
-                for (int si = 0; si < s; ++si)
-                  sum +=
-                      double(widen(x[at(
-                          b, g * perGroupIn + ci, i * strideH + ri * dilationH,
-                          j * strideW + si * dilationW, c, h, w)])) *
-                      widen(f[at(o, ci, ri, si, perGroupIn, r, s)]);
-            y[at(b, o, i, j, k, outH(), outW())] = round(sum);
-          }
-    return y;
+                for (int si = 0; si < s; ++si) {
+                  int row = i * strideH + ri * dilationH - padH;
+                  int col = j * strideW + si * dilationW - padW;
+                  if (row < 0 || row >= h || col < 0 || col >= w)
+                    continue;
+                  int channel = o / perGroupOut * perGroupIn + ci;
+                  int64_t image = at(b, channel, row, col, c, h, w);
+                  int64_t output = at(b, o, i, j, k, outH(), outW());
+                  if (backwardData)
+                    sums[image] += double(widen(in[output])) *
+                                   widen(f[at(o, ci, r - 1 - ri, s - 1 - si,
+                                              perGroupIn, r, s)]);
+                  else
+                    sums[output] +=
+                        double(widen(in[image])) *
+                        widen(f[at(o, ci, ri, si, perGroupIn, r, s)]);
+                }
+    std::vector<uint16_t> result;
+    for (double sum : sums)
+      result.push_back(round(sum));
+    return result;
   }
 };
 
@@ -835,17 +869,11 @@ std::string runConv(const ConvCase &test) {
   if (mp_module_load(MP_FAKE_GPU_MODULE, "cuda", &module) != MP_OK ||
       mp_module_find_entry(module, test.entry, &entry) != MP_OK)
     return mp_last_error();
-  int perGroupIn = test.c / test.groups;
-  std::vector<int64_t> xShape =
-      test.channelsLast ? std::vector<int64_t>{test.n, test.h, test.w, test.c}
-                        : std::vector<int64_t>{test.n, test.c, test.h, test.w};
-  std::vector<int64_t> fShape =
-      test.channelsLast
-          ? std::vector<int64_t>{test.k, test.r, test.s, perGroupIn}
-          : std::vector<int64_t>{test.k, perGroupIn, test.r, test.s};
   mp_tensor args[2];
   for (int i = 0; i < 2; ++i) {
-    const std::vector<int64_t> &shape = i ? fShape : xShape;
+    std::vector<int64_t> shape = i                   ? test.filter()
+                                 : test.backwardData ? test.output()
+                                                     : test.image();
     EXPECT_EQ(mp_tensor_alloc(test.dtype, 4, shape.data(), &args[i]), MP_OK);
     auto *bits = static_cast<uint16_t *>(args[i].data);
     for (int64_t e = 0; e < mp_tensor_num_elements(&args[i]); ++e)
@@ -873,55 +901,59 @@ std::string runConv(const ConvCase &test) {
   return observed;
 }
 
-const ConvCase kGroupedConv{
-    "conv_grouped", MP_F16, false, 2, 6, 7, 9, 4, 3, 2, 2, 2, 1, 1, 2};
-const ConvCase kNhwcConv{"conv_nhwc", MP_BF16, true, 1, 3, 5, 4, 2,
-                         2,           3,       1,    1, 1, 1, 1};
+// clang-format off
+const ConvCase kGroupedConv{"conv_grouped", MP_F16, false, false,
+                            2, 6, 7, 9, 4, 3, 2, 2, 2, 1, 1, 2, 0, 0};
+const ConvCase kNhwcConv{"conv_nhwc", MP_BF16, true, false,
+                         1, 3, 5, 4, 2, 2, 3, 1, 1, 1, 1, 1, 0, 1};
+const ConvCase kBackwardData{"conv_backward_data", MP_F16, false, true,
+                             2, 3, 7, 8, 4, 3, 2, 1, 2, 1, 1, 1, 1, 0};
+// clang-format on
 
-// mp_cuda_conv describes a grouped, strided and dilated NCHW convolution and
-// an NHWC one to cuDNN as cuDNN documents its descriptors: the fake cuDNN,
-// which computes from those descriptors, gives the reference's results. It
-// takes the first algorithm whose workspace fits (the fake's first wants 1
-// TiB).
+/// runConv(`test`) with the fake driver and the cuDNN at `library`, whose
+/// entry point NAME returns CODE where `fail` is "NAME:CODE".
+std::string runConvWith(const char *library, const ConvCase &test,
+                        const char *fail = nullptr) {
+  useFakeDriver();
+  setenv("MP_CUDNN", library, 1);
+  if (fail)
+    setenv("MP_FAKE_CUDNN_FAIL", fail, 1);
+  return runConv(test);
+}
+
+// mp_cuda_conv describes a grouped, strided and dilated NCHW convolution, a
+// padded NHWC one and the image gradient of a strided, padded convolution
+// (backward data) to cuDNN as cuDNN documents its descriptors: the fake
+// cuDNN, which checks them and computes from them, gives the reference's
+// results. It takes the first algorithm whose workspace fits (the fake's
+// first wants 1 TiB).
 TEST(CudaLibraryTest, CudnnConvolutions) {
-  EXPECT_SCENARIO(
-      {
-        useFakeDriver();
-        setenv("MP_CUDNN", MP_FAKE_CUDNN, 1);
-        finish(runConv(kGroupedConv) + " | " + runConv(kNhwcConv));
-      },
-      "^ok \\| ok\n");
+  EXPECT_SCENARIO(finish(runConvWith(MP_FAKE_CUDNN, kGroupedConv) + " | " +
+                         runConvWith(MP_FAKE_CUDNN, kNhwcConv) + " | " +
+                         runConvWith(MP_FAKE_CUDNN, kBackwardData)),
+                  "^ok \\| ok \\| ok\n");
 }
 
 // cuDNN's failures name the call and the convolution; a missing library
 // says where it was looked for.
 TEST(CudaLibraryTest, CudnnErrors) {
+  EXPECT_SCENARIO(finish(runConvWith(MP_FAKE_CUDNN, kGroupedConv,
+                                     "cudnnConvolutionForward:5000")),
+                  "^CUDA backend: cudnnConvolutionForward\\(2x6x7x9 \\* "
+                  "4x3x3x2 in 2 groups f16\\): "
+                  "CUDNN_STATUS_EXECUTION_FAILED\n");
   EXPECT_SCENARIO(
-      {
-        useFakeDriver();
-        setenv("MP_CUDNN", MP_FAKE_CUDNN, 1);
-        setenv("MP_FAKE_CUDNN_FAIL", "cudnnConvolutionForward:5000", 1);
-        finish(runConv(kGroupedConv));
-      },
-      "^CUDA backend: cudnnConvolutionForward\\(2x6x7x9 \\* 4x3x3x2 in 2 "
-      "groups f16\\): CUDNN_STATUS_EXECUTION_FAILED\n");
-  EXPECT_SCENARIO(
-      {
-        useFakeDriver();
-        setenv("MP_CUDNN", MP_FAKE_CUDNN, 1);
-        setenv("MP_FAKE_CUDNN_FAIL",
-               "cudnnGetConvolutionForwardAlgorithm_v7:3000", 1);
-        finish(runConv(kNhwcConv));
-      },
+      finish(runConvWith(MP_FAKE_CUDNN, kNhwcConv,
+                         "cudnnGetConvolutionForwardAlgorithm_v7:3000")),
       "^CUDA backend: cudnnGetConvolutionForwardAlgorithm_v7: "
       "CUDNN_STATUS_NOT_SUPPORTED for cudnnConvolutionForward\\(1x3x5x4 NHWC "
       "\\* 2x3x2x3 bf16\\)\n");
+  EXPECT_SCENARIO(finish(runConvWith(MP_FAKE_CUDNN, kBackwardData,
+                                     "cudnnConvolutionBackwardData:2000")),
+                  "^CUDA backend: cudnnConvolutionBackwardData\\(2x3x7x8 "
+                  "\\* 4x3x3x2 f16\\): CUDNN_STATUS_BAD_PARAM\n");
   EXPECT_SCENARIO(
-      {
-        useFakeDriver();
-        setenv("MP_CUDNN", "/nonexistent/libcudnn.so.9", 1);
-        finish(runConv(kGroupedConv));
-      },
+      finish(runConvWith("/nonexistent/libcudnn.so.9", kGroupedConv)),
       "^CUDA backend: cannot load cuDNN from \\$MP_CUDNN "
       "\\('/nonexistent/libcudnn.so.9'\\): ");
 }

@@ -34,7 +34,7 @@ struct Filter {
 };
 struct Conv {
   std::vector<int> padding, strides, dilations;
-  int groups = 1, math = 0;
+  int mode = 1, groups = 1, math = 0;
 };
 
 Status enter(const char *name) {
@@ -140,10 +140,11 @@ Status cudnnSetConvolutionNdDescriptor(void *desc, int length,
                                        const int *padding, const int *strides,
                                        const int *dilations, int mode,
                                        int computeType) {
-  // Cross-correlation with f32 compute: the PSEUDO_HALF configurations.
-  if (mode != 1 || computeType != 0 || length < 2 || length > 3)
+  // f32 compute: the PSEUDO_HALF configurations.
+  if ((mode != 0 && mode != 1) || computeType != 0 || length < 2 || length > 3)
     return kNotSupported;
   auto *conv = static_cast<Conv *>(desc);
+  conv->mode = mode;
   conv->padding.assign(padding, padding + length);
   conv->strides.assign(strides, strides + length);
   conv->dilations.assign(dilations, dilations + length);
@@ -176,15 +177,12 @@ struct AlgoPerf {
   int determinism, mathType, reserved[3];
 };
 
-Status cudnnGetConvolutionForwardAlgorithm_v7(void *handle, void *x, void *w,
-                                              void *conv, void *y,
-                                              int requested, int *found,
-                                              void *results) {
-  (void)handle, (void)x, (void)w, (void)conv, (void)y;
+/// What both heuristics answer: an algorithm that wants too much workspace
+/// first (the runtime must take the next), then algorithm 1 with 4 KiB.
+static Status answerHeuristics(const char *call, int requested, int *found,
+                               void *results) {
   if (requested < 1)
     return kBadParam;
-  // An algorithm that wants too much workspace first: the runtime must
-  // take the next.
   auto *perf = static_cast<AlgoPerf *>(results);
   perf[0] = AlgoPerf{7, 0, 0, size_t(1) << 40, 0, 1, {}};
   *found = 1;
@@ -192,26 +190,43 @@ Status cudnnGetConvolutionForwardAlgorithm_v7(void *handle, void *x, void *w,
     perf[1] = AlgoPerf{1, 0, 0, 4096, 0, 1, {}};
     *found = 2;
   }
-  return enter("cudnnGetConvolutionForwardAlgorithm_v7");
+  return enter(call);
 }
 
-void mp_emulated_conv(int32_t, int32_t, int64_t, int64_t, int64_t, int64_t,
-                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                      int64_t, int64_t, int64_t, int64_t);
+Status cudnnGetConvolutionForwardAlgorithm_v7(void *handle, void *x, void *w,
+                                              void *conv, void *y,
+                                              int requested, int *found,
+                                              void *results) {
+  (void)handle, (void)x, (void)w, (void)conv, (void)y;
+  return answerHeuristics("cudnnGetConvolutionForwardAlgorithm_v7", requested,
+                          found, results);
+}
 
-/// Checks the descriptors as cuDNN would (the output's sizes follow from the
-/// image's, the filter's and the convolution's), then computes with the
-/// runtime's CPU convolution (EmulatedLibraries.cpp), which takes packed
-/// tensors without padding: others are not supported here.
-Status cudnnConvolutionForward(void *handle, const void *alphaPointer,
-                               void *xDesc, const void *x, void *wDesc,
-                               const void *w, void *convDesc, int algo,
-                               void *workspace, size_t workspaceBytes,
-                               const void *betaPointer, void *yDesc, void *y) {
-  (void)handle;
-  if (Status status = enter("cudnnConvolutionForward"))
-    return status;
+Status cudnnGetConvolutionBackwardDataAlgorithm_v7(void *handle, void *w,
+                                                   void *dy, void *conv,
+                                                   void *dx, int requested,
+                                                   int *found, void *results) {
+  (void)handle, (void)w, (void)dy, (void)conv, (void)dx;
+  return answerHeuristics("cudnnGetConvolutionBackwardDataAlgorithm_v7",
+                          requested, found, results);
+}
+
+void mp_emulated_conv(int32_t, int32_t, int32_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                      int64_t, int64_t);
+
+/// Checks the descriptors of a forward (kind 0) or backward-data (kind 1)
+/// call as cuDNN would (the output's sizes follow from the image's, the
+/// filter's and the convolution's), then computes with the runtime's CPU
+/// convolution (EmulatedLibraries.cpp), which takes packed tensors, a
+/// forward cross-correlation and the backward data of a convolution:
+/// others are not supported here.
+static Status run(int kind, const void *alphaPointer, void *xDesc,
+                  const void *x, void *wDesc, const void *w, void *convDesc,
+                  int algo, void *workspace, size_t workspaceBytes,
+                  const void *betaPointer, void *yDesc, const void *y) {
   const auto &xt = *static_cast<Tensor *>(xDesc);
   const auto &yt = *static_cast<Tensor *>(yDesc);
   const auto &f = *static_cast<Filter *>(wDesc);
@@ -238,25 +253,51 @@ Status cudnnConvolutionForward(void *handle, const void *alphaPointer,
       yt.strides != packedStrides(yt.dims, channelsLast) ||
       *static_cast<const float *>(alphaPointer) != 1 ||
       *static_cast<const float *>(betaPointer) != 0 ||
-      std::any_of(conv.padding.begin(), conv.padding.end(),
-                  [](int pad) { return pad != 0; }))
+      conv.mode != (kind == 1 ? 0 : 1))
     return kNotSupported;
-  // Three spatial dimensions: a 2-d convolution has a third of size 1.
-  int64_t sizes[3][4] = {{1, 1, 1, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}};
+  // Three spatial dimensions: a 2-d convolution has a third of size 1 (and
+  // no padding along it).
+  int64_t sizes[3][5] = {{1, 1, 1, 1, 0}, {1, 1, 1, 1, 0}, {1, 1, 1, 1, 0}};
   for (size_t d = 0; d < spatial; ++d) {
     sizes[d][0] = xt.dims[2 + d];
     sizes[d][1] = f.dims[2 + d];
     sizes[d][2] = conv.strides[d];
     sizes[d][3] = conv.dilations[d];
+    sizes[d][4] = conv.padding[d];
   }
   auto address = [](const void *p) {
     return static_cast<int64_t>(reinterpret_cast<intptr_t>(p));
   };
-  mp_emulated_conv(xt.type == 9, channelsLast, int64_t(spatial), groups,
+  mp_emulated_conv(xt.type == 9, kind, channelsLast, int64_t(spatial), groups,
                    xt.dims[0], c, k, sizes[0][0], sizes[1][0], sizes[2][0],
                    sizes[0][1], sizes[1][1], sizes[2][1], sizes[0][2],
                    sizes[1][2], sizes[2][2], sizes[0][3], sizes[1][3],
-                   sizes[2][3], address(x), address(w), address(y));
+                   sizes[2][3], sizes[0][4], sizes[1][4], sizes[2][4],
+                   address(x), address(w), address(y));
   return 0;
+}
+
+Status cudnnConvolutionForward(void *handle, const void *alpha, void *xDesc,
+                               const void *x, void *wDesc, const void *w,
+                               void *convDesc, int algo, void *workspace,
+                               size_t workspaceBytes, const void *beta,
+                               void *yDesc, void *y) {
+  (void)handle;
+  if (Status status = enter("cudnnConvolutionForward"))
+    return status;
+  return run(0, alpha, xDesc, x, wDesc, w, convDesc, algo, workspace,
+             workspaceBytes, beta, yDesc, y);
+}
+
+Status cudnnConvolutionBackwardData(void *handle, const void *alpha,
+                                    void *wDesc, const void *w, void *dyDesc,
+                                    const void *dy, void *convDesc, int algo,
+                                    void *workspace, size_t workspaceBytes,
+                                    const void *beta, void *dxDesc, void *dx) {
+  (void)handle;
+  if (Status status = enter("cudnnConvolutionBackwardData"))
+    return status;
+  return run(1, alpha, dxDesc, dx, wDesc, w, convDesc, algo, workspace,
+             workspaceBytes, beta, dyDesc, dy);
 }
 } // extern "C"

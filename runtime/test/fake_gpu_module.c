@@ -79,12 +79,13 @@ void _mp_entry_address(void **args) {
   out->offset = 0;
 }
 
-void mp_cuda_conv(int32_t type, int32_t channelsLast, int64_t spatialDims,
-                  int64_t groups, int64_t n, int64_t c, int64_t k,
-                  int64_t image0, int64_t image1, int64_t image2,
+void mp_cuda_conv(int32_t type, int32_t kind, int32_t channelsLast,
+                  int64_t spatialDims, int64_t groups, int64_t n, int64_t c,
+                  int64_t k, int64_t image0, int64_t image1, int64_t image2,
                   int64_t window0, int64_t window1, int64_t window2,
                   int64_t stride0, int64_t stride1, int64_t stride2,
                   int64_t dilation0, int64_t dilation1, int64_t dilation2,
+                  int64_t padding0, int64_t padding1, int64_t padding2,
                   int64_t x, int64_t w, int64_t y);
 
 typedef struct {
@@ -111,33 +112,62 @@ static int64_t address(const Memref4D *m) {
   return (int64_t)(intptr_t)(m->aligned + m->offset);
 }
 
-/* Calls mp_cuda_conv as mp-gpu-library-conv does for a 2-d convolution of
- * args[1] (N x C x H x W, or N x H x W x C with `nhwc`) and args[2] (K x
- * C/groups x R x S, or K x R x S x C/groups) into a new output in args[0]. */
-static void conv2D(void **args, int32_t type, int32_t nhwc, int64_t groups,
-                   int64_t n, int64_t c, int64_t k, int64_t h, int64_t w,
-                   int64_t r, int64_t s, int64_t strideH, int64_t strideW,
-                   int64_t dilationH, int64_t dilationW) {
+/* A 2-d convolution of an image N x C x H x W (or N x H x W x C with `nhwc`)
+ * and a filter K x C/groups x R x S (or K x R x S x C/groups) with stride,
+ * dilation and padding (height, width): the sizes mp_cuda_conv takes. */
+typedef struct {
+  int32_t type, nhwc;
+  int64_t groups, n, c, k, h, w, r, s, stride[2], dilation[2], padding[2];
+} Conv2D;
+
+/* Calls mp_cuda_conv as mp-gpu-library-conv does for `conv`: forward (kind
+ * 0) from the image args[1] and the filter args[2] into a new output in
+ * args[0], or backward data (kind 1) from the output gradient args[1] and
+ * the filter args[2] into a new image gradient in args[0]. */
+static void run(void **args, int32_t kind, Conv2D conv) {
+  int64_t outH =
+      (conv.h + 2 * conv.padding[0] - conv.dilation[0] * (conv.r - 1) - 1) /
+          conv.stride[0] +
+      1;
+  int64_t outW =
+      (conv.w + 2 * conv.padding[1] - conv.dilation[1] * (conv.s - 1) - 1) /
+          conv.stride[1] +
+      1;
+  int64_t channels = kind == 1 ? conv.c : conv.k;
+  int64_t rows = kind == 1 ? conv.h : outH, cols = kind == 1 ? conv.w : outW;
   Memref4D *out = (Memref4D *)args[0];
-  int64_t outH = (h - dilationH * (r - 1) - 1) / strideH + 1;
-  int64_t outW = (w - dilationW * (s - 1) - 1) / strideW + 1;
-  uint16_t *y = nhwc ? allocate4D(out, n, outH, outW, k)
-                     : allocate4D(out, n, k, outH, outW);
-  mp_cuda_conv(type, nhwc, 2, groups, n, c, k, h, w, 1, r, s, 1, strideH,
-               strideW, 1, dilationH, dilationW, 1,
-               address((Memref4D *)args[1]), address((Memref4D *)args[2]),
-               (int64_t)(intptr_t)y);
+  uint16_t *result = conv.nhwc ? allocate4D(out, conv.n, rows, cols, channels)
+                               : allocate4D(out, conv.n, channels, rows, cols);
+  int64_t in = address((Memref4D *)args[1]),
+          written = (int64_t)(intptr_t)result;
+  mp_cuda_conv(conv.type, kind, conv.nhwc, 2, conv.groups, conv.n, conv.c,
+               conv.k, conv.h, conv.w, 1, conv.r, conv.s, 1, conv.stride[0],
+               conv.stride[1], 1, conv.dilation[0], conv.dilation[1], 1,
+               conv.padding[0], conv.padding[1], 0, kind == 1 ? written : in,
+               address((Memref4D *)args[2]), kind == 1 ? in : written);
 }
 
 /* A grouped f16 convolution: NCHW image 2x6x7x9 in 2 groups, filter 4x3x3x2
  * (KCRS), strides 2x1, dilations 1x2. */
 const char _mp_sig_conv_grouped[] = "f16[2,6,7,9];f16[4,3,3,2]->f16[2,4,3,7]";
 void _mp_entry_conv_grouped(void **args) {
-  conv2D(args, 0, 0, 2, 2, 6, 4, 7, 9, 3, 2, 2, 1, 1, 2);
+  Conv2D conv = {0, 0, 2, 2, 6, 4, 7, 9, 3, 2, {2, 1}, {1, 2}, {0, 0}};
+  run(args, 0, conv);
 }
 
-/* A bf16 NHWC convolution: image 1x5x4x3 (NHWC), filter 2x2x3x3 (KRSC). */
-const char _mp_sig_conv_nhwc[] = "bf16[1,5,4,3];bf16[2,2,3,3]->bf16[1,4,2,2]";
+/* A bf16 NHWC convolution: image 1x5x4x3 (NHWC), filter 2x2x3x3 (KRSC),
+ * padded by 1 along the width. */
+const char _mp_sig_conv_nhwc[] = "bf16[1,5,4,3];bf16[2,2,3,3]->bf16[1,4,4,2]";
 void _mp_entry_conv_nhwc(void **args) {
-  conv2D(args, 1, 1, 1, 1, 3, 2, 5, 4, 2, 3, 1, 1, 1, 1);
+  Conv2D conv = {1, 1, 1, 1, 3, 2, 5, 4, 2, 3, {1, 1}, {1, 1}, {0, 1}};
+  run(args, 0, conv);
+}
+
+/* The image gradient (f16, 2x3x7x8) of a convolution with a 4x3x3x2 filter,
+ * strides 2x1 and padding 1x0, from its output gradient (2x4x4x7). */
+const char _mp_sig_conv_backward_data[] =
+    "f16[2,4,4,7];f16[4,3,3,2]->f16[2,3,7,8]";
+void _mp_entry_conv_backward_data(void **args) {
+  Conv2D conv = {0, 0, 1, 2, 3, 4, 7, 8, 3, 2, {2, 1}, {1, 1}, {1, 0}};
+  run(args, 1, conv);
 }

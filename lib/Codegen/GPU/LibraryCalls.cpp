@@ -28,7 +28,9 @@ int64_t CudnnConvolution::getMacs() const {
     multiply(factor);
   for (unsigned d = 0; d < spatialDims; ++d) {
     multiply(window[d]);
-    multiply((image[d] - dilations[d] * (window[d] - 1) - 1) / strides[d] + 1);
+    multiply((image[d] + 2 * padding[d] - dilations[d] * (window[d] - 1) - 1) /
+                 strides[d] +
+             1);
   }
   return macs;
 }
@@ -103,6 +105,7 @@ mlir::mp::matchCudnnConvolution(linalg::LinalgOp op) {
   conv.window.assign(kConvSpatialDims, 1);
   conv.strides.assign(kConvSpatialDims, 1);
   conv.dilations.assign(kConvSpatialDims, 1);
+  conv.padding.assign(kConvSpatialDims, 0);
   for (unsigned d = 0; d < spatial; ++d) {
     conv.image[first + d] = x[layout->imageSpatial + d];
     conv.window[first + d] = w[layout->filterSpatial + d];

@@ -35,18 +35,30 @@ constexpr llvm::StringLiteral kEmulatedConvFunction = "mp_emulated_conv";
 /// filter and image size of 1 in the third).
 constexpr unsigned kConvSpatialDims = 3;
 
-/// A convolution as cuDNN's forward convolution sees it: an image of N x C x
-/// spatial (NCHW: channels before the pixels; NHWC: after), a filter of K x
-/// C/groups x window in the same order, stride and dilation per spatial
-/// dimension, no padding (linalg's convolutions read a padded image).
+/// What the runtime's convolution call computes (its `kind` argument).
+enum class ConvKind : int32_t {
+  /// y = x cross-correlated with w: a linalg convolution.
+  forward = 0,
+  /// x = the input gradient of a convolution (the filter flipped) of x
+  /// whose output gradient is y: cuDNN's backward-data convolution.
+  backwardData = 1,
+};
+
+/// A convolution as cuDNN sees it: an image x of N x C x spatial (NCHW:
+/// channels before the pixels; NHWC: after), a filter w of K x C/groups x
+/// window in the same order, an output y of N x K x spatial, stride,
+/// dilation and padding per spatial dimension (linalg's convolutions read a
+/// padded image: their padding is 0).
 struct CudnnConvolution {
+  ConvKind kind = ConvKind::forward;
   bool channelsLast = false;
   /// 2 for 1-d and 2-d convolutions (cuDNN takes 4-d tensors at least), 3
   /// for 3-d ones.
   unsigned spatialDims = 2;
   int64_t groups = 1, n = 1, c = 1, k = 1;
   /// Per spatial dimension, padded with 1 to kConvSpatialDims.
-  SmallVector<int64_t, kConvSpatialDims> image, window, strides, dilations;
+  SmallVector<int64_t, kConvSpatialDims> image, window, strides, dilations,
+      padding;
 
   /// Multiply-accumulates: N x K x output pixels x C/groups x window.
   int64_t getMacs() const;

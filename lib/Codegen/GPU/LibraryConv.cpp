@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 namespace mlir {
 namespace mp {
@@ -34,14 +35,128 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// The type of `mp_cuda_conv`: element type and channels-last (i32), then
-/// the spatial dimensions, groups, N, C, K, the image, window, strides and
-/// dilations per spatial dimension, and the addresses of the image, the
-/// filter and the output (i64).
+/// The type of `mp_cuda_conv`: element type, kind and channels-last (i32),
+/// then the spatial dimensions, groups, N, C, K, the image, window,
+/// strides, dilations and padding per spatial dimension, and the addresses
+/// of x, w and y (i64).
 static FunctionType getConvType(MLIRContext *ctx) {
-  SmallVector<Type> inputs(2, IntegerType::get(ctx, 32));
-  inputs.append(5 + 4 * kConvSpatialDims + 3, IntegerType::get(ctx, 64));
+  SmallVector<Type> inputs(3, IntegerType::get(ctx, 32));
+  inputs.append(5 + 5 * kConvSpatialDims + 3, IntegerType::get(ctx, 64));
   return FunctionType::get(ctx, inputs, {});
+}
+
+namespace {
+/// The image of torch-mlir's input gradient of a strided convolution: a
+/// buffer filled with zeros into which the output gradient was written
+/// spread out (a strided subview), read by the convolution alone. The
+/// writer is a copy, or an elementwise op (a cast fused into the copy) that
+/// does not read what it overwrites.
+struct SpreadImage {
+  memref::AllocOp alloc;
+  linalg::FillOp fill;
+  memref::SubViewOp spread;
+  Operation *writer = nullptr;
+  SmallVector<memref::DeallocOp> deallocs;
+};
+
+/// Whether `op` writes every element of `view` (its only output, at the
+/// same indices as its loops) from its inputs alone.
+static bool writesElementwise(Operation *op, Value view) {
+  if (auto copy = dyn_cast<memref::CopyOp>(op))
+    return copy.getTarget() == view;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getNumLoops() != linalgOp.getNumParallelLoops())
+    return false;
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  return init->get() == view &&
+         linalgOp.getMatchingIndexingMap(init).isIdentity() &&
+         !linalgOp.payloadUsesValueFromOperand(init) &&
+         !llvm::is_contained(linalgOp.getDpsInputs(), view);
+}
+} // namespace
+
+/// The spread image `op` reads, if it reads one.
+static std::optional<SpreadImage> matchSpreadImage(linalg::LinalgOp op) {
+  Value image = op.getDpsInputs()[0];
+  SpreadImage s;
+  s.alloc = image.getDefiningOp<memref::AllocOp>();
+  if (!s.alloc)
+    return std::nullopt;
+  Block *block = op->getBlock();
+  for (Operation *user : image.getUsers()) {
+    if (user == op)
+      continue;
+    if (user->getBlock() != block)
+      return std::nullopt;
+    if (auto fill = dyn_cast<linalg::FillOp>(user); fill && !s.fill)
+      s.fill = fill;
+    else if (auto spread = dyn_cast<memref::SubViewOp>(user);
+             spread && !s.spread)
+      s.spread = spread;
+    else if (auto dealloc = dyn_cast<memref::DeallocOp>(user);
+             dealloc && op->isBeforeInBlock(dealloc))
+      s.deallocs.push_back(dealloc);
+    else
+      return std::nullopt;
+  }
+  if (!s.fill || !s.spread || !s.spread->hasOneUse())
+    return std::nullopt;
+  s.writer = *s.spread->user_begin();
+  auto zero = s.fill.getInputs()[0].getDefiningOp<arith::ConstantFloatOp>();
+  if (!writesElementwise(s.writer, s.spread) || !zero ||
+      !zero.value().isZero() || s.writer->getBlock() != block ||
+      !s.fill->isBeforeInBlock(s.writer) || !s.writer->isBeforeInBlock(op))
+    return std::nullopt;
+  return s;
+}
+
+/// `op` (a stride-1, dilation-1 convolution without groups, channels first)
+/// as the backward-data convolution cuDNN computes without the zeros:
+/// out[h] = sum_j spread[h + j] w[j] with spread[p0 + S i] = source[i] is
+/// dx[h] = sum over S i + r - p = h of source[i] w[R - 1 - r] with p = R - 1
+/// - p0, the input gradient of a convolution (flipped filter) of stride S
+/// and padding p whose output gradient is `source`, if cuDNN's output size
+/// for that convolution, (|dx| + 2p - R) / S + 1, is the source's size.
+/// The filter is K x C x window, K the source's channels: `op`'s transposed.
+static std::optional<CudnnConvolution>
+matchBackwardData(linalg::LinalgOp op, const CudnnConvolution &conv,
+                  SpreadImage s) {
+  if (!isa<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+           linalg::Conv3DNcdhwFcdhwOp>(op) ||
+      llvm::any_of(conv.strides, [](int64_t v) { return v != 1; }) ||
+      llvm::any_of(conv.dilations, [](int64_t v) { return v != 1; }))
+    return std::nullopt;
+  ArrayRef<int64_t> offsets = s.spread.getStaticOffsets();
+  ArrayRef<int64_t> sizes = s.spread.getStaticSizes();
+  ArrayRef<int64_t> strides = s.spread.getStaticStrides();
+  ArrayRef<int64_t> shape = s.alloc.getType().getShape();
+  if (s.spread.getType().getRank() != int64_t(shape.size()) ||
+      llvm::any_of(llvm::concat<const int64_t>(offsets, sizes, strides),
+                   ShapedType::isDynamic))
+    return std::nullopt;
+  for (unsigned d = 0; d < 2; ++d)
+    if (offsets[d] != 0 || strides[d] != 1 || sizes[d] != shape[d])
+      return std::nullopt;
+  ArrayRef<int64_t> output =
+      cast<MemRefType>(op.getDpsInits()[0].getType()).getShape();
+  CudnnConvolution data = conv;
+  data.kind = ConvKind::backwardData;
+  data.c = output[1];
+  data.k = shape[1];
+  unsigned first = shape.size() == 3 ? 1 : 0; // a 1-d convolution's height
+  for (unsigned d = 2; d < shape.size(); ++d) {
+    unsigned at = first + d - 2;
+    int64_t window = conv.window[at], pad = window - 1 - offsets[d];
+    int64_t span = output[d] + 2 * pad - window;
+    if (strides[d] < 1 || pad < 0 || span < 0 ||
+        span / strides[d] + 1 != sizes[d])
+      return std::nullopt;
+    data.image[at] = output[d];
+    data.strides[at] = strides[d];
+    data.padding[at] = pad;
+  }
+  return data;
 }
 
 namespace {
@@ -75,31 +190,67 @@ struct GPULibraryConvPass
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     SmallVector<Value> temporaries;
-    // cuDNN reads a packed image and filter: others are copied first.
+    auto allocate = [&](ArrayRef<int64_t> shape, Type element) {
+      Value buffer = memref::AllocOp::create(rewriter, loc,
+                                             MemRefType::get(shape, element));
+      temporaries.push_back(buffer);
+      return buffer;
+    };
+    // cuDNN reads packed tensors: others are copied first.
     auto packed = [&](Value buffer) {
       auto type = cast<MemRefType>(buffer.getType());
       if (memref::isStaticShapeAndContiguousRowMajor(type))
         return buffer;
-      Value copy = memref::AllocOp::create(
-          rewriter, loc,
-          MemRefType::get(type.getShape(), type.getElementType()));
+      Value copy = allocate(type.getShape(), type.getElementType());
       memref::CopyOp::create(rewriter, loc, buffer, copy);
-      temporaries.push_back(copy);
       return copy;
     };
-    Value image = packed(op.getDpsInputs()[0]);
-    Value filter = packed(op.getDpsInputs()[1]);
     Value acc = op.getDpsInits()[0];
     auto accType = cast<MemRefType>(acc.getType());
-    Type element = getElementTypeOrSelf(image);
-    Value result = memref::AllocOp::create(
-        rewriter, loc, MemRefType::get(accType.getShape(), element));
-    temporaries.push_back(result);
+    Value filter = op.getDpsInputs()[1];
+    Type element = getElementTypeOrSelf(filter);
+    // The call's x, w and y, and the one it writes, in the operands' type.
+    Value x, w, y, result = allocate(accType.getShape(), element);
+    std::optional<SpreadImage> spread = matchSpreadImage(op);
+    std::optional<CudnnConvolution> data;
+    if (spread)
+      data = matchBackwardData(op, *conv, *spread);
+    if (data) {
+      conv = data;
+      x = result;
+      // The output gradient: the copy's source, or the writer's result
+      // written into a buffer of its own instead of the spread.
+      if (auto copy = dyn_cast<memref::CopyOp>(spread->writer)) {
+        y = packed(copy.getSource());
+        rewriter.eraseOp(copy);
+      } else {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPoint(spread->writer);
+        auto spreadType = spread->spread.getType();
+        y = allocate(spreadType.getShape(), spreadType.getElementType());
+        rewriter.modifyOpInPlace(spread->writer, [&] {
+          cast<linalg::LinalgOp>(spread->writer).getDpsInitOperand(0)->set(y);
+        });
+      }
+      // The filter's channels swapped: K (the source's) first.
+      auto filterType = cast<MemRefType>(filter.getType());
+      SmallVector<int64_t> permutation =
+          llvm::to_vector(llvm::seq<int64_t>(0, filterType.getRank()));
+      std::swap(permutation[0], permutation[1]);
+      w = allocate(applyPermutation(filterType.getShape(), permutation),
+                   element);
+      linalg::TransposeOp::create(rewriter, loc, filter, w, permutation);
+    } else {
+      x = packed(op.getDpsInputs()[0]);
+      w = packed(filter);
+      y = result;
+    }
 
     Type i64 = rewriter.getI64Type(), i32 = rewriter.getI32Type();
-    SmallVector<Value> args{
-        arith::ConstantIntOp::create(rewriter, loc, i32, element.isBF16()),
-        arith::ConstantIntOp::create(rewriter, loc, i32, conv->channelsLast)};
+    SmallVector<Value> args;
+    for (int64_t value : {int64_t(element.isBF16()), int64_t(conv->kind),
+                          int64_t(conv->channelsLast)})
+      args.push_back(arith::ConstantIntOp::create(rewriter, loc, i32, value));
     auto push = [&](int64_t value) {
       args.push_back(arith::ConstantIntOp::create(rewriter, loc, i64, value));
     };
@@ -108,9 +259,10 @@ struct GPULibraryConvPass
       push(value);
     for (ArrayRef<int64_t> values :
          {ArrayRef<int64_t>(conv->image), ArrayRef<int64_t>(conv->window),
-          ArrayRef<int64_t>(conv->strides), ArrayRef<int64_t>(conv->dilations)})
+          ArrayRef<int64_t>(conv->strides), ArrayRef<int64_t>(conv->dilations),
+          ArrayRef<int64_t>(conv->padding)})
       llvm::for_each(values, push);
-    for (Value buffer : {image, filter, result})
+    for (Value buffer : {x, w, y})
       args.push_back(getBufferAddress(rewriter, loc, buffer));
     func::CallOp::create(rewriter, loc, callee, args);
 
@@ -138,6 +290,15 @@ struct GPULibraryConvPass
     for (Value temporary : temporaries)
       memref::DeallocOp::create(rewriter, loc, temporary);
     rewriter.eraseOp(op);
+    if (data) {
+      // The spread image is no longer read.
+      rewriter.eraseOp(spread->spread);
+      rewriter.eraseOp(spread->fill);
+      for (memref::DeallocOp dealloc : spread->deallocs)
+        rewriter.eraseOp(dealloc);
+      rewriter.eraseOp(spread->alloc);
+      ++numBackwardData;
+    }
     ++numCalls;
     return success();
   }

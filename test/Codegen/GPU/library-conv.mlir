@@ -2,14 +2,16 @@
 // RUN: mp-opt %S/Inputs/library-conv-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-library-conv
 // RUN: mp-opt %s --split-input-file --mp-gpu-library-conv=emulate=true | FileCheck %s --check-prefix=EMULATE --implicit-check-not=@mp_cuda_
 
-// Arguments: type (0 f16, 1 bf16), channels-last, spatial dimensions,
-// groups, N, C, K, then per spatial dimension (3) the image's size, the
-// window's, the stride and the dilation, and the addresses of the image,
-// the filter and the f16 result. The zero fill of an accumulator allocated
-// here is dropped: the result is only widened into it.
-// CHECK-LABEL: func.func private @mp_cuda_conv(i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) attributes {mp.gpu_stream_ordered}
+// Arguments: type (0 f16, 1 bf16), kind (0 forward, 1 backward data),
+// channels-last, spatial dimensions, groups, N, C, K, then per spatial
+// dimension (3) the image's size, the window's, the stride, the dilation
+// and the padding, and the addresses of x (the image), w and y (the f16
+// result of a forward call). The zero fill of an accumulator allocated here
+// is dropped: the result is only widened into it.
+// CHECK-LABEL: func.func private @mp_cuda_conv(i32, i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) attributes {mp.gpu_stream_ordered}
 // CHECK-LABEL: func.func @nchw_zero_fill
 // CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
@@ -24,7 +26,7 @@
 // CHECK: %[[W:.*]] = arith.index_cast %[[PW]]
 // CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
 // CHECK: %[[YA:.*]] = arith.index_cast %[[PY]]
-// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[C2]], %[[C1]], %[[C64]], %[[C8]], %[[C16]], %[[C16]], %[[C16]], %[[C1]], %[[C3]], %[[C3]], %[[C1]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[X]], %[[W]], %[[YA]])
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[I0]], %[[C2]], %[[C1]], %[[C64]], %[[C8]], %[[C16]], %[[C16]], %[[C16]], %[[C1]], %[[C3]], %[[C3]], %[[C1]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C0]], %[[C0]], %[[C0]], %[[X]], %[[W]], %[[YA]])
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[Y]] : memref<64x16x7x7xf16>) outs(%[[ACC]] : memref<64x16x7x7xf32>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f32):
@@ -58,7 +60,7 @@ func.func @nchw_zero_fill(%x: memref<64x8x16x16xf16>, %w: memref<16x8x3x3xf16>) 
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : i64
 // CHECK-DAG: %[[C1024:.*]] = arith.constant 1024 : i64
 // CHECK: %[[Y:.*]] = memref.alloc() : memref<8x64x16x4x4xbf16>
-// CHECK: call @mp_cuda_conv(%[[I1]], %[[I0]], %[[C2]], %[[C64]], %[[C8]], %[[C64]], %[[C1024]], %[[C16]], %[[C16]], %[[C1]], %[[C7]], %[[C7]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C2]], %[[C2]], %[[C1]],
+// CHECK: call @mp_cuda_conv(%[[I1]], %[[I0]], %[[I0]], %[[C2]], %[[C64]], %[[C8]], %[[C64]], %[[C1024]], %[[C16]], %[[C16]], %[[C1]], %[[C7]], %[[C7]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C2]], %[[C2]], %[[C1]],
 // CHECK: linalg.generic
 // CHECK-SAME: ins(%[[Y]] : memref<8x64x16x4x4xbf16>) outs(%arg2 : memref<8x64x16x4x4xf32>)
 // CHECK-NEXT: ^bb0(%[[IN:.*]]: bf16, %[[OUT:.*]]: f32):
@@ -88,7 +90,7 @@ func.func @grouped_accumulate(%x: memref<8x64x1x16x16xbf16>, %w: memref<64x16x1x
 // CHECK-DAG: %[[C29:.*]] = arith.constant 29 : i64
 // CHECK: %[[PACKED:.*]] = memref.alloc() : memref<2x3x29xf16>
 // CHECK: memref.copy %{{.*}}, %[[PACKED]]
-// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[C2]], %[[C1]], %[[C2]], %[[C3]], %[[C4]], %[[C1]], %[[C29]], %[[C1]], %[[C1]], %[[C5]], %[[C1]], %[[C1]], %[[C3]], %[[C1]], %[[C1]], %[[C2]], %[[C1]],
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[I0]], %[[C2]], %[[C1]], %[[C2]], %[[C3]], %[[C4]], %[[C1]], %[[C29]], %[[C1]], %[[C1]], %[[C5]], %[[C1]], %[[C1]], %[[C3]], %[[C1]], %[[C1]], %[[C2]], %[[C1]],
 // CHECK-DAG: memref.dealloc %[[PACKED]]
 func.func @one_d(%big: memref<2x3x40xf16>, %w: memref<4x3x5xf16>, %acc: memref<2x4x7xf32>) {
   %x = memref.subview %big[0, 0, 0] [2, 3, 29] [1, 1, 1] : memref<2x3x40xf16> to memref<2x3x29xf16, strided<[120, 40, 1]>>
@@ -100,10 +102,115 @@ func.func @one_d(%big: memref<2x3x40xf16>, %w: memref<4x3x5xf16>, %acc: memref<2
 // CHECK-LABEL: func.func @nhwc
 // CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
 // CHECK-DAG: %[[I1:.*]] = arith.constant 1 : i32
-// CHECK: call @mp_cuda_conv(%[[I0]], %[[I1]],
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I0]], %[[I1]],
 func.func @nhwc(%x: memref<1x5x4x3xf16>, %w: memref<2x2x3x3xf16>, %acc: memref<1x4x2x2xf32>) {
   linalg.conv_2d_nhwc_fhwc {mp.gpu_gemm = "library"}
     ins(%x, %w : memref<1x5x4x3xf16>, memref<2x2x3x3xf16>) outs(%acc : memref<1x4x2x2xf32>)
+  return
+}
+
+// -----
+
+// torch-mlir's input gradient of a convolution with stride 2 and padding 1:
+// a stride-1 convolution of a zero-filled buffer into which the output
+// gradient (64x16x7x7) was copied spread out. It becomes cuDNN's backward
+// data (kind 1) of that convolution: dx 64x8x14x14 from dy with the filter
+// transposed to K x C = 16x8, stride 2, padding 3 - 1 - 1 = 1; x is the
+// result, y the copy's source. The spread buffer, its fill and the copy are
+// gone.
+// CHECK-LABEL: func.func @input_gradient
+// CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[I1:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : i64
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i64
+// CHECK-DAG: %[[C14:.*]] = arith.constant 14 : i64
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : i64
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : i64
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : i64
+// CHECK-NOT: memref.subview
+// CHECK: %[[DX:.*]] = memref.alloc() : memref<64x8x14x14xf16>
+// CHECK: %[[WT:.*]] = memref.alloc() : memref<16x8x3x3xf16>
+// CHECK: linalg.transpose ins(%arg1 : memref<8x16x3x3xf16>) outs(%[[WT]] : memref<16x8x3x3xf16>) permutation = [1, 0, 2, 3]
+// CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[DX]]
+// CHECK: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %[[WT]]
+// CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: call @mp_cuda_conv(%[[I0]], %[[I1]], %[[I0]], %[[C2]], %[[C1]], %[[C64]], %[[C8]], %[[C16]], %[[C14]], %[[C14]], %[[C1]], %[[C3]], %[[C3]], %[[C1]], %[[C2]], %[[C2]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C0]],
+// CHECK: linalg.generic {{.*}} ins(%[[DX]] : memref<64x8x14x14xf16>) outs(%arg2 : memref<64x8x14x14xf32>)
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @input_gradient(%dy: memref<64x16x7x7xf16>, %w: memref<8x16x3x3xf16>, %acc: memref<64x8x14x14xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %spread = memref.alloc() : memref<64x16x16x16xf16>
+  linalg.fill ins(%zero : f16) outs(%spread : memref<64x16x16x16xf16>)
+  %view = memref.subview %spread[0, 0, 1, 1] [64, 16, 7, 7] [1, 1, 2, 2] : memref<64x16x16x16xf16> to memref<64x16x7x7xf16, strided<[4096, 256, 32, 2], offset: 17>>
+  memref.copy %dy, %view : memref<64x16x7x7xf16> to memref<64x16x7x7xf16, strided<[4096, 256, 32, 2], offset: 17>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%spread, %w : memref<64x16x16x16xf16>, memref<8x16x3x3xf16>) outs(%acc : memref<64x8x14x14xf32>)
+  memref.dealloc %spread : memref<64x16x16x16xf16>
+  return
+}
+
+// The output gradient cast as it is spread (a cast fused into the copy):
+// the cast writes into a buffer of its own, which the call reads.
+// CHECK-LABEL: func.func @cast_spread
+// CHECK: %[[DY:.*]] = memref.alloc() : memref<2x5x5x7xf16>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%arg0 : memref<2x5x5x7xf32>) outs(%[[DY]] : memref<2x5x5x7xf16>)
+// CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CHECK: call @mp_cuda_conv(%{{.*}}, %c1_i32, %{{.*}},
+// CHECK-NOT: memref.subview
+// CHECK: memref.dealloc %[[DY]]
+func.func @cast_spread(%dy: memref<2x5x5x7xf32>, %w: memref<3x5x3x3xf16>, %acc: memref<2x3x9x13xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %spread = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%spread : memref<2x5x11x15xf16>)
+  %view = memref.subview %spread[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%dy : memref<2x5x5x7xf32>) outs(%view : memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"}
+    ins(%spread, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc : memref<2x3x9x13xf32>)
+  return
+}
+
+// Left forward convolutions: a spread with the insertion at offset 0 (the
+// padding would be 2 and cuDNN's gradient 6 rows, not 5); a spread also
+// read elsewhere; a fill that is not zero; a strided convolution of a
+// spread.
+// CHECK-LABEL: func.func @not_backward_data
+// CHECK-NOT: linalg.transpose
+// CHECK-COUNT-4: call @mp_cuda_conv(%c0_i32, %c0_i32, %c0_i32,
+// CHECK-NOT: linalg.transpose
+func.func @not_backward_data(%dy: memref<2x5x5x7xf16>, %w: memref<3x5x3x3xf16>, %acc: memref<2x3x9x13xf32>, %out: memref<2x5x5x7xf16>, %acc2: memref<2x3x5x7xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %s0 = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%s0 : memref<2x5x11x15xf16>)
+  %v0 = memref.subview %s0[0, 0, 0, 0] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2]>>
+  memref.copy %dy, %v0 : memref<2x5x5x7xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2]>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%s0, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc : memref<2x3x9x13xf32>)
+  %s1 = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%s1 : memref<2x5x11x15xf16>)
+  %v1 = memref.subview %s1[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  memref.copy %dy, %v1 : memref<2x5x5x7xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  memref.copy %v1, %out : memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>> to memref<2x5x5x7xf16>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%s1, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc : memref<2x3x9x13xf32>)
+  %s2 = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%one : f16) outs(%s2 : memref<2x5x11x15xf16>)
+  %v2 = memref.subview %s2[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  memref.copy %dy, %v2 : memref<2x5x5x7xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%s2, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc : memref<2x3x9x13xf32>)
+  %s3 = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%s3 : memref<2x5x11x15xf16>)
+  %v3 = memref.subview %s3[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  memref.copy %dy, %v3 : memref<2x5x5x7xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>} ins(%s3, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc2 : memref<2x3x5x7xf32>)
   return
 }
 

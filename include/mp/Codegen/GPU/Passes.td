@@ -259,16 +259,29 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     (by mp-gpu-select-gemm) with a call of the runtime's `mp_cuda_conv`,
     declared in the module, and an elementwise op that adds its result to
     the accumulator. The call's arguments: the element type (0: f16, 1:
-    bf16), channels-last (0: NCHW, 1: NHWC), the spatial dimensions cuDNN
-    sees (2, with a height of 1 for a 1-d convolution, or 3), groups, N,
-    C, K, then per spatial dimension (three, the unused ones 1) the
-    image's size, the window's, the stride and the dilation, and the
-    addresses of the image, the filter and a new buffer of the output's
-    shape and the operands' type. The runtime (docs/GPU.md) runs
-    `cudnnConvolutionForward` into that buffer with f32 compute on the
-    backend's stream: cuDNN's f16 and bf16 convolutions have no f32
-    output, so the result is rounded to the operands' type once, as in
-    PyTorch's autocast. An image or filter that is not packed row-major is
+    bf16), the kind (0: forward, 1: backward data), channels-last (0:
+    NCHW, 1: NHWC), the spatial dimensions cuDNN sees (2, with a height of
+    1 for a 1-d convolution, or 3), groups, N, C, K, then per spatial
+    dimension (three, the unused ones 1) the image's size, the window's,
+    the stride, the dilation and the padding, and the addresses of x (the
+    image), w (the filter) and y (the output). A forward call reads x and
+    w and writes y, a new buffer of the output's shape and the operands'
+    type: the runtime (docs/GPU.md) runs `cudnnConvolutionForward` with
+    f32 compute on the backend's stream. cuDNN's f16 and bf16 convolutions
+    have no f32 output, so the result is rounded to the operands' type
+    once, as in PyTorch's autocast.
+
+    torch-mlir writes the input gradient of a strided convolution as a
+    stride-1 convolution of the output gradient spread out with zeros (a
+    zero-filled buffer, a strided subview of it, a copy or an elementwise
+    cast into that view). Such a convolution (channels first, no groups,
+    stride and dilation 1) is the backward data of a convolution (the
+    filter flipped, its channels transposed: K x C) of stride S and
+    padding R - 1 - offset, when cuDNN's output size for that convolution
+    is the gradient's: it becomes a backward-data call (kind 1) that
+    writes x from y, the gradient itself, and w, the transposed filter
+    (`cudnnConvolutionBackwardData` skips the zeros), and the spread
+    buffer, its fill and the copy go. An image or filter that is not packed row-major is
     copied into a packed buffer first. When the accumulator is a buffer
     allocated in the function and filled with zeros right before (no use
     in between), the fill is dropped and the result is only widened into
@@ -305,6 +318,9 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     Statistic<"numCalls", "library-calls", "Convolutions made library calls">,
     Statistic<"numFillsDropped", "fills-dropped",
               "Zero fills the call's result replaces">,
+    Statistic<"numBackwardData", "backward-data",
+              "Input gradients of strided convolutions made backward-data "
+              "calls">,
   ];
 }
 

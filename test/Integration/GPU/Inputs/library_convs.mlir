@@ -36,3 +36,20 @@ func.func @strided_view(%big: tensor<2x5x12x12xf16>, %w: tensor<4x5x3x3xf16>) ->
       ins(%img, %w : tensor<2x5x10x10xf16>, tensor<4x5x3x3xf16>) outs(%acc : tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
   return %c : tensor<2x4x8x8xf32>
 }
+
+// torch-mlir's input gradient of a 3x3 convolution with stride 2 and
+// padding 1: a stride-1 convolution of the output gradient spread out with
+// zeros by a strided insertion (and the filter as the IR gives it, 3x5 of
+// the forward's 5x3). mp-gpu-library-conv gives it to cuDNN's backward-data
+// convolution, which skips the zeros.
+func.func @input_gradient(%dy: tensor<2x5x5x7xf32>, %w: tensor<3x5x3x3xf32>) -> tensor<2x3x9x13xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x5x11x15xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x5x11x15xf32>) -> tensor<2x5x11x15xf32>
+  %spread = tensor.insert_slice %dy into %z[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : tensor<2x5x5x7xf32> into tensor<2x5x11x15xf32>
+  %eo = tensor.empty() : tensor<2x3x9x13xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%eo : tensor<2x3x9x13xf32>) -> tensor<2x3x9x13xf32>
+  %dx = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%spread, %w : tensor<2x5x11x15xf32>, tensor<3x5x3x3xf32>) outs(%acc : tensor<2x3x9x13xf32>) -> tensor<2x3x9x13xf32>
+  return %dx : tensor<2x3x9x13xf32>
+}
