@@ -81,7 +81,7 @@ static std::optional<SpreadImage> matchSpreadImage(linalg::LinalgOp op) {
   Value image = op.getDpsInputs()[0];
   SpreadImage s;
   s.alloc = image.getDefiningOp<memref::AllocOp>();
-  if (!s.alloc)
+  if (!s.alloc || op.getDpsInputs()[1] == image)
     return std::nullopt;
   Block *block = op->getBlock();
   for (Operation *user : image.getUsers()) {

@@ -182,12 +182,12 @@ func.func @cast_spread(%dy: memref<2x5x5x7xf32>, %w: memref<3x5x3x3xf16>, %acc: 
 // Left forward convolutions: a spread with the insertion at offset 0 (the
 // padding would be 2 and cuDNN's gradient 6 rows, not 5); a spread also
 // read elsewhere; a fill that is not zero; a strided convolution of a
-// spread.
+// spread; a spread that is the filter too.
 // CHECK-LABEL: func.func @not_backward_data
 // CHECK-NOT: linalg.transpose
-// CHECK-COUNT-4: call @mp_cuda_conv(%c0_i32, %c0_i32, %c0_i32,
+// CHECK-COUNT-5: call @mp_cuda_conv(%c0_i32, %c0_i32, %c0_i32,
 // CHECK-NOT: linalg.transpose
-func.func @not_backward_data(%dy: memref<2x5x5x7xf16>, %w: memref<3x5x3x3xf16>, %acc: memref<2x3x9x13xf32>, %out: memref<2x5x5x7xf16>, %acc2: memref<2x3x5x7xf32>) {
+func.func @not_backward_data(%dy: memref<2x5x5x7xf16>, %w: memref<3x5x3x3xf16>, %acc: memref<2x3x9x13xf32>, %out: memref<2x5x5x7xf16>, %acc2: memref<2x3x5x7xf32>, %acc3: memref<2x2x1x1xf32>) {
   %zero = arith.constant 0.0 : f16
   %one = arith.constant 1.0 : f16
   %s0 = memref.alloc() : memref<2x5x11x15xf16>
@@ -211,6 +211,11 @@ func.func @not_backward_data(%dy: memref<2x5x5x7xf16>, %w: memref<3x5x3x3xf16>, 
   %v3 = memref.subview %s3[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
   memref.copy %dy, %v3 : memref<2x5x5x7xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
   linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>} ins(%s3, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc2 : memref<2x3x5x7xf32>)
+  %s4 = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%s4 : memref<2x5x11x15xf16>)
+  %v4 = memref.subview %s4[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  memref.copy %dy, %v4 : memref<2x5x5x7xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%s4, %s4 : memref<2x5x11x15xf16>, memref<2x5x11x15xf16>) outs(%acc3 : memref<2x2x1x1xf32>)
   return
 }
 
