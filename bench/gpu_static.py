@@ -6,12 +6,15 @@ For each example training step (examples/torch/{mlp,cnn,transformer}), builds
 the step with mp-train-pipeline (policy none, fp16, bf16), lowers it with
 mp-lower-to-gpu and reads mp-gpu-kernel-report's JSON: kernels, GEMM kernels
 on mma.sync, bytes moved and bytes of activations (buffers the step
-allocates), summed over the step and the gradient function it calls once.
-Prints a Markdown table with the mixed/fp32 ratios measured in this one run.
+allocates), summed over the step and the gradient function it calls once;
+with --gpu-gemm library or auto also the cuBLASLt and cuDNN calls (whose
+own traffic the report does not count). Prints a Markdown table with the
+mixed/fp32 ratios measured in this one run.
 Goal (issue 11): activation bytes of the mixed step <= 0.55x fp32.
 
 Usage: bench/gpu_static.py [--mp-opt build/bin/mp-opt]
                            [--optimizer sgd|momentum|adam|adamw]
+                           [--gpu-gemm codegen|library|auto]
 """
 import argparse
 import json
@@ -24,18 +27,19 @@ MODELS = ["mlp", "cnn", "transformer"]
 POLICIES = ["none", "fp16", "bf16"]
 
 
-def measure(mp_opt, model, policy, optimizer, tmp):
+def measure(mp_opt, model, policy, optimizer, gemm, tmp):
     report = os.path.join(tmp, f"{model}-{policy}.json")
     source = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
     subprocess.run([mp_opt, source,
                     f"--mp-train-pipeline=policy={policy} optimizer={optimizer}",
-                    f"--mp-lower-to-gpu=format=isa kernel-report={report}",
+                    f"--mp-lower-to-gpu=format=isa gemm={gemm} "
+                    f"kernel-report={report}",
                     "-o", os.devnull], check=True)
     with open(report) as f:
         functions = json.load(f)["functions"]
     return {key: sum(fn[key] for fn in functions)
-            for key in ("kernels", "gemm_kernels", "bytes_moved",
-                        "activation_bytes")}
+            for key in ("kernels", "gemm_kernels", "library_gemms",
+                        "library_convs", "bytes_moved", "activation_bytes")}
 
 
 def main():
@@ -44,19 +48,24 @@ def main():
                                                          "mp-opt"))
     parser.add_argument("--optimizer", default="sgd",
                         choices=["sgd", "momentum", "adam", "adamw"])
+    parser.add_argument("--gpu-gemm", default="codegen",
+                        choices=["codegen", "library", "auto"])
     args = parser.parse_args()
-    print("| step | policy | kernels | GEMMs on mma.sync | MB moved | "
-          "MB of activations | activations vs fp32 |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"gemm={args.gpu_gemm}, optimizer {args.optimizer}\n")
+    print("| step | policy | kernels | GEMMs on mma.sync | cuBLASLt calls | "
+          "cuDNN calls | MB moved | MB of activations | activations vs fp32 |")
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for model in MODELS:
             base = None
             for policy in POLICIES:
-                m = measure(args.mp_opt, model, policy, args.optimizer, tmp)
+                m = measure(args.mp_opt, model, policy, args.optimizer,
+                            args.gpu_gemm, tmp)
                 base = base or m
                 ratio = m["activation_bytes"] / base["activation_bytes"]
                 print(f"| {model} | {'fp32' if policy == 'none' else policy} "
                       f"| {m['kernels']} | {m['gemm_kernels']} "
+                      f"| {m['library_gemms']} | {m['library_convs']} "
                       f"| {m['bytes_moved'] / 1e6:.2f} "
                       f"| {m['activation_bytes'] / 1e6:.2f} | {ratio:.2f}x |")
 
