@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -78,8 +79,8 @@ static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
     return failure();
   Location loc = pad.getLoc();
   rewriter.setInsertionPoint(pad);
-  auto generate = tensor::GenerateOp::create(rewriter, loc, result,
-                                             ValueRange());
+  auto generate =
+      tensor::GenerateOp::create(rewriter, loc, result, ValueRange());
   Block *body = rewriter.createBlock(
       &generate.getBody(), {},
       SmallVector<Type>(result.getRank(), rewriter.getIndexType()),
@@ -126,12 +127,24 @@ static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
   return success();
 }
 
+/// Whether `use` is the image of a convolution given to cuDNN, which takes
+/// the padding itself (mp-gpu-library-conv).
+static bool isCudnnImage(OpOperand &use) {
+  auto conv = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  return conv && use.getOperandNumber() == 0 &&
+         conv->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()) &&
+         linalg::isaConvolutionOpInterface(conv);
+}
+
 namespace {
 struct GPUGeneratePadsPass
     : public mp::impl::GPUGeneratePadsPassBase<GPUGeneratePadsPass> {
   void runOnOperation() override {
     SmallVector<tensor::PadOp> pads;
-    getOperation()->walk([&](tensor::PadOp pad) { pads.push_back(pad); });
+    getOperation()->walk([&](tensor::PadOp pad) {
+      if (pad->use_empty() || !llvm::all_of(pad->getUses(), isCudnnImage))
+        pads.push_back(pad);
+    });
     IRRewriter rewriter(&getContext());
     for (tensor::PadOp pad : pads)
       if (succeeded(generatePad(rewriter, pad)))

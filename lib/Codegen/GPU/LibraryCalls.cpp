@@ -101,6 +101,8 @@ mlir::mp::matchCudnnConvolution(linalg::LinalgOp op) {
            w[layout->filterOutputs];
   // A 1-d convolution is a 2-d one of height 1.
   unsigned first = spatial == 1 ? 1 : 0;
+  conv.imageSpatialDim = layout->imageSpatial;
+  conv.firstSpatial = first;
   conv.image.assign(kConvSpatialDims, 1);
   conv.window.assign(kConvSpatialDims, 1);
   conv.strides.assign(kConvSpatialDims, 1);

@@ -56,6 +56,9 @@ struct CudnnConvolution {
   /// for 3-d ones.
   unsigned spatialDims = 2;
   int64_t groups = 1, n = 1, c = 1, k = 1;
+  /// The IR's image: its first spatial dimension, and where its spatial
+  /// dimensions start in the arrays below (1 for a 1-d convolution).
+  unsigned imageSpatialDim = 2, firstSpatial = 0;
   /// Per spatial dimension, padded with 1 to kConvSpatialDims.
   SmallVector<int64_t, kConvSpatialDims> image, window, strides, dilations,
       padding;

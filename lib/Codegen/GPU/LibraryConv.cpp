@@ -46,18 +46,37 @@ static FunctionType getConvType(MLIRContext *ctx) {
 }
 
 namespace {
-/// The image of torch-mlir's input gradient of a strided convolution: a
-/// buffer filled with zeros into which the output gradient was written
-/// spread out (a strided subview), read by the convolution alone. The
-/// writer is a copy, or an elementwise op (a cast fused into the copy) that
-/// does not read what it overwrites.
+/// An image made of zeros and a tensor written into a subview of them, read
+/// by the convolution alone: a padded tensor (a unit-stride subview), or
+/// torch-mlir's input gradient of a strided convolution, the output
+/// gradient spread out (a strided subview). The writer is a copy, or an
+/// elementwise op (a cast fused into the copy) that does not read what it
+/// overwrites.
 struct SpreadImage {
   memref::AllocOp alloc;
-  linalg::FillOp fill;
+  linalg::LinalgOp fill;
   memref::SubViewOp spread;
   Operation *writer = nullptr;
   SmallVector<memref::DeallocOp> deallocs;
+  /// The buffer's shape, and the subview's static offsets, sizes and
+  /// strides (as many as the buffer has dimensions).
+  ArrayRef<int64_t> shape, offsets, sizes, strides;
 };
+
+/// Whether `op` writes zeros into all of `buffer`: a fill, or a bufferized
+/// tensor.pad's map that yields its constant.
+static bool isZeroFill(linalg::LinalgOp op, Value buffer) {
+  if (op.getNumDpsInits() != 1 || op.getDpsInits()[0] != buffer ||
+      op.getNumLoops() != op.getNumParallelLoops())
+    return false;
+  Value value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
+    value = fill.getInputs()[0];
+  else if (op.getNumDpsInputs() == 0 && op.getBlock())
+    value = op.getBlock()->getTerminator()->getOperand(0);
+  auto zero = value ? value.getDefiningOp<arith::ConstantFloatOp>() : nullptr;
+  return zero && zero.value().isZero();
+}
 
 /// Whether `op` writes every element of `view` (its only output, at the
 /// same indices as its loops) from its inputs alone.
@@ -89,7 +108,8 @@ static std::optional<SpreadImage> matchSpreadImage(linalg::LinalgOp op) {
       continue;
     if (user->getBlock() != block)
       return std::nullopt;
-    if (auto fill = dyn_cast<linalg::FillOp>(user); fill && !s.fill)
+    if (auto fill = dyn_cast<linalg::LinalgOp>(user);
+        fill && !s.fill && isZeroFill(fill, image))
       s.fill = fill;
     else if (auto spread = dyn_cast<memref::SubViewOp>(user);
              spread && !s.spread)
@@ -103,9 +123,14 @@ static std::optional<SpreadImage> matchSpreadImage(linalg::LinalgOp op) {
   if (!s.fill || !s.spread || !s.spread->hasOneUse())
     return std::nullopt;
   s.writer = *s.spread->user_begin();
-  auto zero = s.fill.getInputs()[0].getDefiningOp<arith::ConstantFloatOp>();
-  if (!writesElementwise(s.writer, s.spread) || !zero ||
-      !zero.value().isZero() || s.writer->getBlock() != block ||
+  s.shape = s.alloc.getType().getShape();
+  s.offsets = s.spread.getStaticOffsets();
+  s.sizes = s.spread.getStaticSizes();
+  s.strides = s.spread.getStaticStrides();
+  if (s.spread.getType().getRank() != int64_t(s.shape.size()) ||
+      llvm::any_of(llvm::concat<const int64_t>(s.offsets, s.sizes, s.strides),
+                   ShapedType::isDynamic) ||
+      !writesElementwise(s.writer, s.spread) || s.writer->getBlock() != block ||
       !s.fill->isBeforeInBlock(s.writer) || !s.writer->isBeforeInBlock(op))
     return std::nullopt;
   return s;
@@ -127,14 +152,8 @@ matchBackwardData(linalg::LinalgOp op, const CudnnConvolution &conv,
       llvm::any_of(conv.strides, [](int64_t v) { return v != 1; }) ||
       llvm::any_of(conv.dilations, [](int64_t v) { return v != 1; }))
     return std::nullopt;
-  ArrayRef<int64_t> offsets = s.spread.getStaticOffsets();
-  ArrayRef<int64_t> sizes = s.spread.getStaticSizes();
-  ArrayRef<int64_t> strides = s.spread.getStaticStrides();
-  ArrayRef<int64_t> shape = s.alloc.getType().getShape();
-  if (s.spread.getType().getRank() != int64_t(shape.size()) ||
-      llvm::any_of(llvm::concat<const int64_t>(offsets, sizes, strides),
-                   ShapedType::isDynamic))
-    return std::nullopt;
+  ArrayRef<int64_t> offsets = s.offsets, sizes = s.sizes, strides = s.strides,
+                    shape = s.shape;
   for (unsigned d = 0; d < 2; ++d)
     if (offsets[d] != 0 || strides[d] != 1 || sizes[d] != shape[d])
       return std::nullopt;
@@ -144,9 +163,8 @@ matchBackwardData(linalg::LinalgOp op, const CudnnConvolution &conv,
   data.kind = ConvKind::backwardData;
   data.c = output[1];
   data.k = shape[1];
-  unsigned first = shape.size() == 3 ? 1 : 0; // a 1-d convolution's height
   for (unsigned d = 2; d < shape.size(); ++d) {
-    unsigned at = first + d - 2;
+    unsigned at = conv.firstSpatial + d - 2;
     int64_t window = conv.window[at], pad = window - 1 - offsets[d];
     int64_t span = output[d] + 2 * pad - window;
     if (strides[d] < 1 || pad < 0 || span < 0 ||
@@ -157,6 +175,41 @@ matchBackwardData(linalg::LinalgOp op, const CudnnConvolution &conv,
     data.padding[at] = pad;
   }
   return data;
+}
+
+/// A forward `op` of a padded image (a unit-stride subview at offset p0 of
+/// zeros) as cuDNN's forward convolution of the unpadded tensor with
+/// padding p0, when cuDNN's output size with that padding, (|x| + 2 p0 -
+/// dilation (R - 1) - 1) / S + 1, is `op`'s (the padding after the tensor
+/// may be anything that gives the same size).
+static std::optional<CudnnConvolution>
+matchPaddedImage(const CudnnConvolution &conv, SpreadImage s) {
+  ArrayRef<int64_t> offsets = s.offsets, sizes = s.sizes, shape = s.shape;
+  if (llvm::any_of(s.strides, [](int64_t v) { return v != 1; }))
+    return std::nullopt;
+  unsigned spatial = conv.spatialDims - conv.firstSpatial;
+  CudnnConvolution padded = conv;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    if (d < conv.imageSpatialDim || d >= conv.imageSpatialDim + spatial) {
+      if (offsets[d] != 0 || sizes[d] != shape[d])
+        return std::nullopt;
+      continue;
+    }
+    unsigned at = conv.firstSpatial + d - conv.imageSpatialDim;
+    padded.image[at] = sizes[d];
+    padded.padding[at] = offsets[d];
+    auto output = [](const CudnnConvolution &c, unsigned at) {
+      return (c.image[at] + 2 * c.padding[at] -
+              c.dilations[at] * (c.window[at] - 1) - 1) /
+                 c.strides[at] +
+             1;
+    };
+    if (sizes[d] + 2 * offsets[d] <
+            conv.dilations[at] * (conv.window[at] - 1) + 1 ||
+        output(padded, at) != output(conv, at))
+      return std::nullopt;
+  }
+  return padded;
 }
 
 namespace {
@@ -212,26 +265,41 @@ struct GPULibraryConvPass
     // The call's x, w and y, and the one it writes, in the operands' type.
     Value x, w, y, result = allocate(accType.getShape(), element);
     std::optional<SpreadImage> spread = matchSpreadImage(op);
-    std::optional<CudnnConvolution> data;
-    if (spread)
+    std::optional<CudnnConvolution> data, padded;
+    if (spread) {
       data = matchBackwardData(op, *conv, *spread);
-    if (data) {
+      if (!data)
+        padded = matchPaddedImage(*conv, *spread);
+    }
+    // What was written into the subview of zeros: the copy's source, or
+    // the writer's result written into a buffer of its own.
+    auto written = [&]() -> Value {
+      if (auto copy = dyn_cast<memref::CopyOp>(spread->writer)) {
+        Value source = packed(copy.getSource());
+        rewriter.eraseOp(copy);
+        return source;
+      }
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(spread->writer);
+      auto spreadType = spread->spread.getType();
+      Value buffer =
+          allocate(spreadType.getShape(), spreadType.getElementType());
+      rewriter.modifyOpInPlace(spread->writer, [&] {
+        cast<linalg::LinalgOp>(spread->writer)
+            .getDpsInitOperand(0)
+            ->set(buffer);
+      });
+      return buffer;
+    };
+    if (padded) {
+      conv = padded;
+      x = written();
+      w = packed(filter);
+      y = result;
+    } else if (data) {
       conv = data;
       x = result;
-      // The output gradient: the copy's source, or the writer's result
-      // written into a buffer of its own instead of the spread.
-      if (auto copy = dyn_cast<memref::CopyOp>(spread->writer)) {
-        y = packed(copy.getSource());
-        rewriter.eraseOp(copy);
-      } else {
-        OpBuilder::InsertionGuard guard(rewriter);
-        rewriter.setInsertionPoint(spread->writer);
-        auto spreadType = spread->spread.getType();
-        y = allocate(spreadType.getShape(), spreadType.getElementType());
-        rewriter.modifyOpInPlace(spread->writer, [&] {
-          cast<linalg::LinalgOp>(spread->writer).getDpsInitOperand(0)->set(y);
-        });
-      }
+      y = written();
       // The filter's channels swapped: K (the source's) first.
       auto filterType = cast<MemRefType>(filter.getType());
       SmallVector<int64_t> permutation =
@@ -290,14 +358,14 @@ struct GPULibraryConvPass
     for (Value temporary : temporaries)
       memref::DeallocOp::create(rewriter, loc, temporary);
     rewriter.eraseOp(op);
-    if (data) {
-      // The spread image is no longer read.
+    if (data || padded) {
+      // The image of zeros is no longer read.
       rewriter.eraseOp(spread->spread);
       rewriter.eraseOp(spread->fill);
       for (memref::DeallocOp dealloc : spread->deallocs)
         rewriter.eraseOp(dealloc);
       rewriter.eraseOp(spread->alloc);
-      ++numBackwardData;
+      ++(data ? numBackwardData : numPaddingsFolded);
     }
     ++numCalls;
     return success();

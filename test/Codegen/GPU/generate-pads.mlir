@@ -101,3 +101,29 @@ func.func @kept(%a: tensor<?x4xf32>, %b: tensor<4x4xf32>, %v: f32) -> (tensor<?x
   } : tensor<4x4xf32> to tensor<8x8xf32>
   return %p, %q : tensor<?x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+// A pad read only as the image of a convolution given to cuDNN stays a pad:
+// mp-gpu-library-conv gives its padding to cuDNN. One also read by
+// something else is generated.
+// CHECK-LABEL: func.func @cudnn_image
+// CHECK: %[[PAD:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%[[PAD]], %arg1
+// CHECK: %[[GEN:.*]] = tensor.generate
+// CHECK: linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%[[GEN]], %arg1
+// CHECK: return {{.*}}, %[[GEN]]
+func.func @cudnn_image(%x: tensor<2x3x9x9xf16>, %w: tensor<4x3x3x3xf16>, %acc: tensor<2x4x9x9xf32>) -> (tensor<2x4x9x9xf32>, tensor<2x4x9x9xf32>, tensor<2x3x11x11xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f16
+  } : tensor<2x3x9x9xf16> to tensor<2x3x11x11xf16>
+  %c0 = linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%p, %w : tensor<2x3x11x11xf16>, tensor<4x3x3x3xf16>) outs(%acc : tensor<2x4x9x9xf32>) -> tensor<2x4x9x9xf32>
+  %q = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f16
+  } : tensor<2x3x9x9xf16> to tensor<2x3x11x11xf16>
+  %c1 = linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%q, %w : tensor<2x3x11x11xf16>, tensor<4x3x3x3xf16>) outs(%acc : tensor<2x4x9x9xf32>) -> tensor<2x4x9x9xf32>
+  return %c0, %c1, %q : tensor<2x4x9x9xf32>, tensor<2x4x9x9xf32>, tensor<2x3x11x11xf16>
+}

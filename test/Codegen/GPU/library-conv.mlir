@@ -221,6 +221,65 @@ func.func @not_backward_data(%dy: memref<2x5x5x7xf16>, %w: memref<3x5x3x3xf16>, 
 
 // -----
 
+// A zero-padded image, as a tensor.pad bufferizes (a map that yields the
+// padding value, a subview, a copy): cuDNN reads the tensor (arg0,
+// 2x3x9x9) with padding 1x1, and the padded buffer goes. Stride 2: its 5
+// output rows are cuDNN's too.
+// CHECK-LABEL: func.func @padded
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[C9:.*]] = arith.constant 9 : i64
+// CHECK-NOT: linalg.map
+// CHECK-NOT: memref.subview
+// CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: call @mp_cuda_conv(%c0_i32, %c0_i32, %c0_i32, %c2_i64, %[[C1]], %c2_i64, %c3_i64, %c4_i64, %[[C9]], %[[C9]], %[[C1]], %c3_i64, %c3_i64, %[[C1]], %c2_i64, %c2_i64, %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %[[C1]], %c0_i64,
+// CHECK-NOT: memref.copy
+// CHECK: return
+func.func @padded(%x: memref<2x3x9x9xf16>, %w: memref<4x3x3x3xf16>, %acc: memref<2x4x5x5xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %p = memref.alloc() : memref<2x3x11x11xf16>
+  linalg.map outs(%p : memref<2x3x11x11xf16>)
+    (%init: f16) {
+      linalg.yield %zero : f16
+    }
+  %view = memref.subview %p[0, 0, 1, 1] [2, 3, 9, 9] [1, 1, 1, 1] : memref<2x3x11x11xf16> to memref<2x3x9x9xf16, strided<[363, 121, 11, 1], offset: 12>>
+  memref.copy %x, %view : memref<2x3x9x9xf16> to memref<2x3x9x9xf16, strided<[363, 121, 11, 1], offset: 12>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>}
+    ins(%p, %w : memref<2x3x11x11xf16>, memref<4x3x3x3xf16>) outs(%acc : memref<2x4x5x5xf32>)
+  memref.dealloc %p : memref<2x3x11x11xf16>
+  return
+}
+
+// Left padded: a padding value that is not zero; padding only after the
+// tensor (cuDNN pads both sides: 10 output rows, not 9); padding along the
+// channels.
+// CHECK-LABEL: func.func @not_folded
+// CHECK-COUNT-3: call @mp_cuda_conv({{.*}}, %c0_i64, %c0_i64, %c0_i64,
+func.func @not_folded(%x: memref<2x3x9x9xf16>, %w: memref<4x3x3x3xf16>, %w4: memref<4x4x3x3xf16>, %acc: memref<2x4x5x5xf32>, %acc9: memref<2x4x8x8xf32>) {
+  %one = arith.constant 1.0 : f16
+  %zero = arith.constant 0.0 : f16
+  %p0 = memref.alloc() : memref<2x3x11x11xf16>
+  linalg.fill ins(%one : f16) outs(%p0 : memref<2x3x11x11xf16>)
+  %v0 = memref.subview %p0[0, 0, 1, 1] [2, 3, 9, 9] [1, 1, 1, 1] : memref<2x3x11x11xf16> to memref<2x3x9x9xf16, strided<[363, 121, 11, 1], offset: 12>>
+  memref.copy %x, %v0 : memref<2x3x9x9xf16> to memref<2x3x9x9xf16, strided<[363, 121, 11, 1], offset: 12>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>}
+    ins(%p0, %w : memref<2x3x11x11xf16>, memref<4x3x3x3xf16>) outs(%acc : memref<2x4x5x5xf32>)
+  %p1 = memref.alloc() : memref<2x3x10x10xf16>
+  linalg.fill ins(%zero : f16) outs(%p1 : memref<2x3x10x10xf16>)
+  %v1 = memref.subview %p1[0, 0, 0, 0] [2, 3, 9, 9] [1, 1, 1, 1] : memref<2x3x10x10xf16> to memref<2x3x9x9xf16, strided<[300, 100, 10, 1]>>
+  memref.copy %x, %v1 : memref<2x3x9x9xf16> to memref<2x3x9x9xf16, strided<[300, 100, 10, 1]>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"}
+    ins(%p1, %w : memref<2x3x10x10xf16>, memref<4x3x3x3xf16>) outs(%acc9 : memref<2x4x8x8xf32>)
+  %p2 = memref.alloc() : memref<2x4x11x11xf16>
+  linalg.fill ins(%zero : f16) outs(%p2 : memref<2x4x11x11xf16>)
+  %v2 = memref.subview %p2[0, 1, 1, 1] [2, 3, 9, 9] [1, 1, 1, 1] : memref<2x4x11x11xf16> to memref<2x3x9x9xf16, strided<[484, 121, 11, 1], offset: 133>>
+  memref.copy %x, %v2 : memref<2x3x9x9xf16> to memref<2x3x9x9xf16, strided<[484, 121, 11, 1], offset: 133>>
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>}
+    ins(%p2, %w4 : memref<2x4x11x11xf16>, memref<4x4x3x3xf16>) outs(%acc : memref<2x4x5x5xf32>)
+  return
+}
+
+// -----
+
 // Unmarked convolutions (generated kernels) are left alone, and nothing is
 // declared.
 // CHECK-LABEL: func.func @unmarked

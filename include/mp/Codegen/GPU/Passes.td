@@ -281,7 +281,14 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     is the gradient's: it becomes a backward-data call (kind 1) that
     writes x from y, the gradient itself, and w, the transposed filter
     (`cudnnConvolutionBackwardData` skips the zeros), and the spread
-    buffer, its fill and the copy go. An image or filter that is not packed row-major is
+    buffer, its fill and the copy go.
+
+    Likewise a forward convolution of a zero-padded image (zeros, a
+    unit-stride subview at offset p0 along the spatial dimensions, the
+    tensor written into it: how a `tensor.pad` that mp-gpu-generate-pads
+    left for cuDNN bufferizes) reads the tensor itself with cuDNN's
+    padding p0, when cuDNN's output size with that padding is the
+    convolution's. An image or filter that is not packed row-major is
     copied into a packed buffer first. When the accumulator is a buffer
     allocated in the function and filled with zeros right before (no use
     in between), the fill is dropped and the result is only widened into
@@ -321,6 +328,8 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     Statistic<"numBackwardData", "backward-data",
               "Input gradients of strided convolutions made backward-data "
               "calls">,
+    Statistic<"numPaddingsFolded", "paddings-folded",
+              "Zero paddings of images given to cuDNN's padding">,
   ];
 }
 
@@ -338,7 +347,10 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
     source is made by an elementwise `linalg.generic` that nothing else
     uses (the cast, or transposed cast, of a GEMM operand), its body is
     computed inside, on its inputs read through its maps: that kernel goes
-    too. Part of `mp-lower-to-gpu`, before bufferization.
+    too. A pad read only as the image of convolutions given to cuDNN
+    (`mp.gpu_gemm = "library"`) is left alone: mp-gpu-library-conv gives
+    its padding to cuDNN, which then reads the source. Part of
+    `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
     %p = tensor.pad %a low[0, 0] high[27, 3] { tensor.yield %zero : f16 }

@@ -53,3 +53,33 @@ func.func @input_gradient(%dy: tensor<2x5x5x7xf32>, %w: tensor<3x5x3x3xf32>) -> 
       ins(%spread, %w : tensor<2x5x11x15xf32>, tensor<3x5x3x3xf32>) outs(%acc : tensor<2x3x9x13xf32>) -> tensor<2x3x9x13xf32>
   return %dx : tensor<2x3x9x13xf32>
 }
+
+// Zero-padded images (a tensor.pad before the convolution): cuDNN reads
+// the unpadded tensor and pads it itself. NCHW padded by 1 on each side;
+// NHWC padded by 2 rows before and 1 after, where cuDNN's padding of 2 on
+// both sides gives the same 5 output rows at stride 2.
+func.func @padded_nchw(%img: tensor<2x3x9x9xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x5x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %img low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<2x3x9x9xf32> to tensor<2x3x11x11xf32>
+  %e = tensor.empty() : tensor<2x4x5x5xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x5x5xf32>) -> tensor<2x4x5x5xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%p, %w : tensor<2x3x11x11xf32>, tensor<4x3x3x3xf32>) outs(%acc : tensor<2x4x5x5xf32>) -> tensor<2x4x5x5xf32>
+  return %c : tensor<2x4x5x5xf32>
+}
+
+func.func @padded_nhwc(%img: tensor<1x8x8x2xf32>, %w: tensor<3x3x3x2xf32>) -> tensor<1x5x4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %img low[0, 2, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x2xf32> to tensor<1x11x10x2xf32>
+  %e = tensor.empty() : tensor<1x5x4x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<1x5x4x3xf32>) -> tensor<1x5x4x3xf32>
+  %c = linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%p, %w : tensor<1x11x10x2xf32>, tensor<3x3x3x2xf32>) outs(%acc : tensor<1x5x4x3xf32>) -> tensor<1x5x4x3xf32>
+  return %c : tensor<1x5x4x3xf32>
+}
