@@ -18,21 +18,25 @@
 using namespace mlir;
 using namespace mlir::mp;
 
+int64_t mlir::mp::getSaturatingProduct(ArrayRef<int64_t> factors) {
+  int64_t product = 1;
+  for (int64_t factor : factors)
+    product =
+        factor && product > INT64_MAX / factor ? INT64_MAX : product * factor;
+  return product;
+}
+
+int64_t CudnnConvolution::getOutputSize(unsigned d) const {
+  return (image[d] + 2 * padding[d] - dilations[d] * (window[d] - 1) - 1) /
+             strides[d] +
+         1;
+}
+
 int64_t CudnnConvolution::getMacs() const {
-  // Saturating: static shapes can be huge.
-  int64_t macs = 1;
-  auto multiply = [&](int64_t factor) {
-    macs = factor && macs > INT64_MAX / factor ? INT64_MAX : macs * factor;
-  };
-  for (int64_t factor : {n, k, c / groups})
-    multiply(factor);
-  for (unsigned d = 0; d < spatialDims; ++d) {
-    multiply(window[d]);
-    multiply((image[d] + 2 * padding[d] - dilations[d] * (window[d] - 1) - 1) /
-                 strides[d] +
-             1);
-  }
-  return macs;
+  SmallVector<int64_t> factors{n, k, c / groups};
+  for (unsigned d = 0; d < spatialDims; ++d)
+    factors.append({window[d], getOutputSize(d)});
+  return getSaturatingProduct(factors);
 }
 
 namespace {

@@ -63,9 +63,15 @@ struct CudnnConvolution {
   SmallVector<int64_t, kConvSpatialDims> image, window, strides, dilations,
       padding;
 
+  /// The output's size along spatial dimension `d` (of the arrays above).
+  int64_t getOutputSize(unsigned d) const;
   /// Multiply-accumulates: N x K x output pixels x C/groups x window.
   int64_t getMacs() const;
 };
+
+/// The product of `factors`, or INT64_MAX where it overflows (static shapes
+/// can be huge): how many multiply-accumulates a library call does.
+int64_t getSaturatingProduct(ArrayRef<int64_t> factors);
 
 /// `op` as cuDNN computes it: one of linalg's NCHW/FCHW convolutions (1-d,
 /// 2-d, 3-d), the grouped NGCHW/GFCHW one or NHWC/FHWC, static shapes,

@@ -17,8 +17,6 @@
 
 #include "LibraryCalls.h"
 
-#include "mp/Dialect/MP/IR/MPDialect.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -198,15 +196,9 @@ matchPaddedImage(const CudnnConvolution &conv, SpreadImage s) {
     unsigned at = conv.firstSpatial + d - conv.imageSpatialDim;
     padded.image[at] = sizes[d];
     padded.padding[at] = offsets[d];
-    auto output = [](const CudnnConvolution &c, unsigned at) {
-      return (c.image[at] + 2 * c.padding[at] -
-              c.dilations[at] * (c.window[at] - 1) - 1) /
-                 c.strides[at] +
-             1;
-    };
     if (sizes[d] + 2 * offsets[d] <
             conv.dilations[at] * (conv.window[at] - 1) + 1 ||
-        output(padded, at) != output(conv, at))
+        padded.getOutputSize(at) != conv.getOutputSize(at))
       return std::nullopt;
   }
   return padded;

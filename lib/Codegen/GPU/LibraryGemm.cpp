@@ -17,8 +17,6 @@
 #include "LibraryCalls.h"
 #include "MmaContraction.h"
 
-#include "mp/Dialect/MP/IR/MPDialect.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -58,11 +58,8 @@ struct GPUSelectGemmPass
       std::optional<MmaContraction> c = matchMmaContraction(op);
       if (!c)
         return;
-      // batch x M x N x K, saturating (static shapes can be huge).
-      int64_t macs = 1;
-      for (int64_t range : c->ranges)
-        macs = range && macs > INT64_MAX / range ? INT64_MAX : macs * range;
-      numLibrary += select(op, macs);
+      // batch x M x N x K.
+      numLibrary += select(op, getSaturatingProduct(c->ranges));
     });
   }
 };
