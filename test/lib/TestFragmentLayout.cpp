@@ -148,6 +148,13 @@ trace(Value value, function_ref<std::optional<SmallVector<T>>(Value)> leaf) {
   }
   if (auto bitcast = dyn_cast_or_null<vector::BitCastOp>(op))
     return trace<T>(bitcast.getSource(), leaf);
+  // A chain of K steps of one tile: each element of an mma's result sits
+  // where the same element of its accumulator does.
+  if (auto mma = dyn_cast_or_null<nvgpu::MmaSyncOp>(op))
+    return trace<T>(mma.getMatrixC(), leaf);
+  if (auto value = dyn_cast_or_null<LLVM::ExtractValueOp>(op))
+    if (auto mma = value.getContainer().getDefiningOp<NVVM::MmaOp>())
+      return trace<T>(mma.getOperandC()[value.getPosition()[0]], leaf);
   // Loop-carried values (accumulators kept in registers across K): an
   // iteration argument is its initial value, a result the value yielded.
   if (auto arg = dyn_cast<BlockArgument>(value))

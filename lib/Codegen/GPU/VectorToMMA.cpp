@@ -41,11 +41,37 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// Puts a barrier after the writes of `loop`'s results when the loop's steps
+/// end with one. Those writes were the last of each step before they were
+/// hoisted out of the loop, past its barrier, and the epilogue after the
+/// loop reads the tile they write (in workgroup or global memory) with
+/// another mapping of threads to elements: without a barrier it reads other
+/// warps' elements before they are written.
+static void fenceHoistedWrites(scf::ForOp loop) {
+  if (!llvm::any_of(loop.getBody()->without_terminator(),
+                    llvm::IsaPred<gpu::BarrierOp>))
+    return;
+  Operation *last = nullptr;
+  for (Operation *user : loop->getUsers())
+    if (isa<vector::TransferWriteOp>(user) &&
+        user->getBlock() == loop->getBlock() &&
+        (!last || last->isBeforeInBlock(user)))
+      last = user;
+  Operation *next = last ? last->getNextNode() : nullptr;
+  if (!next || isa<gpu::BarrierOp>(next) ||
+      next->hasTrait<OpTrait::IsTerminator>())
+    return;
+  OpBuilder builder(last->getContext());
+  builder.setInsertionPointAfter(last);
+  gpu::BarrierOp::create(builder, loop.getLoc());
+}
+
 /// Keeps the accumulators of the contractions in `stage` in registers across
 /// K: views folded into the transfers, loop-invariant code hoisted, then
 /// each read and write of the same accumulator tile around a loop become an
 /// iteration argument of the loop (the tiles of different warps are
-/// disjoint, so per-warp hoisting is sound).
+/// disjoint, so per-warp hoisting is sound), and the writes after the loop
+/// are fenced from the epilogue.
 static LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp stage) {
   RewritePatternSet patterns(stage.getContext());
   memref::populateFoldMemRefAliasOpPatterns(patterns);
@@ -56,7 +82,80 @@ static LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp stage) {
   eliminateCommonSubExpressions(rewriter, dominance, stage);
   stage.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
   linalg::hoistRedundantVectorTransfers(stage, /*verifyNonZeroTrip=*/true);
+  stage.walk(fenceHoistedWrites);
   return success();
+}
+
+/// `value` (an index computed from `lane`, the gpu.lane_id that `value`
+/// depends on) computed again, before `before`, from `newLane` instead.
+static Value recompute(RewriterBase &rewriter, Operation *before, Value value,
+                       Value lane, Value newLane) {
+  if (value == lane)
+    return newLane;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || def->getNumResults() != 1 ||
+      !isPure(def))
+    return value;
+  SmallVector<Value> operands;
+  bool changed = false;
+  for (Value operand : def->getOperands()) {
+    operands.push_back(recompute(rewriter, before, operand, lane, newLane));
+    changed |= operands.back() != operand;
+  }
+  if (!changed)
+    return value;
+  rewriter.setInsertionPoint(before);
+  Operation *copy = rewriter.clone(*def);
+  copy->setOperands(operands);
+  return copy->getResult(0);
+}
+
+/// Upstream's ldmatrix of an A operand stored K x M (read with .trans) takes
+/// the x4 load's 8x8 matrices in the order rows 0-7 / columns 0-7, rows 0-7
+/// / columns 8-15, rows 8-15 / columns 0-7, rows 8-15 / columns 8-15 of A,
+/// but the m16n8k16 A fragment (PTX ISA) takes a2, a3 from rows 8-15 and a4,
+/// a5 from columns 8-15: the middle two matrices are swapped. The lanes that
+/// give their row addresses (8-15 and 16-23) trade them here. B's x2 loads
+/// are one column of matrices and have no such order.
+static void fixTransposedALoads(RewriterBase &rewriter, gpu::LaunchOp stage) {
+  llvm::SetVector<nvgpu::LdMatrixOp> loads;
+  stage.walk([&](nvgpu::MmaSyncOp mma) {
+    auto load = mma.getMatrixA().getDefiningOp<nvgpu::LdMatrixOp>();
+    if (load && load.getTranspose() && load.getNumTiles() == 4)
+      loads.insert(load);
+  });
+  MLIRContext *context = stage.getContext();
+  AffineExpr l = getAffineDimExpr(0, context);
+  AffineMap swapped = AffineMap::get(
+      1, 0, l + (l.floorDiv(8) % 2) * 8 - (l.floorDiv(16) % 2) * 8);
+  for (nvgpu::LdMatrixOp load : loads) {
+    rewriter.setInsertionPoint(load);
+    Value lane = gpu::LaneIdOp::create(rewriter, load.getLoc(),
+                                       /*upperBound=*/nullptr);
+    Value newLane =
+        affine::AffineApplyOp::create(rewriter, load.getLoc(), swapped, lane);
+    SmallVector<Value> indices;
+    for (Value index : load.getIndices()) {
+      Value current = index;
+      // Each index depends on the gpu.lane_id ops upstream created for it.
+      SetVector<Value> lanes;
+      SmallVector<Value> worklist{index};
+      while (!worklist.empty()) {
+        Value v = worklist.pop_back_val();
+        if (Operation *def = v.getDefiningOp()) {
+          if (isa<gpu::LaneIdOp>(def))
+            lanes.insert(v);
+          else if (def->getNumRegions() == 0)
+            llvm::append_range(worklist, def->getOperands());
+        }
+      }
+      for (Value old : lanes)
+        current = recompute(rewriter, load, current, old, newLane);
+      indices.push_back(current);
+    }
+    rewriter.modifyOpInPlace(load,
+                             [&] { load.getIndicesMutable().assign(indices); });
+  }
 }
 
 /// Re-types the bf16 operand reads of `stage` as f16 reads of the same bits.
@@ -204,6 +303,7 @@ struct GPUVectorToMMAPass
           return cannotLower();
         count = left;
       }
+      fixTransposedALoads(rewriter, stage);
       if (*bf16) {
         SmallVector<nvgpu::MmaSyncOp> mmas;
         stage.walk([&](nvgpu::MmaSyncOp mma) { mmas.push_back(mma); });

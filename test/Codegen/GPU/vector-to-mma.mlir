@@ -73,3 +73,30 @@ func.func @bf16_matmul(%a: memref<64x32xbf16>, %b: memref<32x64xbf16>, %c: memre
   linalg.matmul ins(%a, %b : memref<64x32xbf16>, memref<32x64xbf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// C set by a fill: the block's C tile is staged in workgroup memory and
+// copied out after the K loop by another mapping of threads to elements.
+// The accumulators' writes into it, hoisted out of the loop past the
+// barrier that ends each K step, get a barrier of their own before the
+// copy reads other warps' elements (found by an H200: without it a 1024^3
+// GEMM was 80% wrong while the emulation, which runs threads in sequence,
+// matched).
+// CHECK-LABEL: func.func @filled
+// CHECK: gpu.launch {{.*}} workgroup({{.*}}, %[[CT:.*]] : memref<64x64xf32, #gpu.address_space<workgroup>>)
+// CHECK: scf.for
+// CHECK: nvgpu.mma.sync
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK-COUNT-16: vector.store %{{.*}}, %[[CT]][{{.*}}] : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: vector.load %[[CT]]
+// CHECK-NOT: vector.store %{{.*}}, %[[CT]]
+// CHECK: gpu.terminator
+func.func @filled(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
