@@ -128,13 +128,7 @@ std::string World::join() {
   if (const char *plugin = std::getenv("MP_MPI_PLUGIN"); plugin && *plugin) {
     path = plugin;
   } else {
-    Dl_info info;
-    if (dladdr(reinterpret_cast<void *>(&mp_world_init), &info) &&
-        info.dli_fname) {
-      path = info.dli_fname;
-      path = path.substr(0, path.find_last_of('/') + 1);
-    }
-    path += "libMPRuntimeMPI.so";
+    path = runtimeDirectory() + "libMPRuntimeMPI.so";
   }
   // Global: Open MPI's own components look up libmpi's symbols.
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);

@@ -72,10 +72,15 @@ static mp_status loadOpenMP() {
     std::vector<std::string> dirs;
     appendGlob("/usr/lib/llvm-*/lib", dirs);
     std::reverse(dirs.begin(), dirs.end()); // the newest LLVM first
+    // A copy shipped next to the runtime (a machine without LLVM) first.
+    std::string own = runtimeDirectory();
+    if (!own.empty())
+      dirs.insert(dirs.begin(), own);
     // Global: the module's calls (__kmpc_fork_call...) bind to it.
-    if (void *lib = openLibrary("LLVM's OpenMP runtime", "MP_LIBOMP",
-                                {"libomp.so.5"}, dirs, {"/usr/lib/llvm-*/lib"},
-                                RTLD_GLOBAL, omp.error)) {
+    if (void *lib = openLibrary(
+            "LLVM's OpenMP runtime", "MP_LIBOMP", {"libomp.so.5"}, dirs,
+            {"the runtime's directory", "/usr/lib/llvm-*/lib"}, RTLD_GLOBAL,
+            omp.error)) {
       auto getMaxThreads =
           reinterpret_cast<int (*)()>(dlsym(lib, "omp_get_max_threads"));
       omp.setNumThreads =

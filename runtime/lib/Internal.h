@@ -203,6 +203,11 @@ void *openLibrary(const std::string &what, const char *envVar,
 /// Appends the directories that match the glob `pattern`, in order.
 void appendGlob(const std::string &pattern, std::vector<std::string> &dirs);
 
+/// The directory this runtime library was loaded from, with a trailing '/'
+/// (empty if unknown): where its plugins and the libraries shipped with it
+/// are.
+std::string runtimeDirectory();
+
 /// Opens the shared library `what` (for messages: "cuBLASLt") from the path
 /// in `envVar` if it is set, else by each of `sonames` from the dynamic
 /// loader's path, the CUDA toolkit (`$CUDA_HOME`, /usr/local/cuda) and the

@@ -58,3 +58,12 @@ void mp_runtime::appendGlob(const std::string &pattern,
       dirs.push_back(found.gl_pathv[i]);
   globfree(&found);
 }
+
+std::string mp_runtime::runtimeDirectory() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&mp_runtime::runtimeDirectory), &info) ||
+      !info.dli_fname)
+    return "";
+  std::string path = info.dli_fname;
+  return path.substr(0, path.find_last_of('/') + 1);
+}

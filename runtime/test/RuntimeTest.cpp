@@ -683,14 +683,27 @@ std::string whereCallsRead() {
 
 // A result is handed over in the buffer the call allocated on the device
 // (no copy), and a later call reads it there (no staging copy): training
-// state stays on the device. A host tensor is staged.
+// state stays on the device. A host tensor is staged, and its pages are
+// prefetched to the device (twice: x is staged by two calls).
 TEST(CudaBackendTest, ResultsStayOnTheDevice) {
   EXPECT_SCENARIO(
       {
         useFakeDriver();
-        finish(whereCallsRead());
+        std::string observed = whereCallsRead();
+        finish(observed + " | prefetches " +
+               std::to_string(driverCalls("cuMemPrefetchAsync_v2")));
       },
-      "^y in place \\| x staged \\| y 2.000000\n");
+      "^y in place \\| x staged \\| y 2.000000 \\| prefetches 2\n");
+  // A prefetch is a hint: where the device refuses it, the call goes on
+  // and later calls do not ask again.
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuMemPrefetchAsync_v2:1");
+        std::string observed = whereCallsRead();
+        finish(observed + " | prefetches " +
+               std::to_string(driverCalls("cuMemPrefetchAsync_v2")));
+      },
+      "^y in place \\| x staged \\| y 2.000000 \\| prefetches 1\n");
 }
 
 // A GPU without code in the module: the error names the call, the device

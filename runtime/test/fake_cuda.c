@@ -176,6 +176,27 @@ static CUresult memFree(unsigned long long pointer) {
 CUresult cuMemFree(unsigned long long pointer) { return memFree(pointer); }
 #else
 CUresult cuMemFree_v2(unsigned long long pointer) { return memFree(pointer); }
+
+/* The range must start a managed block and fit in it; the location must be
+   device 0 (CU_MEM_LOCATION_TYPE_DEVICE). */
+typedef struct {
+  int type;
+  int id;
+} CUmemLocation;
+
+CUresult cuMemPrefetchAsync_v2(unsigned long long pointer, size_t bytes,
+                               CUmemLocation location, unsigned flags,
+                               void *stream) {
+  (void)stream;
+  CUresult result = enter("cuMemPrefetchAsync_v2");
+  if (result)
+    return result;
+  size_t *block = (size_t *)pointer - 256 / sizeof(size_t);
+  return bytes <= block[0] && location.type == 1 && location.id == 0 &&
+                 flags == 0
+             ? 0
+             : 1; /* CUDA_ERROR_INVALID_VALUE */
+}
 #endif
 
 /* Names the errors the tests use; others are unknown, as to an old driver. */
