@@ -76,6 +76,10 @@ static void setGpuOptions(const CompileOptions &options,
                           mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
   gpu.doubleBuffer = options.gpuDoubleBuffer;
+  gpu.tileM = options.gpuTile[0];
+  gpu.tileN = options.gpuTile[1];
+  gpu.warpM = options.gpuTile[2];
+  gpu.warpN = options.gpuTile[3];
   gpu.kernelReport = options.kernelReport;
   gpu.kernelDot = options.kernelDot;
 }

@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Error.h"
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -64,10 +65,17 @@ struct CompileOptions {
   /// buffers (cp.async on the GPU).
   bool gpuDoubleBuffer =
       mlir::mp::GPUTileContractionsPassOptions().doubleBuffer;
-  std::string emitSo;          ///< keep the shared object here
-  std::string outputDir;       ///< with compileOnly: the artifact's directory
+  /// With cuda or gpu-emulation: the block's and a warp's tile of C (M, N,
+  /// warp M, warp N).
+  std::array<int64_t, 4> gpuTile = {
+      mlir::mp::GPUTileContractionsPassOptions().tileM,
+      mlir::mp::GPUTileContractionsPassOptions().tileN,
+      mlir::mp::GPUTileContractionsPassOptions().warpM,
+      mlir::mp::GPUTileContractionsPassOptions().warpN};
+  std::string emitSo;    ///< keep the shared object here
+  std::string outputDir; ///< with compileOnly: the artifact's directory
   bool compileOnly = false;
-  std::string savePtx; ///< write each GPU module's PTX per chip here
+  std::string savePtx;      ///< write each GPU module's PTX per chip here
   std::string kernelReport; ///< with cuda: mp-gpu-kernel-report's JSON here
   std::string kernelDot;    ///< with cuda: its Graphviz view here
 };

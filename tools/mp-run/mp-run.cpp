@@ -199,6 +199,14 @@ static cl::opt<bool> gpuDoubleBuffer(
     cl::init(mp::GPUTileContractionsPassOptions().doubleBuffer),
     cl::cat(category));
 
+static cl::list<int64_t> gpuTile(
+    "gpu-tile", cl::CommaSeparated, cl::value_desc("M,N,WARP_M,WARP_N"),
+    cl::desc("With --backend cuda or gpu-emulation: the thread block's and "
+             "each warp's tile of C in generated GEMMs that fill them "
+             "(mp-lower-to-gpu's tile-m, tile-n, warp-m, warp-n; default "
+             "64,64,32,32)"),
+    cl::cat(category));
+
 static cl::OptionCategory trainCategory("mp-run training options");
 static cl::opt<std::string, true> trainFile(
     "train",
@@ -527,6 +535,8 @@ static CompileOptions getCompileOptions() {
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
   options.gpuDoubleBuffer = gpuDoubleBuffer;
+  if (!gpuTile.empty())
+    std::copy(gpuTile.begin(), gpuTile.end(), options.gpuTile.begin());
   options.kernelReport = kernelReport;
   options.kernelDot = kernelDot;
   return options;
@@ -667,6 +677,24 @@ static llvm::Error checkFlags() {
   if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
                  "auto");
+  if (gpuTile.getNumOccurrences()) {
+    if (backend == Backend::cpu)
+      return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
+    if (gpuTile.size() != 4)
+      return error("--gpu-tile: expected 4 numbers M,N,WARP_M,WARP_N, got " +
+                   std::to_string(gpuTile.size()));
+    mp::GpuPipelineOptions tiles;
+    tiles.tileM = gpuTile[0];
+    tiles.tileN = gpuTile[1];
+    tiles.warpM = gpuTile[2];
+    tiles.warpN = gpuTile[3];
+    std::string problem;
+    if (failed(mp::verifyGpuPipelineOptions(tiles, [&](const Twine &message) {
+          problem = message.str();
+          return failure();
+        })))
+      return error("--gpu-tile: " + problem);
+  }
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&
                       backend != Backend::automatic))
     return error("--device needs --backend cuda or auto, and a GPU number "
