@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """GEMM throughput on an NVIDIA GPU: mp's generated Tensor Core kernels
 (--gpu-gemm codegen; "codegen-single" the same with --gpu-double-buffer=false,
-panels single-buffered without cp.async) and its cuBLASLt calls
+panels single-buffered without cp.async; "codegen-128x64" with blocks of
+128 x 64) and its cuBLASLt calls
 (--gpu-gemm library) against
 PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
 1024..8192; fp32 (and TF32) PyTorch matmuls for reference.
@@ -16,7 +17,7 @@ Two steps, as the GPU machine has no MLIR:
   gpu_gemm.py run OUT [--paths codegen,codegen-single,library] [--repeat N]
       [--no-torch]
       (there) draws the inputs, runs each module with mp-exec --repeat,
-      checks its output against NumPy on the smallest size, and prints a
+      checks every output against NumPy, and prints a
       Markdown table of milliseconds and TFLOP/s (2 M N K / time), with
       PyTorch's on the same device when torch is importable (it says so
       when it is not). Ratios are measured in one run.
@@ -36,6 +37,11 @@ TYPES = ("f16", "bf16")
 PATHS = {
     "codegen": ["--gpu-gemm", "codegen"],
     "codegen-single": ["--gpu-gemm", "codegen", "--gpu-double-buffer=false"],
+    # Blocks of 128 x 64 (8 warps of 32 x 32), single-buffered: double
+    # buffers and the staged C tile would pass the 48 KiB of static shared
+    # memory.
+    "codegen-128x64": ["--gpu-gemm", "codegen", "--gpu-tile", "128,64,32,32",
+                       "--gpu-double-buffer=false"],
     "library": ["--gpu-gemm", "library"],
 }
 
@@ -116,17 +122,21 @@ def mp_time(bundle, module, directory, repeat, env):
            "--inputs", f"{directory}/arg0.npy,{directory}/arg1.npy",
            "--save-outputs", os.path.join(directory, "out"), "--repeat",
            str(repeat)]
-    done = subprocess.run(cmd, capture_output=True, text=True,
-                          env=dict(env, MP_CUDA_PROFILE="1"))
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True,
+                              env=dict(env, MP_CUDA_PROFILE="1"), timeout=120)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"{' '.join(cmd)}: no answer after 120 s")
     if done.returncode != 0:
-        fail(f"{' '.join(cmd)}: exit {done.returncode}: "
-             f"{done.stderr.strip()[-600:]}")
+        raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}: "
+                           f"{done.stderr.strip()[-600:]}")
     call = re.search(r"median ([0-9.e+-]+) ms", done.stdout)
     top = re.search(r"^ +([0-9.]+) ms +[0-9.]+% +([0-9]+) launches",
                     done.stderr, re.M)
     if not call or not top:
-        fail(f"no times in mp-exec's output: {done.stdout.strip()[-200:]} "
-             f"{done.stderr.strip()[-200:]}")
+        raise RuntimeError(
+            f"no times in mp-exec's output: {done.stdout.strip()[-200:]} "
+            f"{done.stderr.strip()[-200:]}")
     return float(call.group(1)), float(top.group(1)) / int(top.group(2))
 
 
@@ -180,7 +190,8 @@ def run_bundle(args):
     header = "| n | type | " + " | ".join(
         f"mp {p} call ms | mp {p} GEMM ms | mp {p} TFLOP/s"
         for p in args.paths)
-    header += " | torch ms | torch TFLOP/s | mp best / torch |"
+    header += (" | codegen / cuBLASLt | torch ms | torch TFLOP/s | "
+               "mp best / torch |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     with tempfile.TemporaryDirectory() as tmp:
@@ -189,28 +200,39 @@ def run_bundle(args):
                 directory = os.path.join(tmp, f"{n}-{t}")
                 os.makedirs(directory)
                 a, b = save_inputs(np, n, t, directory, seed=n)
-                cells, best = [], None
+                want = a @ b  # every path's output is checked against it
+                cells, times = [], {}
                 for path in args.paths:
                     module = os.path.join(gemm, f"gemm-{n}-{t}-{path}")
-                    call, ms = mp_time(args.bundle, module, directory,
-                                       args.repeat, env)
-                    if n == sizes[0]:
-                        got = np.load(os.path.join(directory, "out",
-                                                   "out0.npy"))
-                        want = a @ b
-                        error = np.max(np.abs(got - want)) / np.max(
-                            np.abs(want))
-                        if not error <= 1e-4:
-                            fail(f"{module}: wrong result (relative error "
-                                 f"{error:.2e} against NumPy)")
+                    try:
+                        call, ms = mp_time(args.bundle, module, directory,
+                                           args.repeat, env)
+                    except RuntimeError as err:  # the other cells still run
+                        print(f"gpu_gemm.py: {err}", file=sys.stderr)
+                        cells.append("failed |  | ")
+                        continue
+                    got = np.load(os.path.join(directory, "out", "out0.npy"))
+                    error = np.max(np.abs(got - want)) / np.max(np.abs(want))
+                    if not error <= 1e-4:
+                        print(f"gpu_gemm.py: {module}: wrong result "
+                              f"(relative error {error:.2e} against NumPy)",
+                              file=sys.stderr)
+                        cells.append(f"wrong ({error:.1e}) |  | ")
+                        continue
                     cells.append(f"{call:.3f} | {ms:.3f} | "
                                  f"{tflops(n, ms):.1f}")
-                    best = ms if best is None else min(best, ms)
+                    times[path] = ms
+                best = min(times.values(), default=None)
+                generated = [ms for p, ms in times.items()
+                             if p.startswith("codegen")]
+                # The issue's target: the generated GEMM at >= 0.7x cuBLASLt.
+                cells.append(f"{times['library'] / min(generated):.2f}x"
+                             if generated and "library" in times else "n/a")
                 if torch:
                     dtype = torch.float16 if t == "f16" else torch.bfloat16
                     ms = torch_time(torch, n, dtype, args.repeat)
-                    cells.append(f"{ms:.3f} | {tflops(n, ms):.1f} | "
-                                 f"{ms / best:.2f}x")
+                    ratio = f"{ms / best:.2f}x" if best else "n/a"
+                    cells.append(f"{ms:.3f} | {tflops(n, ms):.1f} | {ratio}")
                 else:
                     cells.append(" |  | ")
                 print(f"| {n} | {t} | " + " | ".join(cells) + " |")

@@ -69,15 +69,25 @@ def torch_steps_per_second(model_name, amp, x, y, steps):
     return rate, (torch.cuda.max_memory_allocated() - base) / 2**20
 
 
-def mp_steps_per_second(bundle, model_name, amp, steps):
-    d = os.path.join(bundle, "train", f"{model_name}-{amp}")
+def mp_steps_per_second(bundle, case, model_name, steps):
+    """Steps per second and peak MiB of the pool, or None (and the reason on
+    stderr) when mp-exec fails: the other rows still get measured."""
+    d = os.path.join(bundle, "train", case)
     cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/cuda.so", "--train",
            "--entry", f"{model_name}_grad", "--backend", "cuda",
            "--max-steps", str(steps), "--test-limit", "64"]
     env = dict(os.environ, MP_DATASET_DIR=os.path.join(bundle, "data"))
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=300)
+    except subprocess.TimeoutExpired:
+        print(f"gpu_train.py: {' '.join(cmd)}: no answer after 300 s",
+              file=sys.stderr)
+        return None
     if done.returncode != 0:
-        sys.exit(f"gpu_train.py: {' '.join(cmd)}: {done.stderr[-400:]}")
+        print(f"gpu_train.py: {' '.join(cmd)}: {done.stderr[-400:]}",
+              file=sys.stderr)
+        return None
     rate = float(done.stdout.split(" steps/s")[0].split(", ")[-1])
     peak = float(done.stdout.split("device memory peak ")[1].split(" MiB")[0])
     return rate, peak
@@ -94,18 +104,29 @@ def main():
     print("| model | policy | PyTorch steps/s | mp steps/s | mp / PyTorch "
           "| PyTorch peak MiB | mp peak MiB | mp memory vs fp32 |")
     print("|---|---|---|---|---|---|---|---|")
-    for model_name in ("mlp", "cnn", "transformer"):
-        fp32_peak = None
-        for amp in ("none", "fp16", "bf16"):
-            ours, our_peak = mp_steps_per_second(args.bundle, model_name, amp,
-                                                 args.steps)
-            theirs, their_peak = torch_steps_per_second(model_name, amp, x, y,
-                                                        args.steps)
-            fp32_peak = fp32_peak or our_peak
-            policy = "fp32" if amp == "none" else amp
-            print(f"| {model_name} | {policy} | {theirs:.0f} | {ours:.1f} | "
-                  f"{ours / theirs:.3f}x | {their_peak:.1f} | {our_peak:.1f} "
-                  f"| {our_peak / fp32_peak:.2f}x |")
+    cases = [(m, amp, "") for m in ("mlp", "cnn", "transformer")
+             for amp in ("none", "fp16", "bf16")]
+    # The library path where the bundle has it (cuDNN and cuBLASLt calls).
+    cases += [(m, amp, "-library") for m, amp, _ in list(cases)
+              if os.path.isdir(os.path.join(args.bundle, "train",
+                                            f"{m}-{amp}-library"))]
+    fp32_peaks = {}
+    for model_name, amp, suffix in cases:
+        mp = mp_steps_per_second(args.bundle, f"{model_name}-{amp}{suffix}",
+                                 model_name, args.steps)
+        theirs, their_peak = torch_steps_per_second(model_name, amp, x, y,
+                                                    args.steps)
+        policy = ("fp32" if amp == "none" else amp) + (
+            " (cuDNN, cuBLASLt)" if suffix else "")
+        if mp is None:
+            print(f"| {model_name} | {policy} | {theirs:.0f} | failed | | "
+                  f"{their_peak:.1f} | | |")
+            continue
+        ours, our_peak = mp
+        fp32_peak = fp32_peaks.setdefault(model_name, our_peak)
+        print(f"| {model_name} | {policy} | {theirs:.0f} | {ours:.1f} | "
+              f"{ours / theirs:.3f}x | {their_peak:.1f} | {our_peak:.1f} "
+              f"| {our_peak / fp32_peak:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -9,13 +9,18 @@ compiled for the CUDA backend (mp-run --backend cuda --compile-only
 the CPU backend's outputs for them (the reference). For each training case
 (an example model under a policy, Adam) it holds the training step compiled
 for both backends. And mp-exec with the runtime library, Fashion-MNIST, the
-PyTorch models, bench/gpu_train.py, and bench/gpu_gemm.py's GEMM modules.
+PyTorch models, bench/gpu_train.py, and bench/gpu_gemm.py's GEMM modules; LLVM's OpenMP runtime next to the
+runtime library, for the CPU modules. Fashion-MNIST is cut to its first
+16384 training and 2000 test images (the device tool carries 64 MiB).
 
 Usage: bundle.py OUT [--mp-run PATH]   (OUT is created; run from anywhere)
 """
 import argparse
+import glob
+import gzip
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -46,6 +51,30 @@ def case_name(name, amp, gemm):
 DATASET = os.environ.get("MP_DATASET_DIR", "/usr/share/datasets/fashion-mnist")
 
 
+def cut_dataset(source, out):
+    """The first 16384 training and 2000 test images of the IDX files in
+    `source` (200 steps of 64 fit in one epoch; check.py tests on 2000)."""
+    os.makedirs(out, exist_ok=True)
+    for kind, count in (("train", 16384), ("t10k", 2000)):
+        for part, header, size in (("images-idx3-ubyte", 16, 784),
+                                   ("labels-idx1-ubyte", 8, 1)):
+            name = f"{kind}-{part}.gz"
+            with gzip.open(os.path.join(source, name)) as f:
+                head = bytearray(f.read(header))
+                body = f.read(count * size)
+            struct.pack_into(">I", head, 4, count)
+            with gzip.open(os.path.join(out, name), "wb") as f:
+                f.write(bytes(head) + body)
+
+
+def find_libomp():
+    for d in sorted(glob.glob("/usr/lib/llvm-*/lib"), reverse=True) + [
+            "/usr/lib/x86_64-linux-gnu"]:
+        if os.path.exists(os.path.join(d, "libomp.so.5")):
+            return os.path.realpath(os.path.join(d, "libomp.so.5"))
+    sys.exit("bundle.py: no libomp.so.5 (LLVM's OpenMP runtime) found")
+
+
 def run(cmd):
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
@@ -65,6 +94,9 @@ def main():
                 os.path.join(args.out, "bin"))
     shutil.copy(os.path.join(args.build, "lib", "libMPRuntime.so"),
                 os.path.join(args.out, "lib"))
+    # The CPU modules run on threads: LLVM's OpenMP runtime, which the GPU
+    # machine lacks, goes next to the runtime library (where it looks).
+    shutil.copy(find_libomp(), os.path.join(args.out, "lib", "libomp.so.5"))
     manifest = []
     for path, entry, amp, gemm in CASES:
         name = case_name(entry, amp, gemm)
@@ -96,8 +128,7 @@ def main():
     with open(os.path.join(args.out, "train.txt"), "w") as f:
         f.write("\n".join(f"{case_name(m, amp, gemm)} {m}_grad {amp}"
                           for m, amp, gemm in TRAIN) + "\n")
-    shutil.copytree(DATASET, os.path.join(args.out, "data"),
-                    dirs_exist_ok=True)
+    cut_dataset(DATASET, os.path.join(args.out, "data"))
     shutil.copy(os.path.join(ROOT, "examples", "torch", "models.py"),
                 args.out)
     shutil.copy(os.path.join(ROOT, "bench", "gpu_train.py"), args.out)

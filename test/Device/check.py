@@ -5,22 +5,24 @@ backend's outputs that the bundle holds. Needs numpy and a GPU; no MLIR.
 
 The GPU multiplies the same f16/bf16 (or f32) values as the CPU backend but
 accumulates in a different order (mma.sync tiles, no FMA contraction
-guarantees), so outputs differ by rounding; a difference beyond --rtol of the
-output's largest magnitude is a failure. Then each training step trains
+guarantees), so outputs differ by rounding; a difference beyond the policy's
+TOLERANCE of the output's largest magnitude is a failure. Then each training step trains
 --steps steps on both backends from the same initial parameters and batches
 (with fp16, an overflow injected at step 3): the skipped steps and the
-loss scales must be the same, the losses agree within the policy's
-tolerance, and the test accuracies within 2 points. For fp16 the GPU's
+loss scales must be the same, the losses' means over windows of 20 steps
+agree within the policy's LOSS_TOLERANCE, and the test accuracies within 2
+points. For fp16 the GPU's
 parameters after step 3 (skipped) must equal those after step 2 bit for
 bit. Where compute-sanitizer is found (PATH, /usr/local/cuda/bin), one
 training step of each fp16 case runs under its memcheck and racecheck
 tools, which must report 0 errors. Prints one line per case and 'N passed,
 N failed'; --repeat N also times both backends.
 
-Usage: check.py BUNDLE [--rtol R] [--repeat N] [--steps N]
+Usage: check.py BUNDLE [--repeat N] [--steps N]
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,8 +30,14 @@ import sys
 import numpy as np
 
 TOLERANCE = {"none": 1e-4, "fp16": 2e-3, "bf16": 1.6e-2}
-# Losses drift apart over the steps as rounding differences feed back.
-LOSS_TOLERANCE = {"none": 1e-3, "fp16": 3e-2, "bf16": 6e-2}
+# Losses drift apart over the steps as rounding differences feed back: a
+# batch's loss may differ by several percent after 100 steps of mixed
+# precision (another order of accumulation on each side), so the losses
+# must agree as means over windows of WINDOW steps; the largest difference
+# of one step is printed too.
+WINDOW = 20
+LOSS_TOLERANCE = {"none": 1e-4, "fp16": 2e-2, "bf16": 3e-2}
+TIMEOUT = 120  # seconds for one mp-exec run
 
 
 def exec_case(bundle, case, entry, backend, nargs, out, repeat):
@@ -40,11 +48,22 @@ def exec_case(bundle, case, entry, backend, nargs, out, repeat):
            "--save-outputs", out]
     if repeat:
         cmd += ["--repeat", str(repeat)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr.strip()[-400:])
+    done = run_bounded(cmd)
     times = [l for l in done.stdout.splitlines() if l.startswith("time")]
     return times[0] if times else ""
+
+
+def run_bounded(cmd, env=None, timeout=TIMEOUT):
+    """Runs `cmd`; its result, or RuntimeError when it fails or outlasts
+    `timeout` seconds (a hang must not eat the machine's time)."""
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"no answer after {timeout} s: {' '.join(cmd)}")
+    if done.returncode != 0:
+        raise RuntimeError((done.stderr + done.stdout).strip()[-400:])
+    return done
 
 
 def compare(ref_dir, out_dir):
@@ -68,20 +87,21 @@ def compare(ref_dir, out_dir):
     return worst, count
 
 
-def run_training(bundle, case, entry, backend, steps, extra=(), tool=()):
+def run_training(bundle, case, entry, backend, steps, extra=(), tool=(),
+                 test_limit=2000):
     """Trains `case` on `backend` for `steps` steps with mp-exec (under the
-    command `tool`, if given); its stdout and stderr, or RuntimeError."""
+    command `tool`, if given) and tests it on `test_limit` images; its
+    stdout and stderr, or RuntimeError."""
     d = os.path.join(bundle, "train", case)
     cmd = list(tool) + [
         os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
         "--train", "--entry", entry, "--backend", backend, "--max-steps",
-        str(steps), "--test-limit", "2000", "--seed", "1"] + list(extra)
-    if case.endswith("-fp16") and steps >= 3:
+        str(steps), "--test-limit", str(test_limit), "--seed", "1"] + list(
+            extra)
+    if "-fp16" in case and steps >= 3:
         cmd += ["--inject-overflow", "3"]  # dynamic scaling skips the step
     env = dict(os.environ, MP_DATASET_DIR=os.path.join(bundle, "data"))
-    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if done.returncode != 0:
-        raise RuntimeError((done.stderr + done.stdout).strip()[-400:])
+    done = run_bounded(cmd, env, timeout=TIMEOUT * (3 if tool else 1))
     return done.stdout, done.stderr
 
 
@@ -119,16 +139,18 @@ def find_sanitizer():
 
 
 def sanitize(bundle, case, entry, sanitizer):
-    """'memcheck 0 racecheck 0' (errors per tool) for one training step."""
+    """'memcheck 0 racecheck 0' (errors per tool) for one training step.
+    memcheck ends with 'ERROR SUMMARY: N errors', racecheck with
+    'RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)'."""
     counts = []
     for tool in ("memcheck", "racecheck"):
         out = run_training(bundle, case, entry, "cuda", 1, tool=[
             sanitizer, "--tool", tool, "--error-exitcode", "1",
-            "--print-limit", "5"])
-        summary = [l for l in "\n".join(out).splitlines()
-                   if "ERROR SUMMARY" in l]
-        counts.append(f"{tool} " + (summary[-1].split("ERROR SUMMARY:")[1]
-                                    .split()[0] if summary else "?"))
+            "--print-limit", "5"], test_limit=64)
+        found = re.findall(r"ERROR SUMMARY: (\d+) error|"
+                           r"RACECHECK SUMMARY: \d+ hazards? displayed "
+                           r"\((\d+) errors?", "\n".join(out))
+        counts.append(f"{tool} " + ("".join(found[-1]) if found else "?"))
     return " ".join(counts)
 
 
@@ -148,7 +170,10 @@ def check_training(bundle, steps):
             failed += 1
             continue
         losses = [(float(c[2]), float(g[2])) for c, g in zip(cpu, gpu)]
-        worst = max(abs(c - g) / max(abs(c), 1e-6) for c, g in losses)
+        worst_step = max(abs(c - g) / max(abs(c), 1e-6) for c, g in losses)
+        windows = [losses[i:i + WINDOW] for i in range(0, len(losses), WINDOW)]
+        worst = max(abs(sum(c for c, _ in w) - sum(g for _, g in w)) /
+                    max(abs(sum(c for c, _ in w)), 1e-6) for w in windows)
         skipped_same = [c[4] for c in cpu] == [g[4] for g in gpu]
         scales_same = [c[3] for c in cpu] == [g[3] for g in gpu]
         acc = (float(cpu[-1][5]) * 100, float(gpu[-1][5]) * 100)
@@ -173,8 +198,9 @@ def check_training(bundle, steps):
         print(f"{'ok  ' if ok else 'FAIL'} train {case}: {steps} steps, "
               f"skipped {'same' if skipped_same else 'DIFFERENT'} "
               f"({sum(int(c[4]) for c in cpu)}), scales "
-              f"{'same' if scales_same else 'DIFFERENT'}, max loss diff "
-              f"{worst:.3g}, accuracy cpu {acc[0]:.2f}% cuda {acc[1]:.2f}%, "
+              f"{'same' if scales_same else 'DIFFERENT'}, loss diff: "
+              f"{worst:.3g} of {WINDOW}-step means, {worst_step:.3g} of one "
+              f"step, accuracy cpu {acc[0]:.2f}% cuda {acc[1]:.2f}%, "
               f"steps/s cpu {rate[0]} cuda {rate[1]}{extra}")
         passed += ok
         failed += not ok
