@@ -102,3 +102,25 @@ func.func @convs(%x: tensor<1x8x16x16xf16>, %w: tensor<16x8x3x3xf16>,
     ins(%xh, %wh : tensor<1x16x16x8xf16>, tensor<3x3x8x16xf16>) outs(%acch : tensor<1x14x14x16xf32>) -> tensor<1x14x14x16xf32>
   return %0, %1, %2, %3 : tensor<1x16x7x7xf32>, tensor<1x4x4x2xf32>, tensor<1x16x14x14xf32>, tensor<1x14x14x16xf32>
 }
+
+// Grouped convolutions: gemm=library gives both to cuDNN; gemm=auto only
+// the one with 8 input channels per group (cuDNN's Tensor Core kernels
+// take groups of 8 channels and more; groups of one channel, as in
+// torch-mlir's filter gradients, took it 7 ms a call on an H200), though
+// both reach library-min-macs (127,008 and 112,896 MACs).
+// LIB-LABEL: func.func @grouped
+// LIB-COUNT-2: linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library"
+// AUTO-LABEL: func.func @grouped
+// AUTO: linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%arg0, %arg1 : tensor<1x4x1x24x24xf16>
+// AUTO: linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library", strides = dense<1> : vector<2xi64>} ins(%arg3, %arg4 : tensor<1x2x8x16x16xf16>
+func.func @grouped(%x1: tensor<1x4x1x24x24xf16>, %w1: tensor<4x2x1x7x7xf16>,
+                   %acc1: tensor<1x4x2x18x18xf32>,
+                   %x8: tensor<1x2x8x16x16xf16>, %w8: tensor<2x4x8x3x3xf16>,
+                   %acc8: tensor<1x2x4x14x14xf32>)
+    -> (tensor<1x4x2x18x18xf32>, tensor<1x2x4x14x14xf32>) {
+  %0 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x1, %w1 : tensor<1x4x1x24x24xf16>, tensor<4x2x1x7x7xf16>) outs(%acc1 : tensor<1x4x2x18x18xf32>) -> tensor<1x4x2x18x18xf32>
+  %1 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%x8, %w8 : tensor<1x2x8x16x16xf16>, tensor<2x4x8x3x3xf16>) outs(%acc8 : tensor<1x2x4x14x14xf32>) -> tensor<1x2x4x14x14xf32>
+  return %0, %1 : tensor<1x4x2x18x18xf32>, tensor<1x2x4x14x14xf32>
+}
