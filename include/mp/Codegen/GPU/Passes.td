@@ -631,6 +631,31 @@ def GPUAlignWorkgroupBuffersPass : Pass<"mp-gpu-align-workgroup-buffers"> {
   ];
 }
 
+def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
+  let summary = "Swizzle the GEMM panels in shared memory against bank "
+                "conflicts";
+  let description = [{
+    For each workgroup buffer of a `gpu.launch` that `nvgpu.ldmatrix` reads
+    (the GEMM panels of `mp-gpu-vector-to-mma`, bf16 ones through their f16
+    view): permutes the 16-byte chunks of each row by the row's index, in
+    every access of the buffer alike, writes (`vector.store`,
+    `memref.store`, `nvgpu.device_async_copy`) and reads (`nvgpu.ldmatrix`,
+    loads): chunk XOR ((row / rows per 128-byte line) mod min(chunks per
+    row, 8)). The 8 rows an ldmatrix phase reads at one chunk then fall on
+    8 different 16-byte slots of the 32 banks; unswizzled, rows of 64 bytes
+    are 4-way conflicts and rows of 128 bytes 8-way. A buffer with another
+    kind of access (a view, a transfer) stays as it was and is counted.
+    The emulation does not run it (it changes addresses, not values). Part
+    of `mp-lower-to-gpu`, after `mp-gpu-vector-to-mma`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numSwizzled", "swizzled", "Panels swizzled">,
+    Statistic<"numLeft", "left", "Panels the swizzle could not take">,
+  ];
+}
+
 def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
   let summary = "Lower the tiled stage's vector.contract to mma.sync";
   let description = [{

@@ -1,0 +1,144 @@
+//===- SwizzlePanels.cpp - Bank-conflict-free GEMM panels
+//------------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// The staged GEMM panels have rows of 64 or 128 bytes, so the 8 row
+// addresses of an ldmatrix phase (one 16-byte chunk each, the same chunk of
+// 8 consecutive rows) fall on the same banks: 4-way and 8-way conflicts. The
+// chunks of each row are permuted here by its row index, in every access of
+// the buffer alike (writes and reads, also through the f16 view of a bf16
+// panel), so that those 8 chunks land in 8 different 16-byte slots of a
+// 128-byte line of banks. Upstream's nvgpu::optimizeSharedMemoryReadsAndWrites
+// does the same but cannot follow the bf16 panels' view.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUSWIZZLEPANELSPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// Bytes of a chunk that ldmatrix reads per row, and of a line of the 32
+/// four-byte banks.
+static constexpr int64_t kChunkBytes = 16, kLineBytes = 128;
+
+/// The indices of `op`'s access to `view`, if it is one of the accesses the
+/// swizzle rewrites (ldmatrix, a cp.async into it, vector and scalar loads
+/// and stores).
+static std::optional<MutableOperandRange> getAccessIndices(Operation *op,
+                                                           Value view) {
+  if (auto load = dyn_cast<nvgpu::LdMatrixOp>(op))
+    return load.getIndicesMutable();
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+    return copy.getDst() == view && copy.getSrc() != view
+               ? std::optional(copy.getDstIndicesMutable())
+               : std::nullopt;
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getIndicesMutable();
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return load.getIndicesMutable();
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return store.getIndicesMutable();
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return load.getIndicesMutable();
+  return std::nullopt;
+}
+
+/// Swizzles `panel` (a workgroup buffer of 16-bit elements) in `launch`;
+/// false, changing nothing, if one of its uses is not an access this
+/// understands or its rows are not whole chunks.
+static bool swizzle(gpu::LaunchOp launch, BlockArgument panel) {
+  auto type = cast<MemRefType>(panel.getType());
+  int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
+  int64_t chunks = rowBytes / kChunkBytes;
+  if (type.getRank() < 2 || rowBytes % kChunkBytes != 0 || chunks < 2 ||
+      !llvm::isPowerOf2_64(chunks))
+    return false;
+  // The buffer and its views of another element type of the same size (the
+  // f16 view that bf16 operands are read through).
+  SmallVector<Value> views{panel};
+  for (Operation *user : panel.getUsers())
+    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(user))
+      if (cast->getNumResults() == 1)
+        views.push_back(cast.getResult(0));
+  SmallVector<MutableOperandRange> accesses;
+  for (Value view : views) {
+    for (Operation *user : view.getUsers()) {
+      if (isa<UnrealizedConversionCastOp>(user) && view == panel)
+        continue;
+      std::optional<MutableOperandRange> indices = getAccessIndices(user, view);
+      if (!indices || indices->size() != static_cast<size_t>(type.getRank()))
+        return false;
+      accesses.push_back(*indices);
+    }
+  }
+  // Rows that share a line, and the chunk permutation: chunk ^ ((row /
+  // rowsPerLine) mod period), so that 8 consecutive rows at one chunk take
+  // 8 different slots of a line.
+  int64_t rowsPerLine = std::max<int64_t>(1, kLineBytes / rowBytes);
+  int64_t period = std::min<int64_t>(chunks, kLineBytes / kChunkBytes);
+  int64_t elementsPerChunk = type.getShape().back() / chunks;
+  MLIRContext *context = launch.getContext();
+  AffineExpr row = getAffineDimExpr(0, context);
+  AffineMap bitsMap = AffineMap::get(
+      1, 0, (row.floorDiv(rowsPerLine) % period) * elementsPerChunk);
+  OpBuilder builder(context);
+  for (MutableOperandRange &range : accesses) {
+    Operation *access = range.getOwner();
+    SmallVector<Value> indices = llvm::to_vector(
+        llvm::map_range(range, [](OpOperand &o) { return o.get(); }));
+    builder.setInsertionPoint(access);
+    Location loc = access->getLoc();
+    Value bits = affine::AffineApplyOp::create(builder, loc, bitsMap,
+                                               indices[indices.size() - 2]);
+    indices.back() = arith::XOrIOp::create(builder, loc, indices.back(), bits);
+    range.assign(ValueRange(indices));
+  }
+  return true;
+}
+
+namespace {
+struct GPUSwizzlePanelsPass
+    : public mp::impl::GPUSwizzlePanelsPassBase<GPUSwizzlePanelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    getOperation()->walk([&](gpu::LaunchOp launch) {
+      for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+        // The panels: buffers that ldmatrix reads (directly or through a
+        // view).
+        bool panel = llvm::any_of(buffer.getUsers(), [](Operation *user) {
+          if (isa<nvgpu::LdMatrixOp>(user))
+            return true;
+          auto cast = dyn_cast<UnrealizedConversionCastOp>(user);
+          return cast && llvm::any_of(cast->getUsers(),
+                                      llvm::IsaPred<nvgpu::LdMatrixOp>);
+        });
+        if (!panel)
+          continue;
+        if (swizzle(launch, buffer))
+          ++numSwizzled;
+        else
+          ++numLeft;
+      }
+    });
+  }
+};
+} // namespace
