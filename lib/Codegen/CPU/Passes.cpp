@@ -100,6 +100,7 @@ LogicalResult mlir::mp::verifyCpuPipelineOptions(
 
 void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
                                        const CpuPipelineOptions &options) {
+  pm.addPass(createVerifyCpuInputPass());
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   if (options.optLevel > 0)

@@ -36,6 +36,19 @@ def DecomposeAggregatesPass : Pass<"mp-decompose-aggregates"> {
   ];
 }
 
+def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
+  let summary = "Reject GPU code given to the CPU pipeline";
+  let description = [{
+    Fails with an error at the first op of the `gpu`, `nvgpu` or `nvvm`
+    dialects: kernels, their workgroup memory and Tensor Core instructions
+    have no CPU lowering, and would otherwise come out of `mp-lower-to-cpu`
+    half converted (a `gpu.launch` whose workgroup buffers the LLVM
+    conversion cannot type). GPU code is compiled by `mp-lower-to-gpu`, and
+    its tiled stage runs on the CPU through `mp-lower-to-gpu-emulation`.
+    First pass of `mp-lower-to-cpu`.
+  }];
+}
+
 def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
   let summary = "Keep bufferization from writing into the caller's tensors";
   let description = [{

@@ -1,0 +1,48 @@
+//===- VerifyCpuInput.cpp - mp-verify-cpu-input -----------------*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_VERIFYCPUINPUTPASS
+#include "mp/Codegen/CPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+namespace {
+struct VerifyCpuInputPass
+    : public mp::impl::VerifyCpuInputPassBase<VerifyCpuInputPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    WalkResult result =
+        getOperation()->walk<WalkOrder::PreOrder>(
+            [](Operation *op) {
+              if (!isa_and_present<gpu::GPUDialect, nvgpu::NVGPUDialect,
+                                   NVVM::NVVMDialect>(op->getDialect()))
+                return WalkResult::advance();
+              op->emitError()
+                  << "mp-lower-to-cpu: '" << op->getName()
+                  << "' is GPU code, which the CPU pipeline cannot "
+                     "lower; compile it with mp-lower-to-gpu (or run its "
+                     "tiled stage on the CPU with "
+                     "mp-lower-to-gpu-emulation)";
+              return WalkResult::interrupt();
+            });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+} // namespace

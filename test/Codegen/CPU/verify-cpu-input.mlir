@@ -1,0 +1,34 @@
+// RUN: mp-opt %s --split-input-file --verify-diagnostics --mp-verify-cpu-input
+// RUN: sed "s|// expected-error.*||" %s | not mp-opt --split-input-file --mp-lower-to-cpu -o /dev/null 2>&1 | FileCheck %s
+
+// GPU code given to the CPU pipeline is an error at its first GPU op (a
+// launch with workgroup buffers used to come out half converted); host code
+// passes.
+// CHECK: error: mp-lower-to-cpu: 'gpu.launch' is GPU code, which the CPU pipeline cannot lower; compile it with mp-lower-to-gpu (or run its tiled stage on the CPU with mp-lower-to-gpu-emulation)
+// CHECK: error: mp-lower-to-cpu: 'nvgpu.ldmatrix' is GPU code
+// CHECK-NOT: error
+func.func @kernel(%v: vector<8xf16>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{mp-lower-to-cpu: 'gpu.launch' is GPU code, which the CPU pipeline cannot lower; compile it with mp-lower-to-gpu (or run its tiled stage on the CPU with mp-lower-to-gpu-emulation)}}
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%x1 = %c1, %y1 = %c1, %z1 = %c1)
+             workgroup(%a : memref<64x32xf16, #gpu.address_space<workgroup>>) {
+    vector.store %v, %a[%tx, %ty] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @fragment(%a: memref<64x32xf16, 3>, %i: index) -> vector<4x2xf16> {
+  // expected-error @+1 {{mp-lower-to-cpu: 'nvgpu.ldmatrix' is GPU code}}
+  %f = nvgpu.ldmatrix %a[%i, %i] {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, 3> -> vector<4x2xf16>
+  return %f : vector<4x2xf16>
+}
+
+// -----
+
+func.func @host(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
