@@ -45,6 +45,16 @@
 
 using namespace mp_runtime;
 
+/// cuda.h's CUmemLocation (a device: CU_MEM_LOCATION_TYPE_DEVICE and its
+/// ordinal), passed by value. Outside the anonymous namespace and under
+/// cuda.h's tag, so that the function type UBSan's -fsanitize=function
+/// checks calls against is the driver's (the fake driver is instrumented).
+struct CUmemLocation_st {
+  int type;
+  int id;
+};
+using CUmemLocation = CUmemLocation_st;
+
 namespace {
 // The driver API's types, as cuda.h declares them (the ABI is stable).
 using CUresult = int;
@@ -56,11 +66,6 @@ using CUfunction = void *;
 using CUstream = void *;
 constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 constexpr unsigned kMemAttachGlobal = 1;
-/// CUmemLocation of a device (CU_MEM_LOCATION_TYPE_DEVICE, its ordinal).
-struct CUmemLocation {
-  int type;
-  int id;
-};
 constexpr int kMemLocationTypeDevice = 1;
 constexpr CUresult kNoBinaryForGpu = 209, kUnsupportedPtxVersion = 222,
                    kNotReady = 600;

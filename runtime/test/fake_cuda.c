@@ -179,7 +179,7 @@ CUresult cuMemFree_v2(unsigned long long pointer) { return memFree(pointer); }
 
 /* The range must start a managed block and fit in it; the location must be
    device 0 (CU_MEM_LOCATION_TYPE_DEVICE). */
-typedef struct {
+typedef struct CUmemLocation_st {
   int type;
   int id;
 } CUmemLocation;
