@@ -1,5 +1,4 @@
-//===- SwizzlePanels.cpp - Bank-conflict-free GEMM panels
-//------------------===//
+//===- SwizzlePanels.cpp - Bank-conflict-free GEMM panels -----------------===//
 //
 // Part of the mp project: automatic mixed precision for MLIR.
 //
@@ -61,23 +60,27 @@ static std::optional<MutableOperandRange> getAccessIndices(Operation *op,
   return std::nullopt;
 }
 
-/// Swizzles `panel` (a workgroup buffer of 16-bit elements) in `launch`;
-/// false, changing nothing, if one of its uses is not an access this
-/// understands or its rows are not whole chunks.
-static bool swizzle(gpu::LaunchOp launch, BlockArgument panel) {
+/// `buffer` and its views of another element type of the same size (the
+/// f16 view that bf16 operands are read through).
+static SmallVector<Value> getViews(BlockArgument buffer) {
+  SmallVector<Value> views{buffer};
+  for (Operation *user : buffer.getUsers())
+    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(user))
+      llvm::append_range(views, cast->getResults());
+  return views;
+}
+
+/// Swizzles `panel` (a workgroup buffer of 16-bit elements) with its
+/// `views` in `launch`; false, changing nothing, if one of their uses is not
+/// an access this understands or its rows are not whole chunks.
+static bool swizzle(gpu::LaunchOp launch, BlockArgument panel,
+                    ArrayRef<Value> views) {
   auto type = cast<MemRefType>(panel.getType());
   int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
   int64_t chunks = rowBytes / kChunkBytes;
   if (type.getRank() < 2 || rowBytes % kChunkBytes != 0 || chunks < 2 ||
       !llvm::isPowerOf2_64(chunks))
     return false;
-  // The buffer and its views of another element type of the same size (the
-  // f16 view that bf16 operands are read through).
-  SmallVector<Value> views{panel};
-  for (Operation *user : panel.getUsers())
-    if (auto cast = dyn_cast<UnrealizedConversionCastOp>(user))
-      if (cast->getNumResults() == 1)
-        views.push_back(cast.getResult(0));
   SmallVector<MutableOperandRange> accesses;
   for (Value view : views) {
     for (Operation *user : view.getUsers()) {
@@ -124,16 +127,13 @@ struct GPUSwizzlePanelsPass
       for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
         // The panels: buffers that ldmatrix reads (directly or through a
         // view).
-        bool panel = llvm::any_of(buffer.getUsers(), [](Operation *user) {
-          if (isa<nvgpu::LdMatrixOp>(user))
-            return true;
-          auto cast = dyn_cast<UnrealizedConversionCastOp>(user);
-          return cast && llvm::any_of(cast->getUsers(),
-                                      llvm::IsaPred<nvgpu::LdMatrixOp>);
-        });
-        if (!panel)
+        SmallVector<Value> views = getViews(buffer);
+        if (!llvm::any_of(views, [](Value view) {
+              return llvm::any_of(view.getUsers(),
+                                  llvm::IsaPred<nvgpu::LdMatrixOp>);
+            }))
           continue;
-        if (swizzle(launch, buffer))
+        if (swizzle(launch, buffer, views))
           ++numSwizzled;
         else
           ++numLeft;

@@ -86,20 +86,20 @@ static LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp stage) {
   return success();
 }
 
-/// `value` (an index computed from `lane`, the gpu.lane_id that `value`
-/// depends on) computed again, before `before`, from `newLane` instead.
+/// `value` (an index computed from gpu.lane_id ops) computed again, before
+/// `before`, from `newLane` in place of every gpu.lane_id.
 static Value recompute(RewriterBase &rewriter, Operation *before, Value value,
-                       Value lane, Value newLane) {
-  if (value == lane)
-    return newLane;
+                       Value newLane) {
   Operation *def = value.getDefiningOp();
+  if (isa_and_present<gpu::LaneIdOp>(def))
+    return newLane;
   if (!def || def->getNumRegions() != 0 || def->getNumResults() != 1 ||
       !isPure(def))
     return value;
   SmallVector<Value> operands;
   bool changed = false;
   for (Value operand : def->getOperands()) {
-    operands.push_back(recompute(rewriter, before, operand, lane, newLane));
+    operands.push_back(recompute(rewriter, before, operand, newLane));
     changed |= operands.back() != operand;
   }
   if (!changed)
@@ -135,24 +135,8 @@ static void fixTransposedALoads(RewriterBase &rewriter, gpu::LaunchOp stage) {
     Value newLane =
         affine::AffineApplyOp::create(rewriter, load.getLoc(), swapped, lane);
     SmallVector<Value> indices;
-    for (Value index : load.getIndices()) {
-      Value current = index;
-      // Each index depends on the gpu.lane_id ops upstream created for it.
-      SetVector<Value> lanes;
-      SmallVector<Value> worklist{index};
-      while (!worklist.empty()) {
-        Value v = worklist.pop_back_val();
-        if (Operation *def = v.getDefiningOp()) {
-          if (isa<gpu::LaneIdOp>(def))
-            lanes.insert(v);
-          else if (def->getNumRegions() == 0)
-            llvm::append_range(worklist, def->getOperands());
-        }
-      }
-      for (Value old : lanes)
-        current = recompute(rewriter, load, current, old, newLane);
-      indices.push_back(current);
-    }
+    for (Value index : load.getIndices())
+      indices.push_back(recompute(rewriter, load, index, newLane));
     rewriter.modifyOpInPlace(load,
                              [&] { load.getIndicesMutable().assign(indices); });
   }
