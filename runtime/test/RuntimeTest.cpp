@@ -974,6 +974,19 @@ TEST(CudaLibraryTest, CudnnErrors) {
 // CUDA libraries (cuBLASLt) are looked for where an override says, else in
 // the dynamic loader's path, the CUDA toolkit and the NVIDIA wheels of Python
 // environments; when none loads, the error lists where it looked.
+// Where the runtime looks for what ships with it (libomp.so.5 for threaded
+// CPU modules on a machine without LLVM, the MPI plugin): the directory of
+// libMPRuntime.so itself, whatever the working directory.
+TEST(RuntimeLibraryTest, OwnDirectory) {
+  namespace fs = std::filesystem;
+  std::string own = mp_runtime::runtimeDirectory();
+  ASSERT_FALSE(own.empty());
+  EXPECT_EQ(own.back(), '/');
+  EXPECT_TRUE(
+      fs::equivalent(fs::path(own) / "libMPRuntime.so", MP_RUNTIME_LIBRARY))
+      << own;
+}
+
 TEST(CudaLibraryTest, SearchOrder) {
   namespace fs = std::filesystem;
   char venv[] = "/tmp/mp-venv-XXXXXX";
