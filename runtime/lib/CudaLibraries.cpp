@@ -41,8 +41,7 @@ void *mp_runtime::openCudaLibrary(const std::string &what, const char *envVar,
   prefixes.push_back("/usr");
   for (const std::string &prefix : prefixes)
     for (const std::string &wheel : wheelDirs) {
-      std::string pattern =
-          prefix + "/lib/python3*/*-packages/nvidia/" + wheel;
+      std::string pattern = prefix + "/lib/python3*/*-packages/nvidia/" + wheel;
       places.push_back(pattern);
       appendGlob(pattern, dirs);
     }
@@ -73,7 +72,9 @@ struct HeuristicResult {
   int reserved[4];
 };
 constexpr int kR32F = 0, kR16F = 2, kR16BF = 14, kCompute32F = 68;
-constexpr int kDescTransA = 3, kDescTransB = 4;
+constexpr int kDescTransA = 3, kDescTransB = 4, kDescEpilogue = 7,
+              kDescBiasPointer = 8;
+constexpr uint32_t kEpilogueBias = 4;
 constexpr int kLayoutBatchCount = 5, kLayoutBatchStride = 6;
 constexpr int kPrefMaxWorkspace = 1;
 constexpr int kOpN = 0, kOpT = 1;
@@ -163,8 +164,8 @@ CublasLt CublasLt::load() {
     lt.unusable = std::string("cuBLASLt has no ") + resolve.missing;
     return lt;
   }
-  lt.statusName =
-      reinterpret_cast<const char *(*)(Status)>(dlsym(lib, "cublasLtGetStatusName"));
+  lt.statusName = reinterpret_cast<const char *(*)(Status)>(
+      dlsym(lib, "cublasLtGetStatusName"));
   if (Status status = lt.create(&lt.handle))
     lt.unusable = lt.describe("cublasLtCreate", status);
   return lt;
@@ -212,16 +213,25 @@ struct LayoutSpec {
 };
 
 /// Creates `p`'s descriptor and layouts (`specs`: X, Y, D), `batch` times,
-/// and chooses its algorithm; the failing call, or "" (what was created
-/// stays in `p` for CublasLt::release either way).
+/// with the bias epilogue if there is a `bias` (its alignment matters to
+/// the choice), and chooses its algorithm; the failing call, or "" (what
+/// was created stays in `p` for CublasLt::release either way).
 std::string configure(const CublasLt &lt, CublasLt::Plan &p, int opX, int opY,
-                      LayoutSpec (&specs)[3], int64_t batch) {
+                      LayoutSpec (&specs)[3], int64_t batch, void *bias) {
   if (Status s = lt.descCreate(&p.desc, kCompute32F, kR32F))
     return lt.describe("cublasLtMatmulDescCreate", s);
   for (auto [attribute, op] :
        {std::make_pair(kDescTransA, &opX), std::make_pair(kDescTransB, &opY)})
     if (Status s = lt.descSetAttribute(p.desc, attribute, op, sizeof(int)))
       return lt.describe("cublasLtMatmulDescSetAttribute", s);
+  if (bias) {
+    Status s = lt.descSetAttribute(p.desc, kDescEpilogue, &kEpilogueBias,
+                                   sizeof(kEpilogueBias));
+    if (!s)
+      s = lt.descSetAttribute(p.desc, kDescBiasPointer, &bias, sizeof(bias));
+    if (s)
+      return lt.describe("cublasLtMatmulDescSetAttribute", s);
+  }
   for (LayoutSpec &l : specs) {
     if (Status s = lt.layoutCreate(l.layout, l.type, l.rows, l.cols, l.ld))
       return lt.describe("cublasLtMatrixLayoutCreate", s);
@@ -256,29 +266,34 @@ std::string configure(const CublasLt &lt, CublasLt::Plan &p, int opX, int opY,
   return err;
 }
 
-/// C (m x n, f32) = A (m x k) x B (k x n) + beta C, `batch` times, A and B
-/// f16 (type 0) or bf16 (type 1); see mp-gpu-library-gemm.
-extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
-                             int64_t n, int64_t k, int64_t a, int64_t aSm,
-                             int64_t aSk, int64_t aSb, int64_t b, int64_t bSk,
-                             int64_t bSn, int64_t bSb, int64_t c, int64_t cSm,
-                             int64_t cSn, int64_t cSb, float beta) {
+/// D (m x n) = A (m x k) x B (k x n) + beta D (+ bias[n]), `batch` times,
+/// A and B f16 (type 0) or bf16 (type 1), D f32 (dType 0) or of A's type
+/// (dType 1), a bias a packed vector of D's type; see mp-gpu-library-gemm.
+extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m, int64_t n,
+                             int64_t k, int64_t a, int64_t aSm, int64_t aSk,
+                             int64_t aSb, int64_t b, int64_t bSk, int64_t bSn,
+                             int64_t bSb, int64_t c, int64_t cSm, int64_t cSn,
+                             int64_t cSb, float beta, int32_t dType,
+                             int64_t bias) {
   void *stream = cuda::activeStream();
   if (!stream)
     return;
+  const char *typeName = type == 1 ? " bf16" : " f16";
   std::string what = "cublasLtMatmul(" + std::to_string(batch) + "x" +
                      std::to_string(m) + "x" + std::to_string(n) + "x" +
-                     std::to_string(k) + (type == 1 ? " bf16" : " f16") + ")";
+                     std::to_string(k) + typeName + (bias ? " +bias" : "") +
+                     (dType ? std::string(" ->") + typeName : "") + ")";
   CublasLt &lt = CublasLt::get();
   if (!lt.unusable.empty())
     return cuda::recordFailure(lt.unusable);
   if (!lt.workspace)
     lt.workspace = _mlir_memref_to_llvm_aligned_alloc(256, kWorkspaceBytes);
 
-  // cuBLAS is column-major: a row-major C is computed as C^T = B^T A^T.
+  // cuBLAS is column-major: a row-major D is computed as D^T = B^T A^T. The
+  // bias runs along the rows of cuBLAS's D: D^T's, N.
   Matrix x{a, m, k, aSm, aSk, aSb}, y{b, k, n, bSk, bSn, bSb},
       d{c, m, n, cSm, cSn, cSb};
-  if (!d.isColumnMajor()) {
+  if (bias || !d.isColumnMajor()) {
     Matrix oldX = x;
     x = y.transposed();
     y = oldX.transposed();
@@ -286,22 +301,42 @@ extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
   }
   int opX, opY, opD;
   int64_t xRows, xCols, ldx, yRows, yCols, ldy, dRows, dCols, ldd;
-  if (!readAs(x, opX, xRows, xCols, ldx) || !readAs(y, opY, yRows, yCols, ldy) ||
+  if (!readAs(x, opX, xRows, xCols, ldx) ||
+      !readAs(y, opY, yRows, yCols, ldy) ||
       !readAs(d, opD, dRows, dCols, ldd) || opD != kOpN)
-    return cuda::recordFailure(what + ": an operand is neither row- nor "
-                                      "column-major");
+    return cuda::recordFailure(what +
+                               ": an operand is neither row- nor "
+                               "column-major" +
+                               (bias ? " (D: row-major)" : ""));
 
   int element = type == 1 ? kR16BF : kR16F;
-  std::vector<int64_t> key{element, batch, m,   n,        k,
-                           opX,     opY,   ldx, ldy,      ldd,
-                           x.batchStride, y.batchStride, d.batchStride};
+  auto pointer = [](int64_t address) {
+    return reinterpret_cast<void *>(static_cast<intptr_t>(address));
+  };
+  void *biasPointer = pointer(bias);
+  std::vector<int64_t> key{element,
+                           batch,
+                           m,
+                           n,
+                           k,
+                           opX,
+                           opY,
+                           ldx,
+                           ldy,
+                           ldd,
+                           x.batchStride,
+                           y.batchStride,
+                           d.batchStride,
+                           dType,
+                           bias ? 1 + (bias % 16 == 0) : 0};
   auto plan = lt.plans.find(key);
   if (plan == lt.plans.end()) {
     CublasLt::Plan p{};
-    LayoutSpec specs[] = {{&p.x, element, xRows, xCols, ldx, x.batchStride},
-                          {&p.y, element, yRows, yCols, ldy, y.batchStride},
-                          {&p.d, kR32F, dRows, dCols, ldd, d.batchStride}};
-    if (std::string err = configure(lt, p, opX, opY, specs, batch);
+    LayoutSpec specs[] = {
+        {&p.x, element, xRows, xCols, ldx, x.batchStride},
+        {&p.y, element, yRows, yCols, ldy, y.batchStride},
+        {&p.d, dType ? element : kR32F, dRows, dCols, ldd, d.batchStride}};
+    if (std::string err = configure(lt, p, opX, opY, specs, batch, biasPointer);
         !err.empty()) {
       lt.release(p);
       return cuda::recordFailure(err + " for " + what);
@@ -309,10 +344,13 @@ extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m,
     plan = lt.plans.emplace(key, p).first;
   }
   const CublasLt::Plan &p = plan->second;
+  if (bias)
+    if (Status status = lt.descSetAttribute(p.desc, kDescBiasPointer,
+                                            &biasPointer, sizeof(biasPointer)))
+      return cuda::recordFailure(
+          lt.describe("cublasLtMatmulDescSetAttribute", status) + " for " +
+          what);
   float alpha = 1;
-  auto pointer = [](int64_t address) {
-    return reinterpret_cast<void *>(static_cast<intptr_t>(address));
-  };
   cuda::startLaunch(what);
   if (Status status =
           lt.matmul(lt.handle, p.desc, &alpha, pointer(x.address), p.x,

@@ -33,15 +33,22 @@ uint16_t toBits(int32_t type, float value) {
 }
 } // namespace
 
-/// C (m x n, f32) = A (m x k) x B (k x n) + beta C, `batch` times; the
-/// strides are in elements (see mp-gpu-library-gemm).
+/// D (m x n) = A (m x k) x B (k x n) + beta D (+ bias[n]), `batch` times,
+/// computed in f32 and rounded to D's type (dType 0: f32, 1: A's and B's);
+/// the strides are in elements, a bias is a packed vector of D's type (see
+/// mp-gpu-library-gemm).
 extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
                                  int64_t n, int64_t k, int64_t a, int64_t aSm,
                                  int64_t aSk, int64_t aSb, int64_t b,
                                  int64_t bSk, int64_t bSn, int64_t bSb,
-                                 int64_t c, int64_t cSm, int64_t cSn,
-                                 int64_t cSb, float beta) {
-  auto *out = reinterpret_cast<float *>(c);
+                                 int64_t d, int64_t dSm, int64_t dSn,
+                                 int64_t dSb, float beta, int32_t dType,
+                                 int64_t bias) {
+  // Element `index` of a buffer of D's type.
+  auto loadD = [&](int64_t address, int64_t index) {
+    return dType ? load(address, type, index)
+                 : reinterpret_cast<const float *>(address)[index];
+  };
   for (int64_t l = 0; l < batch; ++l)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
@@ -49,8 +56,15 @@ extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
         for (int64_t p = 0; p < k; ++p)
           sum += load(a, type, l * aSb + i * aSm + p * aSk) *
                  load(b, type, l * bSb + p * bSk + j * bSn);
-        float &result = out[l * cSb + i * cSm + j * cSn];
-        result = beta == 0 ? sum : sum + beta * result;
+        int64_t index = l * dSb + i * dSm + j * dSn;
+        if (beta != 0)
+          sum += beta * loadD(d, index);
+        if (bias)
+          sum += loadD(bias, j);
+        if (dType)
+          reinterpret_cast<uint16_t *>(d)[index] = toBits(type, sum);
+        else
+          reinterpret_cast<float *>(d)[index] = sum;
       }
 }
 

@@ -5,10 +5,11 @@
  * The cuBLASLt entry points the CUDA backend uses, computing matmuls on the
  * host as cuBLASLt documents them (column-major layouts of rows, columns and
  * leading dimension, strided batches, D = alpha op(A) op(B) + beta C, f16 or
- * bf16 inputs, f32 compute and output). With the fake driver (fake_cuda.c),
- * whose device memory is host memory, modules whose GEMMs are library calls
- * run end to end on machines without a GPU. MP_FAKE_CUBLASLT_FAIL=NAME:CODE
- * makes entry point NAME return CODE.
+ * bf16 inputs, f32 compute, the bias epilogue (a vector of D's type along
+ * D's rows), D of f32 or the inputs' type, rounded to nearest even). With the
+ *fake driver (fake_cuda.c), whose device memory is host memory, modules whose
+ *GEMMs are library calls run end to end on machines without a GPU.
+ *MP_FAKE_CUBLASLT_FAIL=NAME:CODE makes entry point NAME return CODE.
  *===----------------------------------------------------------------------===*/
 
 #include <math.h>
@@ -27,6 +28,8 @@ typedef struct {
 
 typedef struct {
   int32_t transA, transB;
+  uint32_t epilogue;
+  const void *bias;
 } Desc;
 
 static Status enter(const char *name) {
@@ -55,6 +58,15 @@ Status cublasLtMatmulDescCreate(void **desc, int compute, int scale) {
 Status cublasLtMatmulDescSetAttribute(void *handle, int attribute,
                                       const void *value, size_t size) {
   Desc *desc = handle;
+  if (attribute == 7 && size == sizeof(uint32_t)) {
+    memcpy(&desc->epilogue, value, size);
+    /* CUBLASLT_EPILOGUE_DEFAULT, CUBLASLT_EPILOGUE_BIAS */
+    return desc->epilogue == 1 || desc->epilogue == 4 ? 0 : 15;
+  }
+  if (attribute == 8 && size == sizeof(void *)) {
+    memcpy(&desc->bias, value, size);
+    return enter("cublasLtMatmulDescSetAttribute");
+  }
   if (size != sizeof(int32_t) || (attribute != 3 && attribute != 4))
     return 7; /* CUBLAS_STATUS_INVALID_VALUE */
   memcpy(attribute == 3 ? &desc->transA : &desc->transB, value, size);
@@ -132,10 +144,10 @@ Status cublasLtMatmulAlgoGetHeuristic(void *handle, void *desc, void *a,
 /* f16 and bf16 bits as floats. */
 static float halfToFloat(uint16_t h) {
   int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
-  float magnitude =
-      exponent == 0    ? ldexpf((float)mantissa, -24)
-      : exponent == 31 ? (mantissa ? NAN : INFINITY)
-                       : ldexpf((float)(mantissa | 0x400), exponent - 25);
+  float magnitude = exponent == 0 ? ldexpf((float)mantissa, -24)
+                    : exponent == 31
+                        ? (mantissa ? NAN : INFINITY)
+                        : ldexpf((float)(mantissa | 0x400), exponent - 25);
   return (h & 0x8000) ? -magnitude : magnitude;
 }
 
@@ -146,6 +158,44 @@ static float bf16ToFloat(uint16_t h) {
   return f;
 }
 
+/* Floats as f16 and bf16 bits, rounded to nearest even. */
+static uint16_t floatToHalf(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof(x));
+  uint16_t sign = (x >> 16) & 0x8000;
+  uint32_t magnitude = x & 0x7fffffff;
+  if (magnitude > 0x7f800000)
+    return sign | 0x7e00;
+  if (magnitude >= 0x477ff000) /* 65520 and above round to infinity */
+    return sign | 0x7c00;
+  if (magnitude < 0x38800000) { /* below 2^-14: subnormal, in units of 2^-24 */
+    float value;
+    memcpy(&value, &magnitude, sizeof(value));
+    return sign | (uint16_t)nearbyintf(value * 16777216.0f);
+  }
+  uint32_t half =
+      ((magnitude >> 23) - 112) << 10 | (magnitude & 0x7fffff) >> 13;
+  uint32_t rest = magnitude & 0x1fff;
+  half += rest > 0x1000 || (rest == 0x1000 && (half & 1));
+  return sign | half;
+}
+
+static uint16_t floatToBF16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, sizeof(x));
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return (x >> 16) | 0x40;
+  return (x + 0x7fff + ((x >> 16) & 1)) >> 16;
+}
+
+/* Element `index` of a buffer of `type` (CUDA_R_32F, _16F or _16BF). */
+static float load(const void *x, int type, int64_t index) {
+  if (type == 0)
+    return ((const float *)x)[index];
+  uint16_t bits = ((const uint16_t *)x)[index];
+  return type == 14 ? bf16ToFloat(bits) : halfToFloat(bits);
+}
+
 /* Element (row, col) of op(X), X a column-major layout of `type`. */
 static float element(const void *x, const Layout *l, int32_t trans,
                      int32_t batch, uint64_t row, uint64_t col) {
@@ -154,11 +204,7 @@ static float element(const void *x, const Layout *l, int32_t trans,
     row = col;
     col = t;
   }
-  int64_t index = batch * l->batchStride + (int64_t)col * l->ld + row;
-  if (l->type == 0)
-    return ((const float *)x)[index];
-  uint16_t bits = ((const uint16_t *)x)[index];
-  return l->type == 14 ? bf16ToFloat(bits) : halfToFloat(bits);
+  return load(x, l->type, batch * l->batchStride + (int64_t)col * l->ld + row);
 }
 
 Status cublasLtMatmul(void *handle, void *descHandle, const void *alphaPointer,
@@ -178,7 +224,9 @@ Status cublasLtMatmul(void *handle, void *descHandle, const void *alphaPointer,
   uint64_t k = desc->transA ? la->rows : la->cols;
   if ((desc->transA ? la->cols : la->rows) != m ||
       (desc->transB ? lb->cols : lb->rows) != k ||
-      (desc->transB ? lb->rows : lb->cols) != n || ld->type != 0)
+      (desc->transB ? lb->rows : lb->cols) != n ||
+      (ld->type != 0 && ld->type != la->type) ||
+      ((desc->epilogue == 4) != (desc->bias != NULL)))
     return 7;
   for (int32_t batch = 0; batch < ld->batch; ++batch)
     for (uint64_t col = 0; col < n; ++col)
@@ -187,10 +235,16 @@ Status cublasLtMatmul(void *handle, void *descHandle, const void *alphaPointer,
         for (uint64_t i = 0; i < k; ++i)
           sum += (double)element(a, la, desc->transA, batch, row, i) *
                  element(b, lb, desc->transB, batch, i, col);
-        float *out = (float *)d + batch * ld->batchStride +
-                     (int64_t)col * ld->ld + row;
+        int64_t out = batch * ld->batchStride + (int64_t)col * ld->ld + row;
         float old = *beta != 0 ? element(c, ld, 0, batch, row, col) : 0;
-        *out = (float)(*alpha * sum + *beta * old);
+        float value = (float)(*alpha * sum) + *beta * old;
+        if (desc->epilogue == 4)
+          value += load(desc->bias, ld->type, (int64_t)row);
+        if (ld->type == 0)
+          ((float *)d)[out] = value;
+        else
+          ((uint16_t *)d)[out] =
+              ld->type == 14 ? floatToBF16(value) : floatToHalf(value);
       }
   return 0;
 }

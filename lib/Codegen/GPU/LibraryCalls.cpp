@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LibraryCalls.h"
+#include "GemmFusion.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Utils/TensorMath.h"
 
@@ -158,31 +159,12 @@ LogicalResult mlir::mp::replaceLibraryOps(
   return success();
 }
 
-linalg::FillOp mlir::mp::findZeroFill(linalg::LinalgOp op) {
-  Value acc = op.getDpsInitOperand(0)->get();
-  if (!acc.getDefiningOp<memref::AllocOp>())
+Operation *mlir::mp::findZeroInit(linalg::LinalgOp op) {
+  std::optional<FoldedInit> init = findFoldedInit(op, /*canOutline=*/false);
+  if (!init || !init->value)
     return nullptr;
-  linalg::FillOp fill;
-  for (Operation *user : acc.getUsers()) {
-    auto candidate = dyn_cast<linalg::FillOp>(user);
-    if (candidate && candidate->getBlock() == op->getBlock() &&
-        candidate->isBeforeInBlock(op) && candidate.getOutputs()[0] == acc &&
-        (!fill || fill->isBeforeInBlock(candidate)))
-      fill = candidate;
-  }
-  if (!fill)
-    return nullptr;
-  auto zero = fill.getInputs()[0].getDefiningOp<arith::ConstantFloatOp>();
-  if (!zero || !zero.value().isZero())
-    return nullptr;
-  for (Operation *user : acc.getUsers()) {
-    Operation *inBlock = op->getBlock()->findAncestorOpInBlock(*user);
-    if (user == fill || user == op || !inBlock ||
-        inBlock->isBeforeInBlock(fill) || op->isBeforeInBlock(inBlock))
-      continue;
-    return nullptr;
-  }
-  return fill;
+  auto zero = init->value.getDefiningOp<arith::ConstantFloatOp>();
+  return zero && zero.value().isZero() ? init->setter : nullptr;
 }
 
 Value mlir::mp::getBufferAddress(RewriterBase &rewriter, Location loc,

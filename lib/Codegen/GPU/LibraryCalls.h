@@ -21,9 +21,6 @@
 #include <optional>
 
 namespace mlir {
-namespace linalg {
-class FillOp;
-} // namespace linalg
 namespace mp {
 
 constexpr llvm::StringLiteral kLibraryConvFunction = "mp_cuda_conv";
@@ -90,10 +87,10 @@ LogicalResult replaceLibraryOps(
     function_ref<LogicalResult(IRRewriter &, linalg::LinalgOp, func::FuncOp)>
         rewrite);
 
-/// The zero fill of `op`'s accumulator that a library call's beta = 0 makes
-/// unneeded: the accumulator is allocated in the function and nothing uses
-/// it between the fill and `op`.
-linalg::FillOp findZeroFill(linalg::LinalgOp op);
+/// The op that sets `op`'s accumulator to zeros just before it, which a
+/// library call's beta = 0 makes unneeded: a fill of it, or a copy into it of
+/// a buffer a fill set (findFoldedInit); null if there is none.
+Operation *findZeroInit(linalg::LinalgOp op);
 
 /// The address of `buffer`'s first element, as an i64.
 Value getBufferAddress(RewriterBase &rewriter, Location loc, Value buffer);

@@ -328,10 +328,10 @@ struct GPULibraryConvPass
 
     // The accumulator plus the result, or the result alone where the
     // accumulator was filled with zeros for the convolution.
-    linalg::FillOp fill = findZeroFill(op);
-    bool add = !fill;
-    if (fill) {
-      rewriter.eraseOp(fill);
+    Operation *zeroInit = findZeroInit(op);
+    bool add = !zeroInit;
+    if (zeroInit) {
+      rewriter.eraseOp(zeroInit);
       ++numFillsDropped;
     }
     AffineMap identity = rewriter.getMultiDimIdentityMap(accType.getRank());

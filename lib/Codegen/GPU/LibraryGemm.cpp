@@ -14,6 +14,7 @@
 #include "mp/Codegen/GPU/Passes.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "GemmFusion.h"
 #include "LibraryCalls.h"
 #include "MmaContraction.h"
 
@@ -33,12 +34,97 @@ using namespace mlir;
 using namespace mlir::mp;
 
 /// The type of `mp_cuda_gemm`: element type (i32), batch, M, N, K, then per
-/// operand its address and three strides (i64), then beta (f32).
+/// operand (A, B, D) its address and three strides (i64), beta (f32), D's
+/// type (i32) and the bias's address (i64).
 static FunctionType getGemmType(MLIRContext *ctx) {
-  SmallVector<Type> inputs{IntegerType::get(ctx, 32)};
-  inputs.append(4 + 3 * 4, IntegerType::get(ctx, 64));
-  inputs.push_back(Float32Type::get(ctx));
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  SmallVector<Type> inputs{i32};
+  inputs.append(4 + 3 * 4, i64);
+  inputs.append({Float32Type::get(ctx), i32, i64});
   return FunctionType::get(ctx, inputs, {});
+}
+
+namespace {
+/// The consumer of a contraction's C that cuBLASLt's epilogue computes
+/// instead: D = C + bias (broadcast along N), converted to D's type.
+struct LibraryEpilogue {
+  linalg::GenericOp consumer;
+  /// The bias vector, if any: of D's element type, contiguous.
+  Value bias;
+  /// Whether D has the operands' type (else f32).
+  bool narrow = false;
+};
+} // namespace
+
+/// The epilogue (findEpilogue) of `op` (`c`) that cuBLASLt computes with
+/// the same rounding: one elementwise consumer that reads C (no view of it)
+/// and nothing after reads C; it yields C, C + bias (f32), or either
+/// rounded to the operands' type with the bias of that type (widened to f32
+/// for the sum), the bias read along C's N dimension only, and D's N
+/// contiguous. C starts from zeros (`zeroInit`, beta = 0) or the consumer
+/// writes it in place (beta = 1: D = A x B + D + bias). A ReLU is not
+/// taken: cuBLASLt does not say what its ReLU makes of a NaN, and
+/// `arith.maximumf` keeps it (an overflow the loss scaler must see).
+static std::optional<LibraryEpilogue>
+matchLibraryEpilogue(linalg::LinalgOp op, const MmaContraction &c,
+                     const Epilogue &epilogue, bool zeroInit) {
+  Value acc = op.getDpsInits()[0];
+  linalg::GenericOp consumer = epilogue.consumer;
+  if (!consumer || !epilogue.flags.empty() || epilogue.storesC ||
+      epilogue.acc->get() != acc)
+    return std::nullopt;
+  Value output = consumer.getDpsInits()[0];
+  Type operandType = getElementTypeOrSelf(op.getDpsInputs()[0]);
+  Type outputType = getElementTypeOrSelf(output);
+  if ((!zeroInit && output != acc) ||
+      !(outputType.isF32() || outputType == operandType))
+    return std::nullopt;
+  LibraryEpilogue library{consumer, nullptr, !outputType.isF32()};
+
+  Block &body = consumer.getRegion().front();
+  Value result = body.getTerminator()->getOperand(0);
+  if (library.narrow) {
+    auto trunc = result.getDefiningOp<arith::TruncFOp>();
+    if (!trunc || !trunc.getIn().getType().isF32())
+      return std::nullopt;
+    result = trunc.getIn();
+  }
+  BlockArgument accArg = consumer.getMatchingBlockArgument(epilogue.acc);
+  if (result == accArg)
+    return library;
+  auto add = result.getDefiningOp<arith::AddFOp>();
+  if (!add || (add.getLhs() != accArg && add.getRhs() != accArg))
+    return std::nullopt;
+  Value addend = add.getLhs() == accArg ? add.getRhs() : add.getLhs();
+  if (library.narrow)
+    if (auto ext = addend.getDefiningOp<arith::ExtFOp>())
+      addend = ext.getIn();
+  auto biasArg = dyn_cast<BlockArgument>(addend);
+  if (!biasArg || biasArg.getOwner() != &body ||
+      biasArg.getType() != outputType ||
+      biasArg.getArgNumber() >= consumer.getNumDpsInputs())
+    return std::nullopt;
+  OpOperand *bias = consumer.getDpsInputOperand(biasArg.getArgNumber());
+  // Along N: the last of C's dimensions (cuBLASLt's bias runs along the
+  // rows of its column-major D, which is a row-major D's N), contiguous in
+  // the bias and in D.
+  unsigned rank = consumer.getNumLoops();
+  AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  AffineMap biasMap = consumer.getMatchingIndexingMap(bias);
+  auto contiguous = [](Value buffer) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    auto type = cast<MemRefType>(buffer.getType());
+    return succeeded(type.getStridesAndOffset(strides, offset)) &&
+           !strides.empty() && strides.back() == 1;
+  };
+  if (cMap.getResult(rank - 1) != getAffineDimExpr(c.n, op.getContext()) ||
+      biasMap.getNumResults() != 1 ||
+      biasMap.getResult(0) != getAffineDimExpr(rank - 1, op.getContext()) ||
+      !contiguous(bias->get()) || !contiguous(output))
+    return std::nullopt;
+  library.bias = bias->get();
+  return library;
 }
 
 namespace {
@@ -68,50 +154,76 @@ struct GPULibraryGemmPass
              << "mp-gpu-library-gemm: marked mp.gpu_gemm = \"library\" but "
                 "not a contraction on buffers that cuBLASLt computes (static "
                 "shapes, f16 or bf16 operands, an f32 accumulator)";
-    linalg::FillOp fill = findZeroFill(op);
+    Operation *zeroInit = findZeroInit(op);
+    std::optional<LibraryEpilogue> epilogue;
+    DominanceInfo dominance(op->getParentOp());
+    if (std::optional<Epilogue> found =
+            findEpilogue(op, op.getDpsInputs(), dominance)) {
+      epilogue = matchLibraryEpilogue(op, *c, *found, zeroInit);
+      // The consumer's output allocated after the contraction.
+      if (epilogue)
+        for (Operation *hoisted : found->hoisted)
+          rewriter.moveOpBefore(hoisted, op);
+    }
+
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
-    Type i64 = rewriter.getI64Type();
-    auto constant = [&](int64_t value) -> Value {
-      return arith::ConstantIntOp::create(rewriter, loc, i64, value);
-    };
-    auto toI64 = [&](Value index) -> Value {
-      return arith::IndexCastOp::create(rewriter, loc, i64, index);
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    auto constant = [&](Type type, int64_t value) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, type, value);
     };
 
-    // The address of an operand and its strides along `loops` (0 along a
-    // loop it does not have).
-    auto operand = [&](OpOperand *use, ArrayRef<std::optional<unsigned>> loops,
+    // The address of a buffer and its strides along `loops` (0 along a
+    // loop it does not have), its dimensions those of `map`'s results.
+    auto operand = [&](Value buffer, AffineMap map,
+                       ArrayRef<std::optional<unsigned>> loops,
                        SmallVectorImpl<Value> &args) {
-      Value buffer = use->get();
       auto metadata =
           memref::ExtractStridedMetadataOp::create(rewriter, loc, buffer);
       args.push_back(getBufferAddress(rewriter, loc, buffer));
-      AffineMap map = op.getMatchingIndexingMap(use);
       for (std::optional<unsigned> loop : loops) {
         std::optional<unsigned> dim;
         if (loop)
           dim = map.getResultPosition(rewriter.getAffineDimExpr(*loop));
-        args.push_back(dim ? toI64(metadata.getStrides()[*dim]) : constant(0));
+        args.push_back(
+            dim ? arith::IndexCastOp::create(rewriter, loc, i64,
+                                             metadata.getStrides()[*dim])
+                : constant(i64, 0));
       }
     };
 
     Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-    SmallVector<Value> args{arith::ConstantIntOp::create(
-        rewriter, loc, rewriter.getI32Type(), element.isBF16() ? 1 : 0)};
-    args.push_back(constant(c->batch ? c->ranges[*c->batch] : 1));
+    SmallVector<Value> args{constant(i32, element.isBF16() ? 1 : 0)};
+    args.push_back(constant(i64, c->batch ? c->ranges[*c->batch] : 1));
     for (unsigned loop : {c->m, c->n, c->k})
-      args.push_back(constant(c->ranges[loop]));
-    operand(op.getDpsInputOperand(0), {c->m, c->k, c->batch}, args);
-    operand(op.getDpsInputOperand(1), {c->k, c->n, c->batch}, args);
-    operand(op.getDpsInitOperand(0), {c->m, c->n, c->batch}, args);
-    if (fill) {
-      rewriter.eraseOp(fill);
+      args.push_back(constant(i64, c->ranges[loop]));
+    for (auto [use, loops] :
+         {std::make_pair(
+              op.getDpsInputOperand(0),
+              SmallVector<std::optional<unsigned>>{c->m, c->k, c->batch}),
+          std::make_pair(
+              op.getDpsInputOperand(1),
+              SmallVector<std::optional<unsigned>>{c->k, c->n, c->batch})})
+      operand(use->get(), op.getMatchingIndexingMap(use), loops, args);
+    // D: C, or the consumer's output (its dimensions C's).
+    OpOperand *acc = op.getDpsInitOperand(0);
+    operand(epilogue ? epilogue->consumer.getDpsInits()[0] : acc->get(),
+            op.getMatchingIndexingMap(acc), {c->m, c->n, c->batch}, args);
+    args.push_back(arith::ConstantFloatOp::create(
+        rewriter, loc, rewriter.getF32Type(), APFloat(zeroInit ? 0.0f : 1.0f)));
+    args.push_back(constant(i32, epilogue && epilogue->narrow ? 1 : 0));
+    args.push_back(epilogue && epilogue->bias
+                       ? getBufferAddress(rewriter, loc, epilogue->bias)
+                       : constant(i64, 0));
+    func::CallOp::create(rewriter, loc, gemm, args);
+    if (zeroInit) {
+      rewriter.eraseOp(zeroInit);
       ++numFillsDropped;
     }
-    args.push_back(arith::ConstantFloatOp::create(
-        rewriter, loc, rewriter.getF32Type(), APFloat(fill ? 0.0f : 1.0f)));
-    func::CallOp::create(rewriter, loc, gemm, args);
+    if (epilogue) {
+      rewriter.eraseOp(epilogue->consumer);
+      ++numEpilogues;
+    }
     rewriter.eraseOp(op);
     ++numCalls;
     return success();

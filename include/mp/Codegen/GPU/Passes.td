@@ -217,18 +217,22 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
     Replaces each contraction on buffers marked `mp.gpu_gemm = "library"`
     (by mp-gpu-select-gemm) with a call of the runtime's `mp_cuda_gemm`,
     declared in the module: the element type (0: f16, 1: bf16), batch, M,
-    N, K, and per operand its address and its strides (in elements) along
-    each loop (A: M, K, batch; B: K, N, batch; C: M, N, batch; 0 along a
-    loop the operand does not have, so a batch operand can be broadcast),
-    and beta. The runtime (docs/GPU.md) maps each operand to a row- or
-    column-major cuBLASLt layout and runs `cublasLtMatmul` with 32F
-    compute on the backend's stream: C = A x B + beta C. When C is a
-    buffer allocated in the function and filled with zeros right before
-    (no use in between), the fill is dropped and beta is 0: one kernel
-    fewer. A marked op that is not such a contraction is an error. With
-    `emulate` (in mp-lower-to-gpu-emulation) the call is of
-    `mp_emulated_gemm`, the runtime's CPU implementation with the same
-    arguments.
+    N, K, per operand (A, B, D) its address and its strides (in elements)
+    along each loop (A: M, K, batch; B: K, N, batch; D: M, N, batch; 0
+    along a loop the operand does not have, so a batch operand can be
+    broadcast), beta, D's type (0: f32, 1: the operands') and the address
+    of a bias (0: none). The runtime (docs/GPU.md) maps each operand to a
+    row- or column-major cuBLASLt layout and runs `cublasLtMatmul` with 32F
+    compute on the backend's stream: D = A x B + beta D (+ bias along N),
+    rounded to D's type. D is C, unless cuBLASLt's epilogue computes C's
+    one consumer exactly (nothing reads C after it): C, C + bias (f32), or
+    either rounded to the operands' type with a bias of that type; D is
+    then the consumer's output, and the consumer goes. When C is set to
+    zeros right before (a fill, or a copy from a buffer a fill set; no use
+    in between), the setter is dropped and beta is 0: one kernel fewer. A
+    marked op that is not such a contraction is an error. With `emulate`
+    (in mp-lower-to-gpu-emulation) the call is of `mp_emulated_gemm`, the
+    runtime's CPU implementation with the same arguments.
 
     ```mlir
     linalg.fill ins(%zero : f32) outs(%c : memref<64x128xf32>)
@@ -237,7 +241,8 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
         outs(%c : memref<64x128xf32>)
     // becomes
     func.call @mp_cuda_gemm(%c0_i32, %c1, %c64, %c128, %c784, %pa, %c784,
-        %c1, %c0, %pb, %c128, %c1, %c0, %pc, %c128, %c1, %c0, %beta0) : ...
+        %c1, %c0, %pb, %c128, %c1, %c0, %pc, %c128, %c1, %c0, %beta0,
+        %f32_i32, %no_bias) : ...
     ```
   }];
   let dependentDialects = ["::mlir::func::FuncDialect",
@@ -252,6 +257,8 @@ def GPULibraryGemmPass : Pass<"mp-gpu-library-gemm", "::mlir::ModuleOp"> {
     Statistic<"numCalls", "library-calls", "Contractions made library calls">,
     Statistic<"numFillsDropped", "fills-dropped",
               "Zero fills folded into beta = 0">,
+    Statistic<"numEpilogues", "epilogues",
+              "Consumers computed by cuBLASLt's epilogue">,
   ];
 }
 
