@@ -2,7 +2,8 @@
 """Training steps per second on an NVIDIA GPU: mp (a training step compiled
 by mp-run --backend cuda, run by mp-exec --train) against PyTorch eager with
 its own AMP (autocast, and GradScaler for fp16) on the same models
-(examples/torch/models.py), batch 64, Adam, Fashion-MNIST; and the peak
+(examples/torch/models.py), batch 64 or 256 (--batch: the bundle's steps
+of bench/models), Adam, Fashion-MNIST; and the peak
 device memory of each: PyTorch's max_memory_allocated beyond the data set
 it keeps on the device, mp's pool peak (mp_cuda_memory: its buffers, in
 the pool's size classes, staged batches included), with mp's mixed
@@ -13,10 +14,11 @@ this script, the models and the data set into it); needs torch and numpy,
 not MLIR. Prints a Markdown table; ratios are mp / PyTorch, measured in one
 run.
 
-Usage: gpu_train.py BUNDLE [--steps N]
+Usage: gpu_train.py BUNDLE [--steps N] [--batch 64|256]
 """
 import argparse
 import gzip
+import math
 import os
 import subprocess
 import sys
@@ -28,7 +30,8 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from models import MODELS, train_step  # noqa: E402
 
-BATCH = 64
+# The training images of the bundle's cut of Fashion-MNIST.
+IMAGES = 16384
 
 
 def load_images(bundle):
@@ -43,7 +46,7 @@ def load_images(bundle):
     return x, torch.tensor(labels, dtype=torch.int64)
 
 
-def torch_steps_per_second(model_name, amp, x, y, steps):
+def torch_steps_per_second(model_name, amp, x, y, steps, batch):
     """Steps per second and peak MiB beyond the data set."""
     x, y = x.cuda(), y.cuda()
     torch.cuda.synchronize()
@@ -56,7 +59,7 @@ def torch_steps_per_second(model_name, amp, x, y, steps):
     scaler = torch.amp.GradScaler("cuda", enabled=amp == "fp16")
 
     def step(i):
-        train_step(model, opt, x, y, i, BATCH, "cuda", dtype, scaler)
+        train_step(model, opt, x, y, i, batch, "cuda", dtype, scaler)
 
     for i in range(10):  # warm-up
         step(i)
@@ -69,13 +72,14 @@ def torch_steps_per_second(model_name, amp, x, y, steps):
     return rate, (torch.cuda.max_memory_allocated() - base) / 2**20
 
 
-def mp_steps_per_second(bundle, case, model_name, steps):
+def mp_steps_per_second(bundle, case, model_name, steps, batch):
     """Steps per second and peak MiB of the pool, or None (and the reason on
     stderr) when mp-exec fails: the other rows still get measured."""
     d = os.path.join(bundle, "train", case)
     cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/cuda.so", "--train",
            "--entry", f"{model_name}_grad", "--backend", "cuda",
-           "--max-steps", str(steps), "--test-limit", "64"]
+           "--max-steps", str(steps), "--test-limit", "64",
+           "--epochs", str(math.ceil(steps * batch / IMAGES))]
     env = dict(os.environ, MP_DATASET_DIR=os.path.join(bundle, "data"))
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, env=env,
@@ -97,35 +101,40 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("bundle")
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--batch", type=int, choices=(64, 256), default=64)
     args = parser.parse_args()
     x, y = load_images(args.bundle)
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
-          f"batch {BATCH}, Adam, {args.steps} steps")
+          f"batch {args.batch}, Adam, {args.steps} steps")
     print("| model | policy | PyTorch steps/s | mp steps/s | mp / PyTorch "
-          "| PyTorch peak MiB | mp peak MiB | mp memory vs fp32 |")
-    print("|---|---|---|---|---|---|---|---|")
-    cases = [(m, amp, "") for m in ("mlp", "cnn", "transformer")
+          "| mp speed vs fp32 | PyTorch peak MiB | mp peak MiB "
+          "| mp memory vs fp32 |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    # Batch 64: the examples' steps; 256: bench/models'.
+    plain = "" if args.batch == 64 else f"-b{args.batch}"
+    cases = [(m, amp, plain) for m in ("mlp", "cnn", "transformer")
              for amp in ("none", "fp16", "bf16")]
     # The library path where the bundle has it (cuDNN and cuBLASLt calls).
     cases += [(m, amp, "-library") for m, amp, _ in list(cases)
-              if os.path.isdir(os.path.join(args.bundle, "train",
-                                            f"{m}-{amp}-library"))]
-    fp32_peaks = {}
+              if args.batch == 64 and os.path.isdir(
+                  os.path.join(args.bundle, "train", f"{m}-{amp}-library"))]
+    fp32 = {}  # per model: mp's fp32 steps/s and peak MiB
     for model_name, amp, suffix in cases:
         mp = mp_steps_per_second(args.bundle, f"{model_name}-{amp}{suffix}",
-                                 model_name, args.steps)
+                                 model_name, args.steps, args.batch)
         theirs, their_peak = torch_steps_per_second(model_name, amp, x, y,
-                                                    args.steps)
+                                                    args.steps, args.batch)
         policy = ("fp32" if amp == "none" else amp) + (
-            " (cuDNN, cuBLASLt)" if suffix else "")
+            " (cuDNN, cuBLASLt)" if suffix == "-library" else "")
         if mp is None:
-            print(f"| {model_name} | {policy} | {theirs:.0f} | failed | | "
+            print(f"| {model_name} | {policy} | {theirs:.0f} | failed | | | "
                   f"{their_peak:.1f} | | |")
             continue
         ours, our_peak = mp
-        fp32_peak = fp32_peaks.setdefault(model_name, our_peak)
+        fp32_rate, fp32_peak = fp32.setdefault(model_name, mp)
         print(f"| {model_name} | {policy} | {theirs:.0f} | {ours:.1f} | "
-              f"{ours / theirs:.3f}x | {their_peak:.1f} | {our_peak:.1f} "
+              f"{ours / theirs:.3f}x | {ours / fp32_rate:.2f}x | "
+              f"{their_peak:.1f} | {our_peak:.1f} "
               f"| {our_peak / fp32_peak:.2f}x |")
 
 

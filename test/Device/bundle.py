@@ -9,8 +9,11 @@ compiled for the CUDA backend (mp-run --backend cuda --compile-only
 the CPU backend's outputs for them (the reference). For each training case
 (an example model under a policy, Adam) it holds the training step compiled
 for both backends. And mp-exec with the runtime library, Fashion-MNIST, the
-PyTorch models, bench/gpu_train.py, and bench/gpu_gemm.py's GEMM modules; LLVM's OpenMP runtime next to the
-runtime library, for the CPU modules. Fashion-MNIST is cut to its first
+PyTorch models, bench/gpu_train.py, bench/gpu_gemm.py's GEMM modules and
+probe_cublaslt.py; LLVM's OpenMP runtime next to the
+runtime library, for the CPU modules; and the training steps of the
+models at batch 256 (bench/models) for the CUDA backend, which only
+gpu_train.py --batch 256 runs. Fashion-MNIST is cut to its first
 16384 training and 2000 test images (the device tool carries 64 MiB).
 
 Usage: bundle.py OUT [--mp-run PATH]   (OUT is created; run from anywhere)
@@ -44,6 +47,9 @@ CASES += [(CONVS, e, amp, "library") for e in ("nchw", "grouped")
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
+# For bench/gpu_train.py --batch 256 only (bench/models, CUDA backend).
+BENCH_TRAIN = [(m, amp) for m in ("mlp", "cnn", "transformer")
+               for amp in ("none", "fp16", "bf16")]
 
 
 def case_name(name, amp, gemm):
@@ -125,6 +131,13 @@ def main():
             run([mp_run, "--train", graph, "--amp", amp, "--optimizer",
                  "adam", "--backend", backend, "--compile-only", "--emit-so",
                  f"{case}/{backend}.so"] + gpu)
+    for model, amp in BENCH_TRAIN:
+        case = os.path.join(args.out, "train", f"{model}-{amp}-b256")
+        os.makedirs(case, exist_ok=True)
+        run([mp_run, "--train",
+             os.path.join(ROOT, "bench", "models", f"{model}_grad_b256.mlir"),
+             "--amp", amp, "--optimizer", "adam", "--backend", "cuda",
+             "--compile-only", "--emit-so", f"{case}/cuda.so"])
     with open(os.path.join(args.out, "train.txt"), "w") as f:
         f.write("\n".join(f"{case_name(m, amp, gemm)} {m}_grad {amp}"
                           for m, amp, gemm in TRAIN) + "\n")
@@ -135,8 +148,9 @@ def main():
     # GEMMs of 1024..8192, generated and on cuBLASLt (bench/gpu_gemm.py).
     run([sys.executable, os.path.join(ROOT, "bench", "gpu_gemm.py"), "build",
          args.out, "--build", args.build])
-    shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                             "check.py"), args.out)
+    for script in ("check.py", "probe_cublaslt.py"):
+        shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                 script), args.out)
     print(f"{len(CASES)} cases and {len(TRAIN)} training steps in "
           f"{args.out}")
 

@@ -6,7 +6,11 @@ reference.
 
   grads    mp-run runs @NAME_grad on the saved batch and initial weights
            (seed 1) in fp32, fp16 and bf16; loss and gradients are compared
-           normwise, max|mp - torch| / max|torch|, per tensor.
+           normwise, max|mp - torch| / max|torch|, per tensor. With GRAPH
+           and TILE, of GRAPH (the model exported at TILE times the batch,
+           bench/models) on TILE copies of the batch: the mean loss and its
+           gradients are the batch's (the fp32 limit TILE times 1e-5: the
+           gradients' f32 sums have TILE times the terms).
   sgd      mp-run --train with plain SGD (lr 0.1) for the saved number of
            steps on the first batches in file order; the losses and the
            final parameters against PyTorch's.
@@ -14,7 +18,7 @@ reference.
            GradScaler had inf injected; the scale and skipped columns must
            equal GradScaler's exactly.
 
-Usage: check_torch_parity.py DIR NAME {grads,sgd,scaler}
+Usage: check_torch_parity.py DIR NAME {grads,sgd,scaler} [GRAPH TILE]
 """
 import csv
 import glob
@@ -38,16 +42,22 @@ def relerr(a, b):
     return float(np.max(np.abs(a - b)) / max(np.max(np.abs(b)), 1e-30))
 
 
-def check_grads(d, name, tmp, tally):
+def check_grads(d, name, tmp, tally, graph=None, tile="1"):
     n = len(glob.glob(os.path.join(d, "init", "arg*.npy")))
     seed = os.path.join(tmp, "seed.npy")
     np.save(seed, np.array(1.0, np.float32))
     inputs = [os.path.join(d, "init", f"arg{i}.npy") for i in range(n)]
-    inputs += [os.path.join(GOLDEN, name, "batch", "x.npy"), os.path.join(GOLDEN, name, "batch", "y.npy"), seed]
+    for part in ("x", "y"):
+        batch = np.load(os.path.join(GOLDEN, name, "batch", f"{part}.npy"))
+        inputs.append(os.path.join(tmp, f"{part}.npy"))
+        np.save(inputs[-1], np.concatenate([batch] * int(tile)))
+    inputs.append(seed)
     refs = ["loss"] + [f"grad{i}" for i in range(n)]
     for amp, limit in LIMITS.items():
+        if amp == "none":
+            limit *= int(tile)
         out = os.path.join(tmp, amp)
-        subprocess.run(["mp-run", os.path.join(d, f"{name}_grad.mlir"), "--entry",
+        subprocess.run(["mp-run", graph or os.path.join(d, f"{name}_grad.mlir"), "--entry",
                         f"{name}_grad", "--amp", amp, "--inputs", ",".join(inputs),
                         "--save-outputs", out], check=True, capture_output=True)
         errs = [relerr(np.load(os.path.join(out, f"out{i}.npy")),
@@ -55,7 +65,7 @@ def check_grads(d, name, tmp, tally):
                 for i, ref in enumerate(refs)]
         label = "fp32" if amp == "none" else amp
         tally.record(max(errs) <= limit,
-                     f"{name} {label}: loss {errs[0]:.1e}, gradients max "
+                     f"{name} {label}{' x' + tile if graph else ''}: loss {errs[0]:.1e}, gradients max "
                      f"{max(errs[1:]):.1e} (limit {limit:g})")
 
 
@@ -104,7 +114,7 @@ def main():
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         {"grads": check_grads, "sgd": check_sgd, "scaler": check_scaler}[what](
-            d, name, tmp, tally)
+            d, name, tmp, tally, *sys.argv[4:6])
     return tally.finish()
 
 
