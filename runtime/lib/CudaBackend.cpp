@@ -95,7 +95,14 @@ struct Driver {
   /// of the kernels that read them.
   CUresult (*cuMemPrefetchAsync)(CUdeviceptr, size_t, CUmemLocation, unsigned,
                                  CUstream);
+  /// Optional: pinned host memory, and the copy engine's copies from it
+  /// (staged arguments; without them, the host writes managed memory).
+  CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
 };
+
+/// The least pinned host memory allocated at once for staged arguments.
+constexpr size_t kMinPinnedBlock = size_t(4) << 20;
 
 /// The process's one connection to the driver: loaded on first use.
 struct Cuda {
@@ -133,6 +140,51 @@ struct Cuda {
   std::map<void *, size_t> blockSizes;
   std::multimap<size_t, void *> freeBlocks;
   size_t inUse = 0, peakInUse = 0, reserved = 0;
+  /// Pinned host blocks that the arguments a call stages pass through on
+  /// their way to the device: their bytes, and how many the call under way
+  /// uses. Kept for the process, like the pool's blocks.
+  struct PinnedBlock {
+    char *base;
+    size_t size, used;
+  };
+  std::vector<PinnedBlock> pinned;
+  /// Whether copies out of them may be under way (none since the last wait
+  /// of the compiled code).
+  bool copiesPending = false;
+
+  /// `bytes` of pinned memory for the call under way (256-byte aligned), or
+  /// null where the driver has none to give: the caller writes managed
+  /// memory instead (and later calls do not ask again).
+  void *takePinned(size_t bytes) {
+    if (!api.cuMemHostAlloc || !api.cuMemcpyHtoDAsync)
+      return nullptr;
+    size_t aligned = (bytes + 255) / 256 * 256;
+    for (PinnedBlock &block : pinned)
+      if (block.size - block.used >= aligned) {
+        block.used += aligned;
+        return block.base + block.used - aligned;
+      }
+    size_t size = std::max(aligned, kMinPinnedBlock);
+    void *base = nullptr;
+    if (api.cuMemHostAlloc(&base, size, 0) != 0) {
+      api.cuMemHostAlloc = nullptr;
+      return nullptr;
+    }
+    pinned.push_back({static_cast<char *>(base), size, aligned});
+    return base;
+  }
+
+  /// After a call: once the copies out of the pinned blocks are done (the
+  /// compiled code waited for the stream before it returned, unless it
+  /// failed first), the next call reuses the blocks.
+  void finishStaging() {
+    if (copiesPending)
+      check(api.cuStreamSynchronize(stream),
+            "cuStreamSynchronize (the copies of staged arguments)");
+    copiesPending = false;
+    for (PinnedBlock &block : pinned)
+      block.used = 0;
+  }
   void take(size_t bytes) {
     inUse += bytes;
     peakInUse = std::max(peakInUse, inUse);
@@ -229,6 +281,10 @@ bool Cuda::ensure() {
     }
     d.cuMemPrefetchAsync = reinterpret_cast<decltype(d.cuMemPrefetchAsync)>(
         dlsym(lib, "cuMemPrefetchAsync_v2"));
+    d.cuMemHostAlloc = reinterpret_cast<decltype(d.cuMemHostAlloc)>(
+        dlsym(lib, "cuMemHostAlloc"));
+    d.cuMemcpyHtoDAsync = reinterpret_cast<decltype(d.cuMemcpyHtoDAsync)>(
+        dlsym(lib, "cuMemcpyHtoDAsync_v2"));
     api = d;
     int count = 0;
     CUdevice dev = 0;
@@ -350,11 +406,12 @@ void mgpuStreamSynchronize(void *stream) {
   if (!stream || !cuda.ensure())
     return;
   // Without blocking mode the failing kernel is not known.
-  cuda.check(cuda.api.cuStreamSynchronize(stream),
-             cuda.blocking ? "cuStreamSynchronize"
-                           : "cuStreamSynchronize (waiting for the kernels "
-                             "launched since the last wait; MP_CUDA_SYNC=1 "
-                             "names the one that failed)");
+  if (cuda.check(cuda.api.cuStreamSynchronize(stream),
+                 cuda.blocking ? "cuStreamSynchronize"
+                               : "cuStreamSynchronize (waiting for the kernels "
+                                 "launched since the last wait; MP_CUDA_SYNC=1 "
+                                 "names the one that failed)"))
+    cuda.copiesPending = false;
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -488,7 +545,9 @@ public:
 
   mp_status invoke(void *fn, void **args) override {
     reinterpret_cast<void (*)(void **)>(fn)(args);
-    return Cuda::get().takeError();
+    Cuda &cuda = Cuda::get();
+    cuda.finishStaging();
+    return cuda.takeError();
   }
 
   mp_status stage(const mp_tensor &tensor, size_t bytes, void **data) override {
@@ -504,6 +563,19 @@ public:
       return status;
     if (!bytes)
       return MP_OK;
+    // Through pinned memory, the copy engine writes the device buffer on
+    // the stream, ahead of the kernels: no page of it moves to the host
+    // (a block from the pool was last written on the device).
+    if (void *pinned = cuda.takePinned(bytes)) {
+      std::memcpy(pinned, tensor.data, bytes);
+      cuda.copiesPending = true;
+      cuda.check(
+          cuda.api.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(*data),
+                                     pinned, bytes, mgpuStreamCreate()),
+          "cuMemcpyHtoDAsync (staging an argument of " + std::to_string(bytes) +
+              " bytes)");
+      return cuda.takeError();
+    }
     std::memcpy(*data, tensor.data, bytes);
     // The pages the host just wrote go to the device in one transfer ahead
     // of the kernels, not page by page as they fault. Only a hint: where

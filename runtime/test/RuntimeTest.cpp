@@ -683,27 +683,52 @@ std::string whereCallsRead() {
 
 // A result is handed over in the buffer the call allocated on the device
 // (no copy), and a later call reads it there (no staging copy): training
-// state stays on the device. A host tensor is staged, and its pages are
-// prefetched to the device (twice: x is staged by two calls).
+// state stays on the device. A host tensor is staged: copied into pinned
+// memory and from there by the copy engine (twice: x is staged by two
+// calls, through the one pinned block, reused once the stream is idle).
+std::string stagingCalls() {
+  return " | pinned blocks " + std::to_string(driverCalls("cuMemHostAlloc")) +
+         " | copies " + std::to_string(driverCalls("cuMemcpyHtoDAsync_v2")) +
+         " | prefetches " +
+         std::to_string(driverCalls("cuMemPrefetchAsync_v2"));
+}
+
 TEST(CudaBackendTest, ResultsStayOnTheDevice) {
   EXPECT_SCENARIO(
       {
         useFakeDriver();
         std::string observed = whereCallsRead();
-        finish(observed + " | prefetches " +
-               std::to_string(driverCalls("cuMemPrefetchAsync_v2")));
+        finish(observed + stagingCalls());
       },
-      "^y in place \\| x staged \\| y 2.000000 \\| prefetches 2\n");
-  // A prefetch is a hint: where the device refuses it, the call goes on
-  // and later calls do not ask again.
+      "^y in place \\| x staged \\| y 2.000000 \\| pinned blocks 1 \\| "
+      "copies 2 \\| prefetches 0\n");
+  // Without pinned memory the host writes the managed buffer, and its pages
+  // are prefetched to the device. A prefetch is a hint: where the device
+  // refuses it, the call goes on and later calls do not ask again.
   EXPECT_SCENARIO(
       {
-        useFakeDriver("cuMemPrefetchAsync_v2:1");
+        useFakeDriver("cuMemHostAlloc:2");
         std::string observed = whereCallsRead();
-        finish(observed + " | prefetches " +
-               std::to_string(driverCalls("cuMemPrefetchAsync_v2")));
+        finish(observed + stagingCalls());
       },
-      "^y in place \\| x staged \\| y 2.000000 \\| prefetches 1\n");
+      "^y in place \\| x staged \\| y 2.000000 \\| pinned blocks 1 \\| "
+      "copies 0 \\| prefetches 2\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuMemHostAlloc:2,cuMemPrefetchAsync_v2:1");
+        std::string observed = whereCallsRead();
+        finish(observed + stagingCalls());
+      },
+      "^y in place \\| x staged \\| y 2.000000 \\| pinned blocks 1 \\| "
+      "copies 0 \\| prefetches 1\n");
+  // A failing copy fails the call with its name and size.
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuMemcpyHtoDAsync_v2:1");
+        finish(whereCallsRead());
+      },
+      "^CUDA backend: cuMemcpyHtoDAsync \\(staging an argument of 4000 "
+      "bytes\\): CUDA_ERROR_INVALID_VALUE\n");
 }
 
 // A GPU without code in the module: the error names the call, the device

@@ -3,11 +3,12 @@
  * Part of the mp project: automatic mixed precision for MLIR.
  *
  * The driver entry points the CUDA backend resolves, with host memory and
- * kernels that run nothing, so the backend's loading, error translation and
- * allocation pool are tested on machines without a GPU. Set by the
+ * kernels that run nothing, so the backend's loading, error translation,
+ * allocation pool and staging are tested on machines without a GPU. Set by the
  * environment:
  *   MP_FAKE_CUDA_FAIL=CALL:CODE[:TIMES]  CALL returns CODE (TIMES times, or
- *                                        always);
+ *                                        always); several, separated by
+ *                                        commas;
  *   MP_FAKE_CUDA_SM=NN                   the device's compute capability
  *                                        (default 80);
  *   MP_FAKE_CUDA_MEMORY=BYTES            managed memory available (default:
@@ -43,13 +44,16 @@ static CUresult enter(const char *call) {
       (strcmp(call, "cuLaunchKernel") == 0 ||
        strcmp(call, "cuStreamSynchronize") == 0))
     fprintf(stderr, "fake-cuda: %s\n", call);
-  const char *fail = getenv("MP_FAKE_CUDA_FAIL");
   size_t length = strlen(call);
-  if (!fail || strncmp(fail, call, length) != 0 || fail[length] != ':')
-    return 0;
-  int code = 0, times = 0;
-  int fields = sscanf(fail + length + 1, "%d:%d", &code, &times);
-  return fields == 2 && counts[i] > times ? 0 : code;
+  for (const char *fail = getenv("MP_FAKE_CUDA_FAIL"); fail && *fail;
+       fail = strchr(fail, ',') ? strchr(fail, ',') + 1 : NULL) {
+    if (strncmp(fail, call, length) != 0 || fail[length] != ':')
+      continue;
+    int code = 0, times = 0;
+    int fields = sscanf(fail + length + 1, "%d:%d", &code, &times);
+    return fields == 2 && counts[i] > times ? 0 : code;
+  }
+  return 0;
 }
 
 int mp_fake_cuda_calls(const char *call) {
@@ -197,11 +201,37 @@ CUresult cuMemPrefetchAsync_v2(unsigned long long pointer, size_t bytes,
              ? 0
              : 1; /* CUDA_ERROR_INVALID_VALUE */
 }
+
+/* Pinned host memory is host memory. */
+CUresult cuMemHostAlloc(void **out, size_t bytes, unsigned flags) {
+  CUresult result = enter("cuMemHostAlloc");
+  if (result)
+    return result;
+  *out = aligned_alloc(256, (bytes + 255) / 256 * 256);
+  return flags == 0 && *out ? 0 : 1;
+}
+
+/* The destination range must start a managed block and fit in it. */
+CUresult cuMemcpyHtoDAsync_v2(unsigned long long pointer, const void *source,
+                              size_t bytes, void *stream) {
+  (void)stream;
+  CUresult result = enter("cuMemcpyHtoDAsync_v2");
+  if (result)
+    return result;
+  size_t *block = (size_t *)pointer - 256 / sizeof(size_t);
+  if (bytes > block[0])
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  memcpy((void *)pointer, source, bytes);
+  return 0;
+}
 #endif
 
 /* Names the errors the tests use; others are unknown, as to an old driver. */
 CUresult cuGetErrorName(CUresult error, const char **name) {
   switch (error) {
+  case 1:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    return 0;
   case 2:
     *name = "CUDA_ERROR_OUT_OF_MEMORY";
     return 0;
