@@ -58,13 +58,22 @@ struct Kernel {
   llvm::SetVector<Value> reads, writes;
 };
 
-/// The kernels of one function.
+/// A call of a CUDA library: a contraction run by cuBLASLt (with the
+/// consumer its epilogue computes: mp-gpu-library-gemm) or a convolution by
+/// cuDNN (mp-gpu-library-conv).
+struct LibraryCall {
+  func::CallOp call;
+  StringRef library;
+  /// Where the ops it computes come from (`file:line:col`).
+  SmallVector<std::string> ops;
+};
+
+/// The kernels and library calls of one function.
 struct FunctionKernels {
   func::FuncOp func;
   SmallVector<Kernel> kernels;
+  SmallVector<LibraryCall, 0> calls;
   int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
-  /// Contractions run by cuBLASLt (calls of mp-gpu-library-gemm) and
-  /// convolutions run by cuDNN (mp-gpu-library-conv).
   int64_t libraryGemms = 0, libraryConvs = 0;
 
   void add(Kernel kernel) {
@@ -85,17 +94,36 @@ static int64_t getBytes(Type type) {
          llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
 }
 
+/// `file:line:col`.
+static std::string format(FileLineColLoc file) {
+  return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+          Twine(file.getStartColumn()))
+      .str();
+}
+
 /// `file:line:col` of `op` if it has one, else its location as MLIR prints
 /// it.
 static std::string getLocation(Operation *op) {
+  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
+    return format(file);
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getStartColumn();
-  else
-    op->getLoc().print(os);
+  op->getLoc().print(os);
   return text;
+}
+
+/// A library call of `library`: the `file:line:col` its location holds
+/// (a fused location: the contraction's and its epilogue's), each once.
+static LibraryCall analyze(func::CallOp call, StringRef library) {
+  LibraryCall result{call, library};
+  llvm::StringSet<> seen;
+  call.getLoc()->walk([&](Location loc) {
+    if (auto file = dyn_cast<FileLineColLoc>(loc))
+      if (std::string text = format(file); seen.insert(text).second)
+        result.ops.push_back(text);
+    return WalkResult::advance();
+  });
+  return result;
 }
 
 static Kernel analyze(gpu::LaunchOp launch) {
@@ -182,9 +210,16 @@ static void writeJson(llvm::raw_ostream &os,
           {"bytes_written", k.bytesWritten},
           {"activation_bytes", k.activationBytes}});
     }
+    llvm::json::Array calls;
+    for (auto [i, c] : llvm::enumerate(f.calls))
+      calls.push_back(llvm::json::Object{{"index", static_cast<int64_t>(i)},
+                                         {"library", c.library},
+                                         {"location", getLocation(c.call)},
+                                         {"ops", llvm::json::Array(c.ops)}});
     functionArray.push_back(
         llvm::json::Object{{"function", f.func.getName()},
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
+                           {"library_calls", std::move(calls)},
                            {"gemm_kernels", f.gemms},
                            {"library_gemms", f.libraryGemms},
                            {"library_convs", f.libraryConvs},
@@ -200,7 +235,8 @@ static void writeJson(llvm::raw_ostream &os,
 /// The kernels of `functions` as a Graphviz graph: per function a cluster,
 /// in it per kernel a cluster of the ops fused into it (by location),
 /// filled by kind (GEMM on mma.sync, parallel loops), and an edge from the
-/// kernel that last wrote a buffer to each kernel that reads it.
+/// kernel that last wrote a buffer to each kernel that reads it; per
+/// library call a cluster of the ops it computes.
 static void writeDot(llvm::raw_ostream &os,
                      MutableArrayRef<FunctionKernels> functions) {
   os << "digraph kernels {\n  compound=true;\n  node [shape=box, "
@@ -224,6 +260,18 @@ static void writeDot(llvm::raw_ostream &os,
         ops.push_back(getLocation(kernel.launch));
       for (auto [i, op] : llvm::enumerate(ops))
         os << "      f" << f << "_k" << k << "_" << i << " [label=\""
+           << llvm::sys::path::filename(op) << "\"];\n";
+      os << "    }\n";
+    }
+    // Library calls: a cluster each, the ops they compute in it (no edges:
+    // they take addresses, not buffers).
+    for (auto [c, call] : llvm::enumerate(function.calls)) {
+      os << "    subgraph cluster_f" << f << "_l" << c
+         << " {\n      style=filled; fillcolor=\"lightblue\";\n"
+         << "      label=\"library call " << c << ": " << call.library
+         << "\";\n";
+      for (auto [i, op] : llvm::enumerate(call.ops))
+        os << "      f" << f << "_l" << c << "_" << i << " [label=\""
            << llvm::sys::path::filename(op) << "\"];\n";
       os << "    }\n";
     }
@@ -260,8 +308,12 @@ struct GPUKernelReportPass
       FunctionKernels f{func};
       func.walk([&](gpu::LaunchOp launch) { f.add(analyze(launch)); });
       func.walk([&](func::CallOp call) {
-        f.libraryGemms += call.getCallee() == kLibraryGemmFunction;
-        f.libraryConvs += call.getCallee() == kLibraryConvFunction;
+        bool gemm = call.getCallee() == kLibraryGemmFunction;
+        bool conv = call.getCallee() == kLibraryConvFunction;
+        f.libraryGemms += gemm;
+        f.libraryConvs += conv;
+        if (gemm || conv)
+          f.calls.push_back(analyze(call, gemm ? "cuBLASLt" : "cuDNN"));
       });
       if (!f.kernels.empty() || f.libraryGemms || f.libraryConvs)
         functions.push_back(std::move(f));

@@ -215,7 +215,13 @@ struct GPULibraryGemmPass
     args.push_back(epilogue && epilogue->bias
                        ? getBufferAddress(rewriter, loc, epilogue->bias)
                        : constant(i64, 0));
-    func::CallOp::create(rewriter, loc, gemm, args);
+    // The call computes the contraction and the consumer: it is located at
+    // both (the kernel report lists them).
+    func::CallOp::create(
+        rewriter,
+        epilogue ? rewriter.getFusedLoc({loc, epilogue->consumer.getLoc()})
+                 : loc,
+        gemm, args);
     if (zeroInit) {
       rewriter.eraseOp(zeroInit);
       ++numFillsDropped;

@@ -16,6 +16,7 @@
 // CHECK-NEXT: "function": "two_kernels",
 // CHECK-NEXT: "gemm_kernels": 0,
 // CHECK-NEXT: "kernels": 2,
+// CHECK-NEXT: "library_calls": [],
 // CHECK-NEXT: "library_convs": 0,
 // CHECK-NEXT: "library_gemms": 0,
 // CHECK-NEXT: "per_kernel": [
