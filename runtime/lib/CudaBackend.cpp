@@ -64,6 +64,7 @@ using CUcontext = void *;
 using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
+using CUevent = void *;
 constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
 constexpr unsigned kMemAttachGlobal = 1;
 constexpr int kMemLocationTypeDevice = 1;
@@ -99,6 +100,11 @@ struct Driver {
   /// (staged arguments; without them, the host writes managed memory).
   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  /// Optional: events, which time each call on the device
+  /// (mp_cuda_last_call_ms).
+  CUresult (*cuEventCreate)(CUevent *, unsigned);
+  CUresult (*cuEventRecord)(CUevent, CUstream);
+  CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
 };
 
 /// The least pinned host memory allocated at once for staged arguments.
@@ -151,6 +157,38 @@ struct Cuda {
   /// Whether copies out of them may be under way (none since the last wait
   /// of the compiled code).
   bool copiesPending = false;
+  /// Events on the stream when a call starts and at each of its waits (the
+  /// last one ends it), and the device time of the last call in ms (-1:
+  /// none, or no events).
+  CUevent callStart = nullptr, callEnd = nullptr;
+  bool callEnded = false;
+  float lastCallMs = -1;
+
+  /// Records the start of a call's device work on the stream, if the
+  /// driver has events.
+  void startCall() {
+    callEnded = false;
+    if (!api.cuEventCreate || !stream)
+      return;
+    if ((!callStart && api.cuEventCreate(&callStart, 0) != 0) ||
+        (!callEnd && api.cuEventCreate(&callEnd, 0) != 0) ||
+        api.cuEventRecord(callStart, stream) != 0)
+      api.cuEventCreate = nullptr; // timing is a convenience: no more tries
+  }
+
+  /// At a wait of the call: its work so far ends there.
+  void markCallEnd() {
+    if (api.cuEventCreate && callStart && callEnd)
+      callEnded = api.cuEventRecord(callEnd, stream) == 0;
+  }
+
+  /// After the call (the stream idle): its device time.
+  void finishCall() {
+    float ms = 0;
+    if (callEnded && pending.empty() && api.cuEventCreate &&
+        api.cuEventElapsedTime(&ms, callStart, callEnd) == 0)
+      lastCallMs = ms;
+  }
 
   /// `bytes` of pinned memory for the call under way (256-byte aligned), or
   /// null where the driver has none to give: the caller writes managed
@@ -285,6 +323,18 @@ bool Cuda::ensure() {
         dlsym(lib, "cuMemHostAlloc"));
     d.cuMemcpyHtoDAsync = reinterpret_cast<decltype(d.cuMemcpyHtoDAsync)>(
         dlsym(lib, "cuMemcpyHtoDAsync_v2"));
+    d.cuEventCreate = reinterpret_cast<decltype(d.cuEventCreate)>(
+        dlsym(lib, "cuEventCreate"));
+    d.cuEventRecord = reinterpret_cast<decltype(d.cuEventRecord)>(
+        dlsym(lib, "cuEventRecord"));
+    // cuda.h 12.8 and newer name cuEventElapsedTime_v2 (same arguments).
+    void *elapsed = dlsym(lib, "cuEventElapsedTime_v2");
+    if (!elapsed)
+      elapsed = dlsym(lib, "cuEventElapsedTime");
+    d.cuEventElapsedTime =
+        reinterpret_cast<decltype(d.cuEventElapsedTime)>(elapsed);
+    if (!d.cuEventRecord || !d.cuEventElapsedTime)
+      d.cuEventCreate = nullptr;
     api = d;
     int count = 0;
     CUdevice dev = 0;
@@ -405,6 +455,7 @@ void mgpuStreamSynchronize(void *stream) {
   Cuda &cuda = Cuda::get();
   if (!stream || !cuda.ensure())
     return;
+  cuda.markCallEnd();
   // Without blocking mode the failing kernel is not known.
   if (cuda.check(cuda.api.cuStreamSynchronize(stream),
                  cuda.blocking ? "cuStreamSynchronize"
@@ -506,6 +557,8 @@ void mp_cuda_memory(size_t *peak, size_t *reserved) {
   *peak = cuda.peakInUse;
   *reserved = cuda.reserved;
 }
+
+double mp_cuda_last_call_ms(void) { return Cuda::get().lastCallMs; }
 } // extern "C"
 
 //===----------------------------------------------------------------------===//
@@ -544,9 +597,12 @@ public:
   }
 
   mp_status invoke(void *fn, void **args) override {
-    reinterpret_cast<void (*)(void **)>(fn)(args);
     Cuda &cuda = Cuda::get();
+    mgpuStreamCreate();
+    cuda.startCall();
+    reinterpret_cast<void (*)(void **)>(fn)(args);
     cuda.finishStaging();
+    cuda.finishCall();
     return cuda.takeError();
   }
 
@@ -631,6 +687,8 @@ int mp_runtime::cuda::queryStream() {
     return 0;
   return cuda.check(result, "cuStreamQuery") ? 1 : -1;
 }
+
+void mp_runtime::cuda::forgetCallTime() { Cuda::get().lastCallMs = -1; }
 
 void mp_runtime::cuda::recordFailure(const std::string &message) {
   Cuda &cuda = Cuda::get();

@@ -150,6 +150,9 @@ void finishLaunch();
 /// Whether the work put on the stream so far is done: 1 done, 0 still
 /// running, -1 failed (the failure is recorded) or nothing may run.
 int queryStream();
+/// Forgets the device time of the last call (mp_cuda_last_call_ms): an
+/// entry call starts, on whichever backend.
+void forgetCallTime();
 } // namespace cuda
 
 /// The world of a data-parallel run (Communicator.cpp) as the device

@@ -326,16 +326,21 @@ int main(int argc, char **argv) {
       runtimeError();
       break;
     }
-    std::vector<double> times;
+    // Wall-clock times and, on the CUDA backend, device times (events).
+    std::vector<double> times, deviceTimes;
     for (long n = 0; ok && n <= flags.repeat; ++n) {
       results = mp_runtime::TensorList(mp_entry_num_results(entry));
       auto start = std::chrono::steady_clock::now();
       ok = mp_entry_call(entry, args.data(), args.size(), results.data(),
                          results.size()) == MP_OK;
-      if (n > 0) // the first call loads code and warms caches
-        times.push_back(std::chrono::duration<double>(
-                            std::chrono::steady_clock::now() - start)
-                            .count());
+      if (n == 0) // the first call loads code and warms caches
+        continue;
+      times.push_back(std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count() *
+                      1e3);
+      if (double ms = mp_cuda_last_call_ms(); ms >= 0)
+        deviceTimes.push_back(ms);
     }
     if (!ok) {
       runtimeError();
@@ -362,16 +367,20 @@ int main(int argc, char **argv) {
       runtimeError();
       break;
     }
-    if (!times.empty()) {
-      std::sort(times.begin(), times.end());
+    auto printTimes = [&](const char *what, std::vector<double> &ms) {
+      std::sort(ms.begin(), ms.end());
       char line[256];
       std::snprintf(line, sizeof(line),
-                    "time per call (%s): median %.4g ms over %zu calls, min "
+                    "%s per call (%s): median %.4g ms over %zu calls, min "
                     "%.4g ms, max %.4g ms\n",
-                    mp_module_backend(module), times[times.size() / 2] * 1e3,
-                    times.size(), times.front() * 1e3, times.back() * 1e3);
-      print(line);
-    }
+                    what, mp_module_backend(module), ms[ms.size() / 2],
+                    ms.size(), ms.front(), ms.back());
+      return print(line);
+    };
+    if (!times.empty())
+      printTimes("time", times);
+    if (!times.empty() && deviceTimes.size() == times.size())
+      printTimes("device time", deviceTimes);
     status = std::fflush(stdout) == 0 ? 0 : 1;
   } while (false);
   args = mp_runtime::TensorList();

@@ -492,24 +492,38 @@ static void printComparison(TensorList &mixed, TensorList &reference) {
 static llvm::Error timeCalls(const std::string &label,
                              const CompiledModule &compiled, mp_entry *entry,
                              TensorList &args) {
-  std::vector<double> times;
+  // Wall-clock times and, on the CUDA backend, device times (events).
+  std::vector<double> times, deviceTimes;
   for (unsigned n = 0; n <= repeat; ++n) {
     auto start = std::chrono::steady_clock::now();
     llvm::Expected<TensorList> results = call(entry, args);
     if (!results)
       return results.takeError();
-    if (n > 0) // the first call warms up caches and page tables
-      times.push_back(std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
+    if (n == 0) // the first call warms up caches and page tables
+      continue;
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count() *
+        1e3);
+    if (double ms = mp_cuda_last_call_ms(); ms >= 0)
+      deviceTimes.push_back(ms);
   }
-  std::sort(times.begin(), times.end());
-  double median = times[times.size() / 2];
-  llvm::outs() << llvm::format(
-      "time per call (%s): median %.4g ms over %u calls, min %.4g ms, max "
-      "%.4g ms (compilation %.3g s, not included)\n",
-      label.c_str(), median * 1e3, static_cast<unsigned>(repeat),
-      times.front() * 1e3, times.back() * 1e3, compiled.getCompileSeconds());
+  auto print = [&](const char *what, std::vector<double> &ms,
+                   const std::string &note) {
+    std::sort(ms.begin(), ms.end());
+    llvm::outs() << llvm::format(
+        "%s per call (%s): median %.4g ms over %u calls, min %.4g ms, max "
+        "%.4g ms (%s)\n",
+        what, label.c_str(), ms[ms.size() / 2], static_cast<unsigned>(repeat),
+        ms.front(), ms.back(), note.c_str());
+  };
+  char compilation[64];
+  std::snprintf(compilation, sizeof(compilation),
+                "compilation %.3g s, not included",
+                compiled.getCompileSeconds());
+  print("time", times, compilation);
+  if (deviceTimes.size() == times.size())
+    print("device time", deviceTimes, "CUDA events: the call's GPU work");
   return llvm::Error::success();
 }
 

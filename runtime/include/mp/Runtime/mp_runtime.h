@@ -158,6 +158,13 @@ mp_status mp_backend_probe(const char *backend, char *buf, size_t size);
  * now (`reserved`). Zeros before the backend allocates. */
 void mp_cuda_memory(size_t *peak, size_t *reserved);
 
+/* The device time of the last entry call, in ms, if it ran on the CUDA
+ * backend: from the start of its work on the stream (after its arguments'
+ * copies) to the end of the work it last waited for, measured with CUDA
+ * events. -1 before any call, after a call on the CPU backend or one that
+ * failed or never waited, and where the driver has no events. */
+double mp_cuda_last_call_ms(void);
+
 /* The threads of CPU modules compiled to run on several (mp-lower-to-cpu
  * parallel=true, the default): 0 (the default) for as many as the machine
  * has cores ($OMP_NUM_THREADS if set; under mpirun, divided among the
