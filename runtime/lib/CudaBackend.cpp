@@ -630,7 +630,10 @@ public:
                                      pinned, bytes, mgpuStreamCreate()),
           "cuMemcpyHtoDAsync (staging an argument of " + std::to_string(bytes) +
               " bytes)");
-      return cuda.takeError();
+      mp_status status = cuda.takeError();
+      if (status != MP_OK)
+        release(*data);
+      return status;
     }
     std::memcpy(*data, tensor.data, bytes);
     // The pages the host just wrote go to the device in one transfer ahead
