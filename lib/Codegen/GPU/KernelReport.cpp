@@ -43,48 +43,6 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-namespace {
-/// What one gpu.launch does.
-struct Kernel {
-  gpu::LaunchOp launch;
-  bool gemm = false;
-  int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0;
-  /// Bytes of its workgroup (shared) memory.
-  int64_t sharedBytes = 0;
-  /// Where the ops computed in it come from (`file:line:col`, each once, in
-  /// the order they first appear): the ops fused into it.
-  SmallVector<std::string> ops;
-  /// The buffers (seen through views) it reads and writes.
-  llvm::SetVector<Value> reads, writes;
-};
-
-/// A call of a CUDA library: a contraction run by cuBLASLt (with the
-/// consumer its epilogue computes: mp-gpu-library-gemm) or a convolution by
-/// cuDNN (mp-gpu-library-conv).
-struct LibraryCall {
-  func::CallOp call;
-  StringRef library;
-  /// Where the ops it computes come from (`file:line:col`).
-  SmallVector<std::string> ops;
-};
-
-/// The kernels and library calls of one function.
-struct FunctionKernels {
-  func::FuncOp func;
-  SmallVector<Kernel> kernels;
-  SmallVector<LibraryCall, 0> calls;
-  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
-  int64_t libraryGemms = 0, libraryConvs = 0;
-
-  void add(Kernel kernel) {
-    bytesMoved += kernel.bytesRead + kernel.bytesWritten;
-    activationBytes += kernel.activationBytes;
-    gemms += kernel.gemm;
-    kernels.push_back(kernel);
-  }
-};
-} // namespace
-
 /// The bytes of a memref type, or 0 if its shape is not static.
 static int64_t getBytes(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
@@ -93,6 +51,83 @@ static int64_t getBytes(Type type) {
   return memref.getNumElements() *
          llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
 }
+
+namespace {
+/// The memory a kernel or a library call moves: each buffer it touches
+/// once, at its static size; activations are the buffers the function
+/// allocates.
+struct Traffic {
+  int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0;
+  /// The buffers (seen through views: their roots) it reads and writes.
+  llvm::SetVector<Value> reads, writes;
+
+  void add(Value buffer, bool read, bool written) {
+    Value root = getRootBuffer(buffer);
+    if (read)
+      reads.insert(root);
+    if (written)
+      writes.insert(root);
+    int64_t bytes = getBytes(buffer.getType());
+    bytesRead += read ? bytes : 0;
+    bytesWritten += written ? bytes : 0;
+    if (root.getDefiningOp<memref::AllocOp>())
+      activationBytes += (read ? bytes : 0) + (written ? bytes : 0);
+  }
+};
+
+/// What one gpu.launch does.
+struct Kernel {
+  gpu::LaunchOp launch;
+  bool gemm = false;
+  Traffic traffic;
+  /// Bytes of its workgroup (shared) memory.
+  int64_t sharedBytes = 0;
+  /// Where the ops computed in it come from (`file:line:col`, each once, in
+  /// the order they first appear): the ops fused into it.
+  SmallVector<std::string> ops;
+};
+
+/// A call of a CUDA library: a contraction run by cuBLASLt (with the
+/// consumer its epilogue computes: mp-gpu-library-gemm) or a convolution by
+/// cuDNN (mp-gpu-library-conv).
+struct LibraryCall {
+  func::CallOp call;
+  StringRef library;
+  Traffic traffic;
+  /// Where the ops it computes come from (`file:line:col`).
+  SmallVector<std::string> ops;
+};
+
+/// A kernel (0, its index) or a library call (1, its index) of a function.
+using Unit = std::pair<unsigned, size_t>;
+
+/// The kernels and library calls of one function.
+struct FunctionKernels {
+  func::FuncOp func;
+  SmallVector<Kernel, 0> kernels;
+  SmallVector<LibraryCall, 0> calls;
+  /// Both in program order.
+  SmallVector<Unit> order;
+  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
+  int64_t libraryGemms = 0, libraryConvs = 0;
+
+  void add(const Traffic &traffic) {
+    bytesMoved += traffic.bytesRead + traffic.bytesWritten;
+    activationBytes += traffic.activationBytes;
+  }
+  void add(Kernel kernel) {
+    add(kernel.traffic);
+    gemms += kernel.gemm;
+    order.push_back({0, kernels.size()});
+    kernels.push_back(std::move(kernel));
+  }
+  void add(LibraryCall call) {
+    add(call.traffic);
+    order.push_back({1, calls.size()});
+    calls.push_back(std::move(call));
+  }
+};
+} // namespace
 
 /// `file:line:col`.
 static std::string format(FileLineColLoc file) {
@@ -112,10 +147,50 @@ static std::string getLocation(Operation *op) {
   return text;
 }
 
-/// A library call of `library`: the `file:line:col` its location holds
-/// (a fused location: the contraction's and its epilogue's), each once.
+/// The buffer whose address (getBufferAddress: its aligned pointer plus its
+/// offset, as an i64) `address` is, or null.
+static Value getAddressedBuffer(Value address) {
+  while (Operation *def = address.getDefiningOp()) {
+    if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def))
+      return pointer.getSource();
+    if (isa<arith::IndexCastOp>(def))
+      address = def->getOperand(0);
+    else if (isa<arith::AddIOp>(def))
+      address = def->getOperand(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// A library call of `library`: the buffers it reads and writes (from its
+/// arguments, see mp-gpu-library-gemm and mp-gpu-library-conv), and the
+/// `file:line:col` its location holds (a fused location: the contraction's
+/// and its epilogue's), each once.
 static LibraryCall analyze(func::CallOp call, StringRef library) {
   LibraryCall result{call, library};
+  auto touch = [&](unsigned position, bool read, bool written) {
+    if (Value buffer = getAddressedBuffer(call.getOperand(position)))
+      result.traffic.add(buffer, read, written);
+  };
+  unsigned last = call.getNumOperands() - 1;
+  if (library == "cuBLASLt") {
+    // A, B, D (read too with beta != 0), the bias.
+    std::optional<APFloat> beta;
+    if (auto constant =
+            call.getOperand(17).getDefiningOp<arith::ConstantFloatOp>())
+      beta = constant.value();
+    touch(5, true, false);
+    touch(9, true, false);
+    touch(13, !beta || !beta->isZero(), true);
+    touch(last, true, false);
+  } else {
+    // x, w, y: kind 1 (backward data) writes x from y.
+    bool backward = getConstantIntValue(call.getOperand(1)) == 1;
+    touch(last - 2, !backward, backward);
+    touch(last - 1, true, false);
+    touch(last, backward, !backward);
+  }
   llvm::StringSet<> seen;
   call.getLoc()->walk([&](Location loc) {
     if (auto file = dyn_cast<FileLineColLoc>(loc))
@@ -168,18 +243,8 @@ static Kernel analyze(gpu::LaunchOp launch) {
       written |= isa<MemoryEffects::Write>(effect.getEffect());
     }
   });
-  for (auto &[buffer, access] : touched) {
-    if (access.first)
-      kernel.reads.insert(getRootBuffer(buffer));
-    if (access.second)
-      kernel.writes.insert(getRootBuffer(buffer));
-    int64_t bytes = getBytes(buffer.getType());
-    int64_t moved = (access.first ? bytes : 0) + (access.second ? bytes : 0);
-    kernel.bytesRead += access.first ? bytes : 0;
-    kernel.bytesWritten += access.second ? bytes : 0;
-    if (getRootBuffer(buffer).getDefiningOp<memref::AllocOp>())
-      kernel.activationBytes += moved;
-  }
+  for (auto &[buffer, access] : touched)
+    kernel.traffic.add(buffer, access.first, access.second);
   return kernel;
 }
 
@@ -206,16 +271,20 @@ static void writeJson(llvm::raw_ostream &os,
           {"location", getLocation(k.launch)},
           {"ops", llvm::json::Array(k.ops)},
           {"shared_bytes", k.sharedBytes},
-          {"bytes_read", k.bytesRead},
-          {"bytes_written", k.bytesWritten},
-          {"activation_bytes", k.activationBytes}});
+          {"bytes_read", k.traffic.bytesRead},
+          {"bytes_written", k.traffic.bytesWritten},
+          {"activation_bytes", k.traffic.activationBytes}});
     }
     llvm::json::Array calls;
     for (auto [i, c] : llvm::enumerate(f.calls))
-      calls.push_back(llvm::json::Object{{"index", static_cast<int64_t>(i)},
-                                         {"library", c.library},
-                                         {"location", getLocation(c.call)},
-                                         {"ops", llvm::json::Array(c.ops)}});
+      calls.push_back(
+          llvm::json::Object{{"index", static_cast<int64_t>(i)},
+                             {"library", c.library},
+                             {"location", getLocation(c.call)},
+                             {"ops", llvm::json::Array(c.ops)},
+                             {"bytes_read", c.traffic.bytesRead},
+                             {"bytes_written", c.traffic.bytesWritten},
+                             {"activation_bytes", c.traffic.activationBytes}});
     functionArray.push_back(
         llvm::json::Object{{"function", f.func.getName()},
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
@@ -234,9 +303,9 @@ static void writeJson(llvm::raw_ostream &os,
 
 /// The kernels of `functions` as a Graphviz graph: per function a cluster,
 /// in it per kernel a cluster of the ops fused into it (by location),
-/// filled by kind (GEMM on mma.sync, parallel loops), and an edge from the
-/// kernel that last wrote a buffer to each kernel that reads it; per
-/// library call a cluster of the ops it computes.
+/// filled by kind (GEMM on mma.sync, parallel loops), per library call a
+/// cluster of the ops it computes, and an edge from the kernel or call that
+/// last wrote a buffer to each one that reads it.
 static void writeDot(llvm::raw_ostream &os,
                      MutableArrayRef<FunctionKernels> functions) {
   os << "digraph kernels {\n  compound=true;\n  node [shape=box, "
@@ -244,52 +313,59 @@ static void writeDot(llvm::raw_ostream &os,
   for (auto [f, function] : llvm::enumerate(functions)) {
     os << "  subgraph cluster_f" << f << " {\n    label=\"@"
        << function.func.getName() << "\";\n";
-    auto node = [&](size_t k) {
-      return llvm::formatv("f{0}_k{1}_0", f, k).str();
+    // A cluster `fF_ID` of a node per op (one at `fallback` if none is
+    // located, to connect).
+    auto cluster = [&](const std::string &id, StringRef colour,
+                       const Twine &label, ArrayRef<std::string> ops,
+                       Operation *fallback) {
+      os << "    subgraph cluster_f" << f << "_" << id
+         << " {\n      style=filled; fillcolor=\"" << colour << "\";\n"
+         << "      label=\"" << label << "\";\n";
+      SmallVector<std::string> nodes(ops);
+      if (nodes.empty())
+        nodes.push_back(getLocation(fallback));
+      for (auto [i, op] : llvm::enumerate(nodes))
+        os << "      f" << f << "_" << id << "_" << i << " [label=\""
+           << llvm::sys::path::filename(op) << "\"];\n";
+      os << "    }\n";
+    };
+    // Kernels are `k<i>`, library calls `l<i>`.
+    auto id = [](Unit unit) {
+      return (unit.first ? "l" : "k") + std::to_string(unit.second);
     };
     for (auto [k, kernel] : llvm::enumerate(function.kernels)) {
-      os << "    subgraph cluster_f" << f << "_k" << k
-         << " {\n      style=filled; fillcolor=\""
-         << (kernel.gemm ? "palegreen" : "lightgrey") << "\";\n"
-         << "      label=\"kernel " << k << ": "
-         << (kernel.gemm ? "mma.sync GEMM" : "parallel loops") << ", "
-         << kernel.bytesRead + kernel.bytesWritten << " B\";\n";
-      // A kernel with no located op still gets a node to connect.
-      SmallVector<std::string> ops = kernel.ops;
-      if (ops.empty())
-        ops.push_back(getLocation(kernel.launch));
-      for (auto [i, op] : llvm::enumerate(ops))
-        os << "      f" << f << "_k" << k << "_" << i << " [label=\""
-           << llvm::sys::path::filename(op) << "\"];\n";
-      os << "    }\n";
+      int64_t bytes = kernel.traffic.bytesRead + kernel.traffic.bytesWritten;
+      StringRef kind = kernel.gemm ? "mma.sync GEMM" : "parallel loops";
+      cluster(id({0, k}), kernel.gemm ? "palegreen" : "lightgrey",
+              "kernel " + Twine(k) + ": " + kind + ", " + Twine(bytes) + " B",
+              kernel.ops, kernel.launch);
     }
-    // Library calls: a cluster each, the ops they compute in it (no edges:
-    // they take addresses, not buffers).
     for (auto [c, call] : llvm::enumerate(function.calls)) {
-      os << "    subgraph cluster_f" << f << "_l" << c
-         << " {\n      style=filled; fillcolor=\"lightblue\";\n"
-         << "      label=\"library call " << c << ": " << call.library
-         << "\";\n";
-      for (auto [i, op] : llvm::enumerate(call.ops))
-        os << "      f" << f << "_l" << c << "_" << i << " [label=\""
-           << llvm::sys::path::filename(op) << "\"];\n";
-      os << "    }\n";
+      int64_t bytes = call.traffic.bytesRead + call.traffic.bytesWritten;
+      cluster(id({1, c}), "lightblue",
+              "library call " + Twine(c) + ": " + call.library + ", " +
+                  Twine(bytes) + " B",
+              call.ops, call.call);
     }
-    DenseMap<Value, size_t> lastWriter;
-    llvm::SetVector<std::pair<size_t, size_t>> edges;
-    for (auto [k, kernel] : llvm::enumerate(function.kernels)) {
-      for (Value buffer : kernel.reads) {
+    auto traffic = [&](Unit unit) -> const Traffic & {
+      return unit.first ? function.calls[unit.second].traffic
+                        : function.kernels[unit.second].traffic;
+    };
+    DenseMap<Value, Unit> lastWriter;
+    llvm::SetVector<std::pair<Unit, Unit>> edges;
+    for (Unit unit : function.order) {
+      for (Value buffer : traffic(unit).reads) {
         auto it = lastWriter.find(buffer);
-        if (it != lastWriter.end() && it->second != k)
-          edges.insert({it->second, k});
+        if (it != lastWriter.end() && it->second != unit)
+          edges.insert({it->second, unit});
       }
-      for (Value buffer : kernel.writes)
-        lastWriter[buffer] = k;
+      for (Value buffer : traffic(unit).writes)
+        lastWriter[buffer] = unit;
     }
     for (auto [from, to] : edges)
-      os << "    " << node(from) << " -> " << node(to) << " [ltail=cluster_f"
-         << f << "_k" << from << ", lhead=cluster_f" << f << "_k" << to
-         << "];\n";
+      os << "    f" << f << "_" << id(from) << "_0 -> f" << f << "_" << id(to)
+         << "_0 [ltail=cluster_f" << f << "_" << id(from) << ", lhead=cluster_f"
+         << f << "_" << id(to) << "];\n";
     os << "  }\n";
   }
   os << "}\n";
@@ -306,14 +382,16 @@ struct GPUKernelReportPass
     SmallVector<FunctionKernels> functions;
     module.walk([&](func::FuncOp func) {
       FunctionKernels f{func};
-      func.walk([&](gpu::LaunchOp launch) { f.add(analyze(launch)); });
-      func.walk([&](func::CallOp call) {
-        bool gemm = call.getCallee() == kLibraryGemmFunction;
-        bool conv = call.getCallee() == kLibraryConvFunction;
+      func.walk([&](Operation *op) {
+        if (auto launch = dyn_cast<gpu::LaunchOp>(op))
+          return f.add(analyze(launch));
+        auto call = dyn_cast<func::CallOp>(op);
+        bool gemm = call && call.getCallee() == kLibraryGemmFunction;
+        bool conv = call && call.getCallee() == kLibraryConvFunction;
         f.libraryGemms += gemm;
         f.libraryConvs += conv;
         if (gemm || conv)
-          f.calls.push_back(analyze(call, gemm ? "cuBLASLt" : "cuDNN"));
+          f.add(analyze(call, gemm ? "cuBLASLt" : "cuDNN"));
       });
       if (!f.kernels.empty() || f.libraryGemms || f.libraryConvs)
         functions.push_back(std::move(f));

@@ -60,7 +60,7 @@
 // DOT-NEXT: }
 // DOT-NEXT: f0_k0_0 -> f0_k1_0 [ltail=cluster_f0_k0, lhead=cluster_f0_k1];
 // DOT-NEXT: }
-// DOT-NEXT: }
+// (@library_calls follows, at the end of this file.)
 // DOT-FULL: error: mp-gpu-kernel-report: cannot write dot file '/dev/full': No space left on device
 // STDOUT: "functions": [
 // FULL: error: mp-gpu-kernel-report: cannot write report file '/dev/full': No space left on device
@@ -85,4 +85,65 @@ func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
   }
   memref.dealloc %tmp : memref<64xf16>
   return
+}
+
+// Library calls: what they read and write comes from their address
+// arguments (the buffers whose aligned pointers they are). The cuBLASLt
+// call reads A (an activation the kernel wrote, 256 B) and B (an argument,
+// 256 B) and writes D (256 B; not read: beta = 0); the cuDNN backward-data
+// call (kind 1) reads y (D) and w (B) and writes x (A). Edges: the kernel
+// to the GEMM (A), the GEMM to the convolution (D).
+// SUMMARY: mp-gpu-kernel-report: @library_calls: 1 kernels (0 GEMMs on mma.sync, 1 cuBLASLt calls, 1 cuDNN calls), 1792 bytes moved, 1280 bytes of activations
+// CHECK-LABEL: "function": "library_calls",
+// CHECK: "library_calls": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "activation_bytes": 512,
+// CHECK-NEXT: "bytes_read": 512,
+// CHECK-NEXT: "bytes_written": 256,
+// CHECK-NEXT: "index": 0,
+// CHECK-NEXT: "library": "cuBLASLt",
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+41]]:3",
+// CHECK: "activation_bytes": 512,
+// CHECK-NEXT: "bytes_read": 512,
+// CHECK-NEXT: "bytes_written": 256,
+// CHECK-NEXT: "index": 1,
+// CHECK-NEXT: "library": "cuDNN",
+// DOT-NEXT: subgraph cluster_f1 {
+// DOT-NEXT: label="@library_calls";
+// DOT-NEXT: subgraph cluster_f1_k0 {
+// DOT: subgraph cluster_f1_l0 {
+// DOT-NEXT: style=filled; fillcolor="lightblue";
+// DOT-NEXT: label="library call 0: cuBLASLt, 768 B";
+// DOT: subgraph cluster_f1_l1 {
+// DOT-NEXT: style=filled; fillcolor="lightblue";
+// DOT-NEXT: label="library call 1: cuDNN, 768 B";
+// DOT: f1_k0_0 -> f1_l0_0 [ltail=cluster_f1_k0, lhead=cluster_f1_l0];
+// DOT-NEXT: f1_l0_0 -> f1_l1_0 [ltail=cluster_f1_l0, lhead=cluster_f1_l1];
+// DOT-NEXT: }
+// DOT-NEXT: }
+func.func private @mp_cuda_gemm(i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, i32, i64)
+func.func private @mp_cuda_conv(i32, i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+func.func @library_calls(%b: memref<16x8xf16>) -> memref<8x8xf32> {
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f16
+  %a = memref.alloc() : memref<8x16xf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c16, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %a[%bx, %tx] : memref<8x16xf16>
+    gpu.terminator
+  }
+  %d = memref.alloc() : memref<8x8xf32>
+  %pa = memref.extract_aligned_pointer_as_index %a : memref<8x16xf16> -> index
+  %ia = arith.index_cast %pa : index to i64
+  %pb = memref.extract_aligned_pointer_as_index %b : memref<16x8xf16> -> index
+  %ib = arith.index_cast %pb : index to i64
+  %pd = memref.extract_aligned_pointer_as_index %d : memref<8x8xf32> -> index
+  %id = arith.index_cast %pd : index to i64
+  %t = arith.constant 0 : i32
+  %kind = arith.constant 1 : i32
+  %n = arith.constant 1 : i64
+  %beta = arith.constant 0.0 : f32
+  call @mp_cuda_gemm(%t, %n, %n, %n, %n, %ia, %n, %n, %n, %ib, %n, %n, %n, %id, %n, %n, %n, %beta, %t, %n) : (i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, i32, i64) -> ()
+  call @mp_cuda_conv(%t, %kind, %t, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %ia, %ib, %id) : (i32, i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
+  return %d : memref<8x8xf32>
 }
