@@ -7,8 +7,8 @@ the step with mp-train-pipeline (policy none, fp16, bf16), lowers it with
 mp-lower-to-gpu and reads mp-gpu-kernel-report's JSON: kernels, GEMM kernels
 on mma.sync, bytes moved and bytes of activations (buffers the step
 allocates), summed over the step and the gradient function it calls once;
-with --gpu-gemm library or auto also the cuBLASLt and cuDNN calls (whose
-own traffic the report does not count). Prints a Markdown table with the
+with --gpu-gemm library or auto also the cuBLASLt and cuDNN calls (their
+traffic counted in the bytes: their operands and results). Prints a Markdown table with the
 mixed/fp32 ratios measured in this one run.
 Goal (issue 11): activation bytes of the mixed step <= 0.55x fp32.
 
