@@ -157,7 +157,8 @@ public:
     return dlsym(handle, symbol.c_str());
   }
 
-  mp_status invoke(void *fn, void **args) override {
+  /// The CPU's work is done when the call returns.
+  mp_status invoke(void *fn, void **args, bool /*wait*/) override {
     OpenMP &omp = getOpenMP();
     if (omp.setNumThreads) {
       int32_t threads = omp.threads;

@@ -22,9 +22,13 @@
 // Kernels and library calls run on one stream of the backend: the host
 // code's stream create/destroy calls reuse it. The host code launches
 // asynchronously and waits for the stream only before it reads what the
-// kernels wrote and before it returns (mp-gpu-async-launches). With
-// MP_CUDA_SYNC=1 (or MP_CUDA_PROFILE) every launch is waited for at once, so
-// that a failing kernel is named and each kernel is timed.
+// kernels wrote (mp-gpu-async-launches); it returns with its last kernels
+// queued, and the backend waits for them after the call, unless the caller
+// (a trainer's mp_trainer_launch) lets the next call queue behind them and
+// reads what it needs through read-backs: stream-ordered copies into pinned
+// memory, each with an event to wait for. With MP_CUDA_SYNC=1 (or
+// MP_CUDA_PROFILE) every launch is waited for at once, so that a failing
+// kernel is named and each kernel is timed.
 //
 // Those entry points cannot return errors: the first failing driver call is
 // recorded (`cuLaunchKernel(mlp_grad_kernel_3): CUDA_ERROR_...`), every later
@@ -100,11 +104,16 @@ struct Driver {
   /// (staged arguments; without them, the host writes managed memory).
   CUresult (*cuMemHostAlloc)(void **, size_t, unsigned);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
   /// Optional: events, which time each call on the device
   /// (mp_cuda_last_call_ms).
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  /// Optional: waiting for part of the stream's work (calls that return
+  /// with their work queued).
+  CUresult (*cuEventQuery)(CUevent);
+  CUresult (*cuEventSynchronize)(CUevent);
 };
 
 /// The least pinned host memory allocated at once for staged arguments.
@@ -147,16 +156,29 @@ struct Cuda {
   std::multimap<size_t, void *> freeBlocks;
   size_t inUse = 0, peakInUse = 0, reserved = 0;
   /// Pinned host blocks that the arguments a call stages pass through on
-  /// their way to the device: their bytes, and how many the call under way
-  /// uses. Kept for the process, like the pool's blocks.
+  /// their way to the device: their bytes, how many the calls since the
+  /// last wait use, and, once a call that used them returned with its work
+  /// queued, an event after its copies (the block is in flight until then).
+  /// Kept for the process, like the pool's blocks.
   struct PinnedBlock {
     char *base;
     size_t size, used;
+    CUevent copied = nullptr;
+    bool inFlight = false;
   };
   std::vector<PinnedBlock> pinned;
-  /// Whether copies out of them may be under way (none since the last wait
-  /// of the compiled code).
-  bool copiesPending = false;
+  /// Whether a call returned with its work queued since the last wait.
+  bool queued = false;
+  /// Pinned slots of Backend::kMaxReadBackBytes that read-backs copy into,
+  /// each with the event after its copies and its ticket (0: free).
+  struct ReadBackSlot {
+    char *host;
+    CUevent copied;
+    uint64_t ticket;
+    size_t bytes;
+  };
+  std::vector<ReadBackSlot> readBackSlots;
+  uint64_t lastTicket = 0;
   /// Events on the stream when a call starts and at each of its waits (the
   /// last one ends it), and the device time of the last call in ms (-1:
   /// none, or no events).
@@ -190,6 +212,23 @@ struct Cuda {
       lastCallMs = ms;
   }
 
+  /// Whether calls may return with their work queued: the driver has what
+  /// waiting for part of it takes, and launches are not waited for one by
+  /// one anyway.
+  bool canQueue() const {
+    return api.cuEventCreate && api.cuEventQuery && api.cuEventSynchronize &&
+           api.cuMemcpyDtoHAsync && api.cuMemHostAlloc && !blocking;
+  }
+
+  /// Whether the work before `event` is done: 1 done, 0 not yet, -1 failed
+  /// (recorded).
+  int query(CUevent event, const char *what) {
+    CUresult result = api.cuEventQuery(event);
+    if (result == kNotReady)
+      return 0;
+    return check(result, what) ? 1 : -1;
+  }
+
   /// `bytes` of pinned memory for the call under way (256-byte aligned), or
   /// null where the driver has none to give: the caller writes managed
   /// memory instead (and later calls do not ask again).
@@ -197,11 +236,18 @@ struct Cuda {
     if (!api.cuMemHostAlloc || !api.cuMemcpyHtoDAsync)
       return nullptr;
     size_t aligned = (bytes + 255) / 256 * 256;
-    for (PinnedBlock &block : pinned)
-      if (block.size - block.used >= aligned) {
+    for (PinnedBlock &block : pinned) {
+      // A block whose copies are done is free again.
+      if (block.inFlight &&
+          query(block.copied, "cuEventQuery (staged copies)") == 1) {
+        block.inFlight = false;
+        block.used = 0;
+      }
+      if (!block.inFlight && block.size - block.used >= aligned) {
         block.used += aligned;
         return block.base + block.used - aligned;
       }
+    }
     size_t size = std::max(aligned, kMinPinnedBlock);
     void *base = nullptr;
     if (api.cuMemHostAlloc(&base, size, 0) != 0) {
@@ -212,16 +258,71 @@ struct Cuda {
     return base;
   }
 
-  /// After a call: once the copies out of the pinned blocks are done (the
-  /// compiled code waited for the stream before it returned, unless it
-  /// failed first), the next call reuses the blocks.
-  void finishStaging() {
-    if (copiesPending)
-      check(api.cuStreamSynchronize(stream),
-            "cuStreamSynchronize (the copies of staged arguments)");
-    copiesPending = false;
-    for (PinnedBlock &block : pinned)
+  /// A read-back slot that no ticket holds (null, with the failure
+  /// recorded, if there is none and none can be made).
+  ReadBackSlot *freeReadBackSlot() {
+    for (ReadBackSlot &slot : readBackSlots)
+      if (!slot.ticket)
+        return &slot;
+    // A page of slots at a time.
+    constexpr size_t kSlots = 16;
+    void *page = nullptr;
+    if (!check(
+            api.cuMemHostAlloc(&page, kSlots * Backend::kMaxReadBackBytes, 0),
+            "cuMemHostAlloc (read-backs)"))
+      return nullptr;
+    for (size_t i = 0; i < kSlots; ++i) {
+      CUevent event = nullptr;
+      if (!check(api.cuEventCreate(&event, 0), "cuEventCreate"))
+        return nullptr;
+      readBackSlots.push_back(
+          {static_cast<char *>(page) + i * Backend::kMaxReadBackBytes, event, 0,
+           0});
+    }
+    return &readBackSlots[readBackSlots.size() - kSlots];
+  }
+
+  /// Whether `data` lies in a block of the pool.
+  bool isPoolMemory(const void *data) const {
+    auto block = blockSizes.upper_bound(const_cast<void *>(data));
+    if (block == blockSizes.begin())
+      return false;
+    --block;
+    return static_cast<const char *>(data) <
+           static_cast<const char *>(block->first) + block->second;
+  }
+
+  /// Waits for all work on the stream: every pinned block is free again.
+  void waitForStream() {
+    if (!stream)
+      return;
+    markCallEnd();
+    // Without blocking mode the failing kernel is not known.
+    check(api.cuStreamSynchronize(stream),
+          blocking ? "cuStreamSynchronize"
+                   : "cuStreamSynchronize (waiting for the kernels launched "
+                     "since the last wait; MP_CUDA_SYNC=1 names the one that "
+                     "failed)");
+    queued = false;
+    for (PinnedBlock &block : pinned) {
       block.used = 0;
+      block.inFlight = false;
+    }
+  }
+
+  /// After a call that returns with its work queued: the pinned blocks it
+  /// staged through stay in flight until its copies are done.
+  void queueCall() {
+    queued = true;
+    for (PinnedBlock &block : pinned) {
+      if (block.inFlight || block.used == 0)
+        continue;
+      if ((!block.copied &&
+           !check(api.cuEventCreate(&block.copied, 0), "cuEventCreate")) ||
+          !check(api.cuEventRecord(block.copied, stream), "cuEventRecord"))
+        return;
+      block.inFlight = true;
+    }
   }
   void take(size_t bytes) {
     inUse += bytes;
@@ -323,6 +424,12 @@ bool Cuda::ensure() {
         dlsym(lib, "cuMemHostAlloc"));
     d.cuMemcpyHtoDAsync = reinterpret_cast<decltype(d.cuMemcpyHtoDAsync)>(
         dlsym(lib, "cuMemcpyHtoDAsync_v2"));
+    d.cuMemcpyDtoHAsync = reinterpret_cast<decltype(d.cuMemcpyDtoHAsync)>(
+        dlsym(lib, "cuMemcpyDtoHAsync_v2"));
+    d.cuEventQuery =
+        reinterpret_cast<decltype(d.cuEventQuery)>(dlsym(lib, "cuEventQuery"));
+    d.cuEventSynchronize = reinterpret_cast<decltype(d.cuEventSynchronize)>(
+        dlsym(lib, "cuEventSynchronize"));
     d.cuEventCreate = reinterpret_cast<decltype(d.cuEventCreate)>(
         dlsym(lib, "cuEventCreate"));
     d.cuEventRecord = reinterpret_cast<decltype(d.cuEventRecord)>(
@@ -455,14 +562,7 @@ void mgpuStreamSynchronize(void *stream) {
   Cuda &cuda = Cuda::get();
   if (!stream || !cuda.ensure())
     return;
-  cuda.markCallEnd();
-  // Without blocking mode the failing kernel is not known.
-  if (cuda.check(cuda.api.cuStreamSynchronize(stream),
-                 cuda.blocking ? "cuStreamSynchronize"
-                               : "cuStreamSynchronize (waiting for the kernels "
-                                 "launched since the last wait; MP_CUDA_SYNC=1 "
-                                 "names the one that failed)"))
-    cuda.copiesPending = false;
+  cuda.waitForStream();
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
@@ -596,14 +696,76 @@ public:
     return dlsym(handle, symbol.c_str());
   }
 
-  mp_status invoke(void *fn, void **args) override {
+  mp_status invoke(void *fn, void **args, bool wait) override {
     Cuda &cuda = Cuda::get();
     mgpuStreamCreate();
     cuda.startCall();
     reinterpret_cast<void (*)(void **)>(fn)(args);
-    cuda.finishStaging();
-    cuda.finishCall();
+    // A failed call's work is waited for: it may still read its pinned
+    // blocks.
+    if (wait || !cuda.canQueue() || !cuda.pending.empty()) {
+      cuda.waitForStream();
+      cuda.finishCall();
+    } else {
+      cuda.queueCall();
+    }
     return cuda.takeError();
+  }
+
+  mp_status wait() override {
+    Cuda &cuda = Cuda::get();
+    if (cuda.queued)
+      cuda.waitForStream();
+    return cuda.takeError();
+  }
+
+  mp_status readBack(const std::vector<Piece> &pieces,
+                     uint64_t &ticket) override {
+    Cuda &cuda = Cuda::get();
+    size_t total = 0;
+    for (const Piece &piece : pieces)
+      total += piece.bytes;
+    if (!cuda.queued || total > kMaxReadBackBytes)
+      return Backend::readBack(pieces, ticket);
+    Cuda::ReadBackSlot *slot = cuda.freeReadBackSlot();
+    if (!slot)
+      return cuda.takeError();
+    size_t offset = 0;
+    for (const Piece &piece : pieces) {
+      // Host memory (a result the host copied) is final already.
+      if (cuda.isPoolMemory(piece.data))
+        cuda.check(cuda.api.cuMemcpyDtoHAsync(
+                       slot->host + offset,
+                       reinterpret_cast<CUdeviceptr>(piece.data), piece.bytes,
+                       cuda.stream),
+                   "cuMemcpyDtoHAsync (reading back " +
+                       std::to_string(piece.bytes) + " bytes)");
+      else
+        std::memcpy(slot->host + offset, piece.data, piece.bytes);
+      offset += piece.bytes;
+    }
+    if (cuda.check(cuda.api.cuEventRecord(slot->copied, cuda.stream),
+                   "cuEventRecord"))
+      slot->ticket = ticket = ++cuda.lastTicket;
+    slot->bytes = offset;
+    return cuda.takeError();
+  }
+
+  mp_status collect(uint64_t ticket, void *out) override {
+    Cuda &cuda = Cuda::get();
+    for (Cuda::ReadBackSlot &slot : cuda.readBackSlots) {
+      if (slot.ticket != ticket || !ticket)
+        continue;
+      slot.ticket = 0;
+      if (!cuda.check(cuda.api.cuEventSynchronize(slot.copied),
+                      "cuEventSynchronize (waiting for the kernels of a "
+                      "queued call; MP_CUDA_SYNC=1 names the one that "
+                      "failed)"))
+        return cuda.takeError();
+      std::memcpy(out, slot.host, slot.bytes);
+      return MP_OK;
+    }
+    return Backend::collect(ticket, out);
   }
 
   mp_status stage(const mp_tensor &tensor, size_t bytes, void **data) override {
@@ -624,7 +786,6 @@ public:
     // (a block from the pool was last written on the device).
     if (void *pinned = cuda.takePinned(bytes)) {
       std::memcpy(pinned, tensor.data, bytes);
-      cuda.copiesPending = true;
       cuda.check(
           cuda.api.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(*data),
                                      pinned, bytes, mgpuStreamCreate()),
@@ -634,6 +795,14 @@ public:
       if (status != MP_OK)
         release(*data);
       return status;
+    }
+    // The host writes the block: a queued call may still use it.
+    if (cuda.queued) {
+      cuda.waitForStream();
+      if (mp_status status = cuda.takeError()) {
+        release(*data);
+        return status;
+      }
     }
     std::memcpy(*data, tensor.data, bytes);
     // The pages the host just wrote go to the device in one transfer ahead

@@ -109,8 +109,29 @@ public:
   /// The address of `symbol`, or null.
   virtual void *lookup(const std::string &symbol) = 0;
   /// Calls a packed entry point `void fn(void **args)`; fails if the code
-  /// reported an error (a failed kernel launch) while it ran.
-  virtual mp_status invoke(void *fn, void **args) = 0;
+  /// reported an error (a failed kernel launch) while it ran. Unless
+  /// `wait`, the backend may return while the call's device work is still
+  /// queued: then wait() or collect() comes before the host reads what the
+  /// call wrote.
+  virtual mp_status invoke(void *fn, void **args, bool wait) = 0;
+  /// Waits for the work of every call so far.
+  virtual mp_status wait() { return MP_OK; }
+  /// A small value of the backend's memory to copy out with readBack().
+  struct Piece {
+    const void *data;
+    size_t bytes;
+  };
+  /// The most bytes one readBack() copies.
+  static constexpr size_t kMaxReadBackBytes = 256;
+  /// Copies `pieces` (kMaxReadBackBytes in all at most), one after the
+  /// other, out of the backend's memory as the work queued so far leaves
+  /// them, and sets `ticket`; collect(ticket) gives their bytes. Here:
+  /// waits for that work and copies them at once.
+  virtual mp_status readBack(const std::vector<Piece> &pieces,
+                             uint64_t &ticket);
+  /// Waits for the copies of readBack's `ticket` (and the work queued
+  /// before them, not after) and writes their bytes to `out`.
+  virtual mp_status collect(uint64_t ticket, void *out);
   /// Sets `data` to the `bytes` of `tensor` where the compiled code can read
   /// them: the tensor's own data (also when it is the backend's memory, a
   /// result of an earlier call), or a copy to release() after the call.
@@ -119,7 +140,19 @@ public:
   /// Frees a buffer that the compiled code allocated (a result) or that
   /// stage() copied.
   virtual void release(void *allocated) = 0;
+
+private:
+  /// readBack's copies by ticket, for the default collect().
+  std::vector<std::pair<uint64_t, std::vector<char>>> readBacks;
+  uint64_t lastTicket = 0;
 };
+
+/// mp_entry_call; unless `wait`, it may return while the call's device work
+/// is queued (Backend::invoke), and the results stay unread on the host.
+mp_status callEntry(mp_entry *entry, const mp_tensor *args, int32_t numArgs,
+                    mp_tensor *results, int32_t numResults, bool wait);
+/// The backend that runs `entry`.
+Backend &backendOf(mp_entry *entry);
 
 /// Frees an owned tensor's data: a buffer of the CUDA backend's pool (a
 /// result handed over by mp_entry_call) goes back to the pool, anything else

@@ -297,9 +297,49 @@ extern "C" void mp_entry_copied_bytes(const mp_entry *entry, uint64_t *state,
   *other = entry->copiedOtherBytes;
 }
 
+mp_status Backend::readBack(const std::vector<Piece> &pieces,
+                            uint64_t &ticket) {
+  if (mp_status status = wait())
+    return status;
+  std::vector<char> bytes;
+  for (const Piece &piece : pieces) {
+    auto *data = static_cast<const char *>(piece.data);
+    bytes.insert(bytes.end(), data, data + piece.bytes);
+  }
+  if (bytes.size() > kMaxReadBackBytes)
+    return fail(MP_ERROR_UNSUPPORTED,
+                "reading back " + std::to_string(bytes.size()) +
+                    " bytes at once; at most " +
+                    std::to_string(kMaxReadBackBytes) + " are supported");
+  ticket = ++lastTicket;
+  readBacks.emplace_back(ticket, std::move(bytes));
+  return MP_OK;
+}
+
+mp_status Backend::collect(uint64_t ticket, void *out) {
+  for (auto it = readBacks.begin(); it != readBacks.end(); ++it) {
+    if (it->first != ticket)
+      continue;
+    std::memcpy(out, it->second.data(), it->second.size());
+    readBacks.erase(it);
+    return MP_OK;
+  }
+  return fail(MP_ERROR_MISMATCH,
+              "no read-back #" + std::to_string(ticket) + " to collect");
+}
+
+Backend &mp_runtime::backendOf(mp_entry *entry) { return *entry->backend; }
+
 extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
                                    int32_t num_args, mp_tensor *results,
                                    int32_t num_results) {
+  return callEntry(entry, args, num_args, results, num_results,
+                   /*wait=*/true);
+}
+
+mp_status mp_runtime::callEntry(mp_entry *entry, const mp_tensor *args,
+                                int32_t num_args, mp_tensor *results,
+                                int32_t num_results, bool wait) {
   cuda::forgetCallTime();
   if (num_args != mp_entry_num_args(entry) ||
       num_results != mp_entry_num_results(entry))
@@ -351,7 +391,7 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
     Descriptor::fill(argWords[i].data(), args[i], data);
     packed.push_back(argWords[i].data());
   }
-  mp_status status = backend.invoke(entry->fn, packed.data());
+  mp_status status = backend.invoke(entry->fn, packed.data(), wait);
 
   // A result buffer that the call allocated for it alone is handed over
   // (the tensor owns it: no copy, and on the GPU it stays in device memory
@@ -378,10 +418,17 @@ extern "C" mp_status mp_entry_call(mp_entry *entry, const mp_tensor *args,
       viewArgument(info, args[info.index], results[i]);
     } else {
       if (status == MP_OK) {
-        status = takeResult(words, info, results[i]);
-        (info.role == MP_ROLE_UPDATES ? entry->copiedStateBytes
-                                      : entry->copiedOtherBytes) +=
-            mp_tensor_num_bytes(&results[i]);
+        // The host copies this result: the call's work must be done.
+        if (!wait) {
+          status = backend.wait();
+          wait = true;
+        }
+        if (status == MP_OK) {
+          status = takeResult(words, info, results[i]);
+          (info.role == MP_ROLE_UPDATES ? entry->copiedStateBytes
+                                        : entry->copiedOtherBytes) +=
+              mp_tensor_num_bytes(&results[i]);
+        }
         if (status != MP_OK)
           for (int32_t j = 0; j < i; ++j)
             mp_tensor_release(&results[j]);

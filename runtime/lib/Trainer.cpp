@@ -6,7 +6,9 @@
 
 #include "Internal.h"
 
+#include <cmath>
 #include <cstring>
+#include <deque>
 
 using namespace mp_runtime;
 
@@ -15,8 +17,27 @@ struct mp_trainer {
   std::string name;
   std::vector<mp_tensor> args, results;
   bool stepped = false;
+  /// Whether each argument is one that the step updates.
+  std::vector<bool> updated;
+  /// What a report reads: the results with the loss and the found_inf flag
+  /// and the loss-scale argument (-1: none).
+  int32_t lossResult = -1, foundInfResult = -1, scaleArg = -1;
+  /// The read-backs of launched steps whose reports were not collected.
+  std::deque<uint64_t> reports;
+  /// Whether a step returned with its work queued since the last wait.
+  bool queued = false;
+
+  /// Waits for the queued steps, before the host reads or writes their
+  /// arguments or results.
+  mp_status drain() {
+    if (!queued)
+      return MP_OK;
+    queued = false;
+    return backendOf(entry).wait();
+  }
 
   ~mp_trainer() {
+    (void)drain();
     for (mp_tensor &t : args)
       mp_tensor_release(&t);
     for (mp_tensor &t : results)
@@ -45,6 +66,7 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
   trainer->entry = step;
   int32_t numArgs = mp_entry_num_args(step);
   trainer->args.resize(numArgs);
+  trainer->updated.resize(numArgs);
   for (int32_t i = 0; i < numArgs; ++i) {
     const mp_value_info *info = mp_entry_arg(step, i);
     for (int32_t d = 0; d < info->rank; ++d)
@@ -59,6 +81,8 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
     if (mp_status status = mp_tensor_alloc(info->dtype, info->rank, info->shape,
                                            &trainer->args[i]))
       return status;
+    if (info->role == MP_ROLE_LOSS_SCALE)
+      trainer->scaleArg = i;
     if (info->role == MP_ROLE_STATE || info->role == MP_ROLE_LOSS_SCALE)
       fill(trainer->args[i], info->init);
     else if (info->role == MP_ROLE_GRAD_SEED)
@@ -67,6 +91,10 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
   bool hasUpdates = false;
   for (int32_t r = 0, e = mp_entry_num_results(step); r < e; ++r) {
     const mp_value_info *info = mp_entry_result(step, r);
+    if (info->role == MP_ROLE_LOSS && trainer->lossResult < 0)
+      trainer->lossResult = r;
+    if (info->role == MP_ROLE_FOUND_INF && trainer->foundInfResult < 0)
+      trainer->foundInfResult = r;
     if (info->role != MP_ROLE_UPDATES)
       continue;
     hasUpdates = true;
@@ -75,6 +103,7 @@ extern "C" mp_status mp_trainer_create(mp_entry *step, mp_trainer **out) {
                   "training step result #" + std::to_string(r) +
                       " updates argument #" + std::to_string(info->index) +
                       ", which does not exist");
+    trainer->updated[info->index] = true;
   }
   if (!hasUpdates)
     return fail(MP_ERROR_MISMATCH,
@@ -91,12 +120,18 @@ extern "C" mp_tensor *mp_trainer_arg_buffer(mp_trainer *trainer,
                                             int32_t index) {
   if (index < 0 || index >= static_cast<int32_t>(trainer->args.size()))
     return nullptr;
+  // An input is staged anew by each step; the state is the queued steps'.
+  if (trainer->updated[index] && trainer->drain() != MP_OK)
+    return nullptr;
   return &trainer->args[index];
 }
 
 extern "C" const mp_tensor *mp_trainer_arg(const mp_trainer *trainer,
                                            int32_t index) {
-  return mp_trainer_arg_buffer(const_cast<mp_trainer *>(trainer), index);
+  auto *mutableTrainer = const_cast<mp_trainer *>(trainer);
+  if (mutableTrainer->drain() != MP_OK)
+    return nullptr;
+  return mp_trainer_arg_buffer(mutableTrainer, index);
 }
 
 extern "C" mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,
@@ -107,17 +142,21 @@ extern "C" mp_status mp_trainer_set_arg(mp_trainer *trainer, int32_t index,
                 "no argument #" + std::to_string(index) + " in the step");
   if (mp_status status = checkArgument("training step", index, *value, *info))
     return status;
+  if (trainer->updated[index])
+    if (mp_status status = trainer->drain())
+      return status;
   std::memcpy(trainer->args[index].data, value->data,
               mp_tensor_num_bytes(value));
   return MP_OK;
 }
 
-extern "C" mp_status mp_trainer_step(mp_trainer *trainer) {
+/// One step; unless `wait`, it may return with its work queued.
+static mp_status runStep(mp_trainer *trainer, bool wait) {
   std::vector<mp_tensor> results(trainer->results.size());
   if (mp_status status =
-          mp_entry_call(trainer->entry, trainer->args.data(),
-                        static_cast<int32_t>(trainer->args.size()),
-                        results.data(), static_cast<int32_t>(results.size())))
+          callEntry(trainer->entry, trainer->args.data(),
+                    static_cast<int32_t>(trainer->args.size()), results.data(),
+                    static_cast<int32_t>(results.size()), wait))
     return status;
   for (mp_tensor &t : trainer->results)
     mp_tensor_release(&t);
@@ -140,10 +179,78 @@ extern "C" mp_status mp_trainer_step(mp_trainer *trainer) {
   return MP_OK;
 }
 
+extern "C" mp_status mp_trainer_step(mp_trainer *trainer) {
+  mp_status status = runStep(trainer, /*wait=*/true);
+  // The backend waited for this step and for those queued before it.
+  trainer->queued = false;
+  return status;
+}
+
+/// The first element of a value of `dtype` at `data`.
+static double readScalar(mp_dtype dtype, const char *data) {
+  mp_tensor view;
+  std::memset(&view, 0, sizeof(view));
+  view.dtype = dtype;
+  view.data = const_cast<char *>(data);
+  return mp_tensor_get(&view, 0);
+}
+
+extern "C" mp_status mp_trainer_launch(mp_trainer *trainer) {
+  trainer->queued = true;
+  if (mp_status status = runStep(trainer, /*wait=*/false))
+    return status;
+  // Copies of the report's values as the step leaves them, before the next
+  // step queued behind it updates the loss scale.
+  std::vector<Backend::Piece> pieces;
+  for (const mp_tensor *value :
+       {trainer->lossResult < 0 ? nullptr
+                                : &trainer->results[trainer->lossResult],
+        trainer->foundInfResult < 0
+            ? nullptr
+            : &trainer->results[trainer->foundInfResult],
+        trainer->scaleArg < 0 ? nullptr : &trainer->args[trainer->scaleArg]})
+    if (value)
+      pieces.push_back({value->data, mp_dtype_size(value->dtype)});
+  uint64_t ticket = 0;
+  if (mp_status status = backendOf(trainer->entry).readBack(pieces, ticket))
+    return status;
+  trainer->reports.push_back(ticket);
+  return MP_OK;
+}
+
+extern "C" mp_status mp_trainer_collect(mp_trainer *trainer,
+                                        mp_step_report *report) {
+  std::memset(report, 0, sizeof(*report));
+  if (trainer->reports.empty())
+    return fail(MP_ERROR_MISMATCH,
+                "no launched training step left to collect a report of");
+  uint64_t ticket = trainer->reports.front();
+  trainer->reports.pop_front();
+  char bytes[Backend::kMaxReadBackBytes];
+  if (mp_status status = backendOf(trainer->entry).collect(ticket, bytes))
+    return status;
+  const char *next = bytes;
+  auto read = [&](const mp_value_info *info) {
+    double value = readScalar(info->dtype, next);
+    next += mp_dtype_size(info->dtype);
+    return value;
+  };
+  mp_entry *step = trainer->entry;
+  report->loss = trainer->lossResult < 0
+                     ? std::nan("")
+                     : read(mp_entry_result(step, trainer->lossResult));
+  if (trainer->foundInfResult >= 0)
+    report->skipped = read(mp_entry_result(step, trainer->foundInfResult)) != 0;
+  if (trainer->scaleArg >= 0)
+    report->scale = read(mp_entry_arg(step, trainer->scaleArg));
+  return MP_OK;
+}
+
 extern "C" const mp_tensor *mp_trainer_result(const mp_trainer *trainer,
                                               int32_t index) {
   if (!trainer->stepped || index < 0 ||
-      index >= static_cast<int32_t>(trainer->results.size()))
+      index >= static_cast<int32_t>(trainer->results.size()) ||
+      const_cast<mp_trainer *>(trainer)->drain() != MP_OK)
     return nullptr;
   return &trainer->results[index];
 }

@@ -128,7 +128,8 @@ std::string mp_runner::saveCheckpoint(const std::string &dir, mp_entry *step,
     if (!carriesState(*mp_entry_arg(step, i)))
       continue;
     std::string path = state + "/arg" + std::to_string(i) + ".npy";
-    if (mp_npy_write(path.c_str(), mp_trainer_arg(trainer, i)) != MP_OK)
+    const mp_tensor *value = mp_trainer_arg(trainer, i);
+    if (!value || mp_npy_write(path.c_str(), value) != MP_OK)
       return std::string("--save-state: ") + mp_last_error();
   }
   char loss[64];

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -209,11 +210,17 @@ private:
   std::string writeLog(const std::string &row);
   void showProgress(unsigned epoch, int64_t done, int64_t total,
                     const TrainSummary &summary, bool last);
-  /// The loss scale after the last step; 0 without loss scaling.
-  double currentScale() const {
-    return scaleArg < 0 ? 0.0
-                        : mp_tensor_get(mp_trainer_arg(trainer, scaleArg), 0);
-  }
+  /// A launched step whose report is not read yet: its number (from 1),
+  /// epoch and index in the epoch.
+  struct Launched {
+    int64_t number;
+    unsigned epoch;
+    int64_t index;
+  };
+  /// Reads the report of the oldest launched step into `summary`, logs and
+  /// shows it, and evaluates after the last step of an epoch.
+  std::string finishStep(const Launched &launched, int64_t perEpoch,
+                         TrainSummary &summary, Position &position);
 
   mp_entry *step, *grad;
   const Dataset &data;
@@ -221,8 +228,10 @@ private:
   std::mt19937_64 rng;
   mp_trainer *trainer = nullptr;
   InputLayout layout;
-  int32_t seedArg = -1, scaleArg = -1, lossResult = -1, foundInfResult = -1,
-          logitsResult = -1;
+  int32_t seedArg = -1, scaleArg = -1, foundInfResult = -1, logitsResult = -1;
+  bool hasLoss = false;
+  /// The loss scale after the last step read; 0 without loss scaling.
+  double scale = 0;
   std::FILE *log = nullptr;
 };
 
@@ -259,14 +268,14 @@ std::string Trainer::setUp() {
   for (int32_t r = 0, e = mp_entry_num_results(step); r < e; ++r) {
     mp_role role = mp_entry_result(step, r)->role;
     if (role == MP_ROLE_LOSS)
-      lossResult = r;
+      hasLoss = true;
     if (role == MP_ROLE_FOUND_INF)
       foundInfResult = r;
   }
   for (int32_t r = 0, e = mp_entry_num_results(grad); r < e; ++r)
     if (mp_entry_result(grad, r)->role == MP_ROLE_OUTPUT && logitsResult < 0)
       logitsResult = r;
-  if (seedArg < 0 || lossResult < 0)
+  if (seedArg < 0 || !hasLoss)
     return "the training step has no mp.grad_seed argument or no mp.loss "
            "result";
   if (!options.injectOverflow.empty() && foundInfResult < 0)
@@ -304,6 +313,8 @@ std::string Trainer::checkReplicas(int64_t step) {
         role != MP_ROLE_LOSS_SCALE)
       continue;
     const mp_tensor *value = mp_trainer_arg(trainer, i);
+    if (!value)
+      return runtimeError();
     auto *bytes = static_cast<const uint8_t *>(value->data);
     for (size_t b = 0, n = mp_tensor_num_bytes(value); b < n; ++b)
       hash = (hash ^ bytes[b]) * 1099511628211ull;
@@ -341,7 +352,10 @@ std::string Trainer::evaluate(double &accuracy) {
   int32_t numResults = mp_entry_num_results(grad);
   std::vector<mp_tensor> args(numArgs);
   for (int32_t i = 0; i < numArgs; ++i) {
-    args[i] = *mp_trainer_arg(trainer, i);
+    const mp_tensor *value = mp_trainer_arg(trainer, i);
+    if (!value)
+      return runtimeError();
+    args[i] = *value;
     args[i].owned = 0;
   }
   Tensor images, labels, seed;
@@ -391,19 +405,58 @@ void Trainer::showProgress(unsigned epoch, int64_t done, int64_t total,
   int filled = total ? static_cast<int>(width * done / total) : width;
   std::string bar(filled, '#');
   bar.resize(width, '.');
-  char scale[32] = "off";
+  char scaleText[32] = "off";
   if (scaleArg >= 0)
-    std::snprintf(scale, sizeof(scale), "%g", currentScale());
+    std::snprintf(scaleText, sizeof(scaleText), "%g", scale);
   std::fprintf(stderr,
                "%s%s epoch %u/%u [%s] %lld/%lld loss %.4f scale %s skipped "
                "%lld",
                tty ? "\r" : "", options.label.c_str(), epoch, options.epochs,
                bar.c_str(), static_cast<long long>(done),
-               static_cast<long long>(total), summary.lastLoss, scale,
+               static_cast<long long>(total), summary.lastLoss, scaleText,
                static_cast<long long>(summary.skipped));
   if (last)
     std::fprintf(stderr, "\n");
   std::fflush(stderr);
+}
+
+std::string Trainer::finishStep(const Launched &launched, int64_t perEpoch,
+                                TrainSummary &summary, Position &position) {
+  mp_step_report report;
+  if (mp_trainer_collect(trainer, &report) != MP_OK)
+    return runtimeError();
+  summary.steps = launched.number;
+  summary.lastLoss = report.loss;
+  summary.skipped += report.skipped;
+  scale = report.scale;
+  position.epochStep = launched.index + 1;
+  bool last = launched.index + 1 == perEpoch;
+  double accuracy = -1;
+  if (last) {
+    if (std::string err = evaluate(accuracy); !err.empty())
+      return err;
+    summary.accuracy = accuracy;
+  }
+  if (log) {
+    // A whole row at a time, checked: a full disk is an error, and an
+    // interrupted run leaves no partial row.
+    char row[160], scaleText[40] = "", percent[40] = "";
+    if (scaleArg >= 0)
+      std::snprintf(scaleText, sizeof(scaleText), "%.9g", scale);
+    if (accuracy >= 0)
+      std::snprintf(percent, sizeof(percent), "%.6f", accuracy);
+    std::snprintf(row, sizeof(row), "%lld,%u,%.9g,%s,%d,%s\n",
+                  static_cast<long long>(launched.number), launched.epoch,
+                  summary.lastLoss, scaleText, report.skipped ? 1 : 0, percent);
+    if (std::string err = writeLog(row); !err.empty())
+      return err;
+  }
+  if (last || launched.index % 16 == 0)
+    showProgress(launched.epoch, launched.index + 1, perEpoch, summary, last);
+  if (last && accuracy >= 0)
+    std::fprintf(stderr, "%s epoch %u: test accuracy %.2f%%\n",
+                 options.label.c_str(), launched.epoch, 100 * accuracy);
+  return "";
 }
 
 std::string Trainer::run(TrainSummary &summary) {
@@ -471,6 +524,8 @@ std::string Trainer::run(TrainSummary &summary) {
     return saveCheckpoint(options.saveState, step, trainer, position);
   };
   const int64_t firstStep = summary.steps;
+  int64_t launchedSteps = summary.steps;
+  std::deque<Launched> pending;
   std::vector<int64_t> order(train.count);
   interruptRequested = 0;
   if (options.worldSize > 1)
@@ -497,60 +552,43 @@ std::string Trainer::run(TrainSummary &summary) {
         fillBatch(train, layout, order, shard * layout.batch, data.numClasses,
                   imageView, labelView);
       }
-      int64_t stepNumber = summary.steps + 1;
+      int64_t stepNumber = launchedSteps + 1;
       bool inject =
           std::find(options.injectOverflow.begin(),
                     options.injectOverflow.end(),
                     stepNumber) != options.injectOverflow.end() &&
           (options.injectRank < 0 || options.injectRank == options.rank);
       const mp_tensor &seed = inject ? *seedInf : *seedOne;
+      // The step is queued behind the one before it (on the GPU): the host
+      // fills the next batch while they run.
       if (mp_trainer_set_arg(trainer, seedArg, &seed) != MP_OK ||
-          mp_trainer_step(trainer) != MP_OK)
+          mp_trainer_launch(trainer) != MP_OK)
         return runtimeError();
-      summary.steps = stepNumber;
-      summary.lastLoss =
-          mp_tensor_get(mp_trainer_result(trainer, lossResult), 0);
-      bool skipped =
-          foundInfResult >= 0 &&
-          mp_tensor_get(mp_trainer_result(trainer, foundInfResult), 0) != 0;
-      summary.skipped += skipped;
-      position.epochStep = s + 1;
-      if (options.saveEvery && stepNumber % options.saveEvery == 0 &&
-          options.rank == 0)
-        if (std::string err = save(); !err.empty())
-          return err;
+      launchedSteps = stepNumber;
+      pending.push_back({stepNumber, epoch, s});
       bool last = s + 1 == perEpoch;
-      double accuracy = -1;
-      if (last) {
-        if (std::string err = evaluate(accuracy); !err.empty())
-          return err;
-        summary.accuracy = accuracy;
-      }
-      if (log) {
-        // A whole row at a time, checked: a full disk is an error, and an
-        // interrupted run leaves no partial row.
-        char row[160], scale[40] = "", percent[40] = "";
-        if (scaleArg >= 0)
-          std::snprintf(scale, sizeof(scale), "%.9g", currentScale());
-        if (accuracy >= 0)
-          std::snprintf(percent, sizeof(percent), "%.6f", accuracy);
-        std::snprintf(row, sizeof(row), "%lld,%u,%.9g,%s,%d,%s\n",
-                      static_cast<long long>(stepNumber), epoch,
-                      summary.lastLoss, scale, skipped ? 1 : 0, percent);
-        if (std::string err = writeLog(row); !err.empty())
-          return err;
-      }
-      if (last || s % 16 == 0)
-        showProgress(epoch, s + 1, perEpoch, summary, last);
-      if (last && accuracy >= 0)
-        std::fprintf(stderr, "%s epoch %u: test accuracy %.2f%%\n",
-                     options.label.c_str(), epoch, 100 * accuracy);
+      bool saveNow = options.saveEvery && stepNumber % options.saveEvery == 0 &&
+                     options.rank == 0;
       if (stepNumber == options.interruptAtStep)
         std::raise(SIGINT);
       // All ranks stop after the same step (a signal may reach them apart).
       bool stop = interruptRequested;
       if (options.worldSize > 1)
         stop = onAnyRank(stop);
+      // Reports are read one step late, so that reading one does not wait
+      // for the step queued after it; all of them where the state is read
+      // (evaluation, checkpoints) or training stops.
+      size_t keep = last || saveNow || stop ? 0 : 1;
+      while (pending.size() > keep) {
+        if (std::string err =
+                finishStep(pending.front(), perEpoch, summary, position);
+            !err.empty())
+          return err;
+        pending.pop_front();
+      }
+      if (saveNow)
+        if (std::string err = save(); !err.empty())
+          return err;
       if (stop) {
         summary.interrupted = true;
         break;
@@ -559,7 +597,11 @@ std::string Trainer::run(TrainSummary &summary) {
     if (summary.interrupted)
       break;
   }
-  summary.scale = currentScale();
+  const mp_tensor *finalScale =
+      scaleArg < 0 ? nullptr : mp_trainer_arg(trainer, scaleArg);
+  if (scaleArg >= 0 && !finalScale)
+    return runtimeError();
+  summary.scale = finalScale ? mp_tensor_get(finalScale, 0) : 0.0;
   if (options.worldSize > 1) {
     if (std::string err = checkReplicas(summary.steps); !err.empty())
       return err;
@@ -574,7 +616,8 @@ std::string Trainer::run(TrainSummary &summary) {
         continue;
       std::string path =
           options.saveParams + "/arg" + std::to_string(i) + ".npy";
-      if (mp_npy_write(path.c_str(), mp_trainer_arg(trainer, i)) != MP_OK)
+      const mp_tensor *value = mp_trainer_arg(trainer, i);
+      if (!value || mp_npy_write(path.c_str(), value) != MP_OK)
         return runtimeError("--save-params");
     }
   summary.seconds =

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -729,6 +730,97 @@ TEST(CudaBackendTest, ResultsStayOnTheDevice) {
       },
       "^CUDA backend: cuMemcpyHtoDAsync \\(staging an argument of 4000 "
       "bytes\\): CUDA_ERROR_INVALID_VALUE\n");
+}
+
+// Trains the fake module's `step` (whose kernel runs in stream order on the
+// fake GPU) for 4 steps launched without waiting, an overflow injected at
+// the third: "loss scale skipped" per report, read one step late as
+// mp-run's loop does, then the parameters.
+std::string trainQueued() {
+  mp_module *module = nullptr;
+  mp_entry *step = nullptr;
+  mp_trainer *trainer = nullptr;
+  if (mp_module_load(MP_FAKE_GPU_MODULE, "cuda", &module) != MP_OK ||
+      mp_module_find_entry(module, "step", &step) != MP_OK ||
+      mp_trainer_create(step, &trainer) != MP_OK)
+    return mp_last_error();
+  mp_tensor p = makeF32({2}, {1, 2}), x = makeF32({2}, {0.5f, 0.25f});
+  mp_tensor one = makeF32({}, {1}), inf = makeF32({}, {INFINITY});
+  std::string observed;
+  auto report = [&]() {
+    mp_step_report r;
+    if (mp_trainer_collect(trainer, &r) != MP_OK)
+      return false;
+    char text[64];
+    std::snprintf(text, sizeof(text), "%g %g %d | ", r.loss, r.scale,
+                  r.skipped);
+    observed += text;
+    return true;
+  };
+  bool ok = mp_trainer_set_arg(trainer, 0, &p) == MP_OK &&
+            mp_trainer_set_arg(trainer, 2, &x) == MP_OK;
+  for (int s = 1; ok && s <= 4; ++s)
+    ok = mp_trainer_set_arg(trainer, 3, s == 3 ? &inf : &one) == MP_OK &&
+         mp_trainer_launch(trainer) == MP_OK && (s == 1 || report());
+  ok = ok && report();
+  int waits = driverCalls("cuStreamSynchronize");
+  const mp_tensor *params = ok ? mp_trainer_arg(trainer, 0) : nullptr;
+  if (!params) {
+    observed = mp_last_error();
+  } else {
+    std::vector<float> v = values(*params);
+    observed += "p " + std::to_string(v[0]) + " " + std::to_string(v[1]) +
+                " | stream waits " + std::to_string(waits) + " | " +
+                "event waits " +
+                std::to_string(driverCalls("cuEventSynchronize")) +
+                " | pinned allocations " +
+                std::to_string(driverCalls("cuMemHostAlloc"));
+  }
+  for (mp_tensor *t : {&p, &x, &one, &inf})
+    mp_tensor_release(t);
+  mp_trainer_destroy(trainer);
+  mp_module_unload(module);
+  return observed;
+}
+
+// Launched steps queue behind each other: no step waits for the stream.
+// Each report is copied out as its step left the loss, the flag and the
+// scale (the next step doubles the scale in place), and waiting for it runs
+// the fake GPU's queue up to that copy only. The staged arguments pass
+// through two pinned blocks, each free again once its step's copies ran
+// (and one page of read-back slots). Reading the parameters waits for the
+// stream.
+TEST(CudaBackendTest, QueuedTrainingSteps) {
+  const char *reports = "3 8 0 \\| 2.25 16 0 \\| 1.5 8 1 \\| 1.5 16 0 \\| "
+                        "p -0.500000 1.250000";
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_FAKE_CUDA_QUEUE", "1", 1);
+        finish(trainQueued());
+      },
+      std::string("^") + reports +
+          " \\| stream waits 0 \\| event waits 4 \\| pinned allocations "
+          "3\n");
+  // Where launches are waited for anyway (MP_CUDA_SYNC), each step waits.
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_FAKE_CUDA_QUEUE", "1", 1);
+        setenv("MP_CUDA_SYNC", "1", 1);
+        finish(trainQueued());
+      },
+      std::string("^") + reports + " \\| stream waits 8 \\| event waits 0");
+  // A kernel that fails shows when its report is collected.
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuEventSynchronize:700");
+        setenv("MP_FAKE_CUDA_QUEUE", "1", 1);
+        finish(trainQueued());
+      },
+      "^CUDA backend: cuEventSynchronize \\(waiting for the kernels of a "
+      "queued call; MP_CUDA_SYNC=1 names the one that failed\\): CUDA error "
+      "700\n");
 }
 
 // A GPU without code in the module: the error names the call, the device

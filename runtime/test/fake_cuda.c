@@ -13,9 +13,21 @@
  *                                        (default 80);
  *   MP_FAKE_CUDA_MEMORY=BYTES            managed memory available (default:
  *                                        no limit);
- *   MP_FAKE_CUDA_TRACE=1                 each launch and stream
+ *   MP_FAKE_CUDA_TRACE=1                 each launch, stream and event
  *                                        synchronization printed to stderr
- *                                        as it is called.
+ *                                        as it is called;
+ *   MP_FAKE_CUDA_QUEUE=1                 the stream's work (copies, event
+ *                                        records, the kernels of modules
+ *                                        named host_*) waits in a queue
+ *                                        until a synchronization runs it,
+ *                                        as on a GPU that is still busy;
+ *                                        cuEventQuery says not ready until
+ *                                        then. Without it, copies happen at
+ *                                        once. (The fake libraries compute
+ *                                        at once: tests with them leave the
+ *                                        queue off.)
+ * A kernel whose name starts with host_ runs on the host: its parameters
+ * are a function `void fn(void *)` and the pointer it takes.
  * mp_fake_cuda_calls(CALL) counts the calls of CALL. Built without
  * cuMemFree_v2 (MP_FAKE_CUDA_OLD) it stands for a driver older than CUDA 12.
  *===----------------------------------------------------------------------===*/
@@ -42,7 +54,8 @@ static CUresult enter(const char *call) {
   const char *trace = getenv("MP_FAKE_CUDA_TRACE");
   if (trace && *trace == '1' &&
       (strcmp(call, "cuLaunchKernel") == 0 ||
-       strcmp(call, "cuStreamSynchronize") == 0))
+       strcmp(call, "cuStreamSynchronize") == 0 ||
+       strcmp(call, "cuEventSynchronize") == 0))
     fprintf(stderr, "fake-cuda: %s\n", call);
   size_t length = strlen(call);
   for (const char *fail = getenv("MP_FAKE_CUDA_FAIL"); fail && *fail;
@@ -61,6 +74,70 @@ int mp_fake_cuda_calls(const char *call) {
     if (strcmp(names[i], call) == 0)
       return counts[i];
   return 0;
+}
+
+/* The stream's queued work: copies, host kernels, event records. */
+typedef struct {
+  int launches; /* at the record */
+  int pending;  /* records not run yet */
+} Event;
+
+typedef struct {
+  enum { kCopy, kHostKernel, kRecord } kind;
+  void *target;
+  const void *source;
+  size_t bytes;
+  void (*fn)(void *);
+  Event *event;
+} Work;
+
+static Work *queue;
+static size_t queued, queueCapacity;
+
+static int queueing(void) {
+  const char *on = getenv("MP_FAKE_CUDA_QUEUE");
+  return on && *on == '1';
+}
+
+static void run(const Work *work) {
+  switch (work->kind) {
+  case kCopy:
+    memcpy(work->target, work->source, work->bytes);
+    break;
+  case kHostKernel:
+    work->fn(work->target);
+    break;
+  case kRecord:
+    --work->event->pending;
+    break;
+  }
+}
+
+/* Runs `work` now, or queues it. */
+static void submit(Work work) {
+  if (!queueing()) {
+    run(&work);
+    return;
+  }
+  if (queued == queueCapacity) {
+    queueCapacity = queueCapacity ? 2 * queueCapacity : 64;
+    queue = realloc(queue, queueCapacity * sizeof(Work));
+  }
+  queue[queued++] = work;
+}
+
+/* Runs the queue up to the last record of `event` (all of it if null). */
+static void runQueue(const Event *event) {
+  size_t end = queued;
+  if (event && !event->pending)
+    return;
+  while (event && end > 0 &&
+         !(queue[end - 1].kind == kRecord && queue[end - 1].event == event))
+    --end;
+  for (size_t i = 0; i < end; ++i)
+    run(&queue[i]);
+  memmove(queue, queue + end, (queued - end) * sizeof(Work));
+  queued -= end;
 }
 
 CUresult cuInit(unsigned flags) {
@@ -117,20 +194,25 @@ CUresult cuModuleUnload(void *m) {
   return enter("cuModuleUnload");
 }
 
-static int function;
+static int function, hostFunction;
 CUresult cuModuleGetFunction(void **out, void *m, const char *name) {
   (void)m;
-  (void)name;
-  *out = &function;
+  *out = strncmp(name, "host_", 5) == 0 ? &hostFunction : &function;
   return enter("cuModuleGetFunction");
 }
 
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
-  (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
-  (void)shared, (void)stream, (void)params, (void)extra;
-  return enter("cuLaunchKernel");
+  (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
+  (void)shared, (void)stream, (void)extra;
+  CUresult result = enter("cuLaunchKernel");
+  if (!result && f == &hostFunction) {
+    Work work = {kHostKernel, *(void **)params[1],           NULL,
+                 0,           *(void (**)(void *))params[0], NULL};
+    submit(work);
+  }
+  return result;
 }
 
 static int stream;
@@ -142,12 +224,17 @@ CUresult cuStreamCreate(void **out, unsigned flags) {
 
 CUresult cuStreamSynchronize(void *s) {
   (void)s;
-  return enter("cuStreamSynchronize");
+  CUresult result = enter("cuStreamSynchronize");
+  runQueue(NULL);
+  return result;
 }
 
 CUresult cuStreamQuery(void *s) {
   (void)s;
-  return enter("cuStreamQuery");
+  CUresult result = enter("cuStreamQuery");
+  if (!result && queued)
+    return 600; /* CUDA_ERROR_NOT_READY */
+  return result;
 }
 
 /* Blocks carry their size in front, for the memory limit. */
@@ -221,17 +308,29 @@ CUresult cuMemcpyHtoDAsync_v2(unsigned long long pointer, const void *source,
   size_t *block = (size_t *)pointer - 256 / sizeof(size_t);
   if (bytes > block[0])
     return 1; /* CUDA_ERROR_INVALID_VALUE */
-  memcpy((void *)pointer, source, bytes);
+  Work work = {kCopy, (void *)pointer, source, bytes, NULL, NULL};
+  submit(work);
+  return 0;
+}
+
+/* The source range must start a managed block and fit in it. */
+CUresult cuMemcpyDtoHAsync_v2(void *target, unsigned long long pointer,
+                              size_t bytes, void *stream) {
+  (void)stream;
+  CUresult result = enter("cuMemcpyDtoHAsync_v2");
+  if (result)
+    return result;
+  size_t *block = (size_t *)pointer - 256 / sizeof(size_t);
+  if (bytes > block[0])
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  Work work = {kCopy, target, (const void *)pointer, bytes, NULL, NULL};
+  submit(work);
   return 0;
 }
 #endif
 
 /* Events hold the number of launches so far when recorded: the fake GPU
    takes 1 us per kernel. */
-typedef struct {
-  int launches;
-} Event;
-
 CUresult cuEventCreate(void **out, unsigned flags) {
   CUresult result = enter("cuEventCreate");
   if (result)
@@ -242,8 +341,28 @@ CUresult cuEventCreate(void **out, unsigned flags) {
 
 CUresult cuEventRecord(void *event, void *stream) {
   (void)stream;
-  ((Event *)event)->launches = mp_fake_cuda_calls("cuLaunchKernel");
-  return enter("cuEventRecord");
+  CUresult result = enter("cuEventRecord");
+  if (result)
+    return result;
+  Event *e = event;
+  e->launches = mp_fake_cuda_calls("cuLaunchKernel");
+  ++e->pending;
+  Work work = {kRecord, NULL, NULL, 0, NULL, e};
+  submit(work);
+  return 0;
+}
+
+CUresult cuEventQuery(void *event) {
+  CUresult result = enter("cuEventQuery");
+  if (result)
+    return result;
+  return ((Event *)event)->pending ? 600 /* CUDA_ERROR_NOT_READY */ : 0;
+}
+
+CUresult cuEventSynchronize(void *event) {
+  CUresult result = enter("cuEventSynchronize");
+  runQueue(event);
+  return result;
 }
 
 CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {

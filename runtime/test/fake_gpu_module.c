@@ -9,8 +9,10 @@
  * on the host, in the memory the backend gave it.
  *===----------------------------------------------------------------------===*/
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 void *mgpuModuleLoad(void *data, size_t size);
 void mgpuModuleUnload(void *module);
@@ -28,11 +30,12 @@ const char _mp_backend[] = "cuda";
 const char _mp_gpu_targets[] = "SASS for sm_80 and PTX for sm_80";
 
 static char binary[] = "a fatbin";
-static void *module, *kernel;
+static void *module, *kernel, *stepKernel;
 
 __attribute__((constructor)) static void load(void) {
   module = mgpuModuleLoad(binary, sizeof(binary));
   kernel = mgpuModuleGetFunction(module, "double_kernel");
+  stepKernel = mgpuModuleGetFunction(module, "host_step");
 }
 
 __attribute__((destructor)) static void unload(void) {
@@ -170,4 +173,76 @@ const char _mp_sig_conv_backward_data[] =
 void _mp_entry_conv_backward_data(void **args) {
   Conv2D conv = {0, 0, 1, 2, 3, 4, 7, 8, 3, 2, {2, 1}, {1, 1}, {1, 0}};
   run(args, 1, conv);
+}
+
+/* The buffers of one training step, for its kernel. */
+typedef struct {
+  const float *p, *scale, *x, *seed;
+  float *newP, *newScale, *loss;
+  uint8_t *foundInf;
+} StepBuffers;
+
+/* The step's device work (the fake driver runs a host_ kernel on the host,
+ * in stream order): loss = sum(p); a non-finite seed is an overflow that
+ * skips the step (p and the scale stay; the scale halves), else
+ * p' = p - x * seed and the scale doubles. */
+static void computeStep(void *data) {
+  StepBuffers *b = (StepBuffers *)data;
+  *b->loss = b->p[0] + b->p[1];
+  *b->foundInf = !isfinite(*b->seed);
+  for (int i = 0; i < 2; ++i)
+    b->newP[i] = *b->foundInf ? b->p[i] : b->p[i] - b->x[i] * *b->seed;
+  *b->newScale = *b->foundInf ? *b->scale / 2 : *b->scale * 2;
+  free(b);
+}
+
+static float *at(const Memref1D *m) { return m->aligned + m->offset; }
+
+/* A rank-0 memref of any element type. */
+typedef struct {
+  void *allocated, *aligned;
+  int64_t offset;
+} Scalar;
+
+static const float *floatAt(const Scalar *m) {
+  return (const float *)m->aligned + m->offset;
+}
+
+static void setScalar(Scalar *m, void *data) {
+  m->allocated = m->aligned = data;
+  m->offset = 0;
+}
+
+/* A training step whose work runs on the device, as mp-lower-to-gpu's host
+ * code does: it allocates its results, launches its kernel and returns
+ * with the kernel queued (the runtime waits, or lets the next step queue
+ * behind it). */
+const char _mp_sig_step[] =
+    "f32[2]@param;f32[]@loss_scale=4;f32[2]@input;f32[]@grad_seed->"
+    "f32[2]@updates=0;f32[]@updates=1;f32[]@loss;i1[]@found_inf";
+void _mp_entry_step(void **args) {
+  Memref1D *newP = (Memref1D *)args[0];
+  Scalar *newScale = (Scalar *)(newP + 1);
+  Scalar *loss = newScale + 1, *foundInf = newScale + 2;
+  StepBuffers *b = (StepBuffers *)malloc(sizeof(StepBuffers));
+  b->p = at((const Memref1D *)args[1]);
+  b->scale = floatAt((const Scalar *)args[2]);
+  b->x = at((const Memref1D *)args[3]);
+  b->seed = floatAt((const Scalar *)args[4]);
+  b->newP = (float *)_mlir_memref_to_llvm_alloc(2 * sizeof(float));
+  b->newScale = (float *)_mlir_memref_to_llvm_alloc(sizeof(float));
+  b->loss = (float *)_mlir_memref_to_llvm_alloc(sizeof(float));
+  b->foundInf = (uint8_t *)_mlir_memref_to_llvm_alloc(1);
+  newP->allocated = newP->aligned = b->newP;
+  newP->offset = 0;
+  newP->sizes[0] = 2;
+  newP->strides[0] = 1;
+  setScalar(newScale, b->newScale);
+  setScalar(loss, b->loss);
+  setScalar(foundInf, b->foundInf);
+  /* The kernel frees `b`: nothing reads it after the launch. */
+  void (*fn)(void *) = computeStep;
+  void *params[] = {&fn, &b};
+  mgpuLaunchKernel(stepKernel, 1, 1, 1, 1, 1, 1, 0, mgpuStreamCreate(), params,
+                   NULL, 2);
 }

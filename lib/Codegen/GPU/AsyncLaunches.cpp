@@ -49,8 +49,8 @@ namespace {
 /// The pass's work on one module.
 class LaunchChainer {
 public:
-  explicit LaunchChainer(ModuleOp module)
-      : ctx(module.getContext()), module(module) {}
+  LaunchChainer(ModuleOp module, bool waitAtReturn)
+      : ctx(module.getContext()), module(module), waitAtReturn(waitAtReturn) {}
 
   int64_t numAsync = 0, numWaits = 0, numOnStack = 0;
 
@@ -61,8 +61,13 @@ public:
       if (func.isDeclaration())
         continue;
       moveHostBuffersToStack(func);
+      // An entry that leaves its kernels queued at its return may find an
+      // earlier call's kernels queued at its start.
+      bool returnsQueued = !waitAtReturn && isEntry(func);
       for (Block &block : func.getBody())
-        chainBlock(block);
+        chainBlock(block,
+                   /*queuedAtStart=*/returnsQueued && block.isEntryBlock(),
+                   /*waitAtReturn=*/!returnsQueued);
     }
   }
 
@@ -73,6 +78,13 @@ private:
   /// directly or through calls.
   DenseSet<Operation *> gpuFunctions;
   SymbolTableCollection symbols;
+  bool waitAtReturn;
+
+  /// Whether `func` launches kernels and only the module's user calls it.
+  bool isEntry(func::FuncOp func) {
+    return func.isPublic() && gpuFunctions.contains(func) &&
+           SymbolTable::symbolKnownUseEmpty(func, module);
+  }
 
   func::FuncOp getCallee(func::CallOp call) {
     return symbols.lookupNearestSymbolFrom<func::FuncOp>(call,
@@ -200,8 +212,11 @@ private:
   }
 
   /// Chains the launches of `block` (and of the blocks nested in its ops
-  /// that launch kernels) as described in Passes.td.
-  void chainBlock(Block &block) {
+  /// that launch kernels) as described in Passes.td: from its start if
+  /// `queuedAtStart`, and without a wait before a `return` unless
+  /// `waitAtReturn`.
+  void chainBlock(Block &block, bool queuedAtStart = false,
+                  bool waitAtReturn = true) {
     OpBuilder b(ctx);
     Value token;
     auto startChain = [&](Operation *before) {
@@ -222,9 +237,18 @@ private:
       ++numWaits;
     };
 
-    for (Operation &op : llvm::make_early_inc_range(block)) {
+    Operation *first = block.empty() ? nullptr : &block.front();
+    if (queuedAtStart && first)
+      startChain(first);
+    for (Operation &op : llvm::make_early_inc_range(
+             llvm::make_range(Block::iterator(first), block.end()))) {
       if (op.hasTrait<OpTrait::IsTerminator>()) {
-        waitBefore(&op);
+        if (waitAtReturn || !isa<func::ReturnOp>(op)) {
+          waitBefore(&op);
+        } else if (token && isa<gpu::WaitOp>(token.getDefiningOp())) {
+          // A chain that nothing joined.
+          token.getDefiningOp()->erase();
+        }
         break;
       }
       auto launch = dyn_cast<gpu::LaunchFuncOp>(op);
@@ -331,7 +355,7 @@ struct GPUAsyncLaunchesPass
   using Base::Base;
 
   void runOnOperation() override {
-    LaunchChainer chainer(getOperation());
+    LaunchChainer chainer(getOperation(), waitAtReturn);
     chainer.run();
     numAsync += chainer.numAsync;
     numWaits += chainer.numWaits;

@@ -174,7 +174,11 @@ static void addTargetStage(OpPassManager &pm,
   // sizes) rather than being passed as parameters.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createGPUAsyncLaunchesPass());
+  // mp's runtime waits after each call, or lets the next training step
+  // queue behind it.
+  GPUAsyncLaunchesPassOptions launches;
+  launches.waitAtReturn = false;
+  pm.addPass(createGPUAsyncLaunchesPass(launches));
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   // Masked transfers (the tile copies at a GEMM's edges) as checked loads

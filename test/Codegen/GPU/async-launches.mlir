@@ -1,4 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-async-launches | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-async-launches=wait-at-return=false \
+// RUN:   | FileCheck %s --check-prefix=QUEUED
 
 // Launches chain on the stream; the host waits before it reads a device
 // buffer and before it returns. Allocations and deallocations between
@@ -19,6 +21,18 @@
 // CHECK-NEXT: %[[T5:.*]] = gpu.launch_func async [%[[T4]]] @kernels::@scale
 // CHECK-NEXT: gpu.wait [%[[T5]]]
 // CHECK-NEXT: return
+// With wait-at-return=false, an entry's chain starts at its beginning and it
+// returns with its last kernels queued: the caller waits.
+// QUEUED-LABEL: func.func @chain
+// QUEUED-NEXT: %[[T0:.*]] = gpu.wait async
+// QUEUED-NEXT: arith.constant
+// QUEUED-NEXT: arith.constant
+// QUEUED-NEXT: %[[T1:.*]] = gpu.launch_func async [%[[T0]]] @kernels::@scale
+// QUEUED: gpu.wait [%{{.*}}]
+// QUEUED-NEXT: memref.load
+// QUEUED: %[[T4:.*]] = gpu.wait async
+// QUEUED-NEXT: %[[T5:.*]] = gpu.launch_func async [%[[T4]]] @kernels::@scale
+// QUEUED-NEXT: return
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @scale(%a: memref<16xf32>) kernel { gpu.return }
@@ -196,6 +210,67 @@ module attributes {gpu.container_module} {
     %c16 = arith.constant 16 : index
     call @grad(%a) : (memref<16xf32>) -> ()
     gpu.launch_func @kernels::@sum blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<16xf32>, %s : memref<f32>)
+    return
+  }
+}
+
+// -----
+
+// An entry that writes device memory before its first launch waits first
+// with wait-at-return=false (an earlier call's kernels may still read it).
+// A function that the module calls is no entry: it waits before it returns,
+// since its caller goes on as if the stream were idle. @leaf, inlined into
+// its one caller, is an entry of its own.
+// CHECK-LABEL: func.func @writes_first
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: %[[T0:.*]] = gpu.wait async
+// QUEUED-LABEL: func.func @writes_first
+// QUEUED-NEXT: %[[T0:.*]] = gpu.wait async
+// QUEUED-NEXT: arith.constant
+// QUEUED-NEXT: gpu.wait [%[[T0]]]
+// QUEUED-NEXT: memref.store
+// QUEUED: %[[T1:.*]] = gpu.wait async
+// QUEUED-NEXT: %[[T2:.*]] = gpu.launch_func async [%[[T1]]]
+// QUEUED-NEXT: return
+// QUEUED-LABEL: func.func @leaf
+// QUEUED: gpu.launch_func async
+// QUEUED-NEXT: return
+// QUEUED-LABEL: func.func @mid
+// QUEUED: %[[M1:.*]] = gpu.launch_func async
+// QUEUED-NEXT: gpu.wait [%[[M1]]]
+// QUEUED-NEXT: return
+// QUEUED-LABEL: func.func @top
+// QUEUED-NEXT: %[[U0:.*]] = gpu.wait async
+// QUEUED-NEXT: gpu.wait [%[[U0]]]
+// QUEUED-NEXT: call @mid
+// QUEUED-NEXT: return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%a: memref<16xf32>) kernel { gpu.return }
+  }
+  func.func @writes_first(%a: memref<16xf32>, %v: f32) {
+    %c0 = arith.constant 0 : index
+    memref.store %v, %a[%c0] : memref<16xf32>
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
+  func.func @leaf(%a: memref<16xf32>) {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    gpu.launch_func @kernels::@scale blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a : memref<16xf32>)
+    return
+  }
+  func.func @mid(%a: memref<16xf32>) {
+    call @leaf(%a) : (memref<16xf32>) -> ()
+    return
+  }
+  func.func @top(%a: memref<16xf32>) {
+    call @mid(%a) : (memref<16xf32>) -> ()
     return
   }
 }

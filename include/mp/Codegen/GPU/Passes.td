@@ -728,7 +728,13 @@ def GPUAsyncLaunchesPass : Pass<"mp-gpu-async-launches", "::mlir::ModuleOp"> {
     - before an op whose regions launch kernels (its blocks get chains of
       their own, waited for before their terminators);
     - before the block's terminator, so that a function returns with its
-      kernels done.
+      kernels done; with `wait-at-return=false`, not before the `return` of
+      an entry function (one that no function of the module calls): its
+      caller, mp's runtime, waits after the call, or lets the next training
+      step queue behind it. Such an entry may start while an earlier call's
+      kernels are still queued, so its first chain starts at its beginning:
+      it also waits before a host access to device memory that precedes
+      its first launch.
 
     First, a call of a function of this module that launches kernels and
     calls no other such function (the gradient function a training step
@@ -761,6 +767,12 @@ def GPUAsyncLaunchesPass : Pass<"mp-gpu-async-launches", "::mlir::ModuleOp"> {
     %v = memref.load %buffer[] : memref<f32>
     ```
   }];
+  let options = [
+    Option<"waitAtReturn", "wait-at-return", "bool", /*default=*/"true",
+           "Whether entry functions wait for their kernels before they "
+           "return (false: the caller waits; mp-lower-to-gpu's choice for "
+           "mp's runtime)">
+  ];
   let statistics = [
     Statistic<"numAsync", "num-async-launches",
               "Kernel launches made asynchronous">,

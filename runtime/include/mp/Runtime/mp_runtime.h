@@ -238,6 +238,31 @@ mp_status mp_trainer_step(mp_trainer *trainer);
 /* Result `index` of the last step (null before the first step). */
 const mp_tensor *mp_trainer_result(const mp_trainer *trainer, int32_t index);
 
+/* What a training loop reads of each step: its loss (NaN without an
+ * mp.loss result), whether loss scaling skipped it (an mp.found_inf result;
+ * 0 without) and the loss scale after it (0 without an mp.loss_scale
+ * argument). */
+typedef struct mp_step_report {
+  double loss;
+  double scale;
+  int32_t skipped;
+} mp_step_report;
+
+/* Starts a step as mp_trainer_step does, but on the CUDA backend returns
+ * once its work is queued on the device: the host prepares the next batch
+ * and queues the next step while this one runs, and no step waits for the
+ * device. Its report comes out of mp_trainer_collect, in launch order.
+ * Writing the inputs for the next step (mp_trainer_arg_buffer,
+ * mp_trainer_set_arg of an input) does not wait; mp_trainer_arg,
+ * mp_trainer_result and mp_trainer_set_arg of a parameter or state wait
+ * for the queued steps first. On the CPU the step is done when this
+ * returns. */
+mp_status mp_trainer_launch(mp_trainer *trainer);
+/* Waits for the oldest launched step whose report was not collected (not
+ * for the steps queued after it) and fills `report`. Fails if no report is
+ * left or if that step failed on the device. */
+mp_status mp_trainer_collect(mp_trainer *trainer, mp_step_report *report);
+
 /* Data-parallel runs (docs/Distributed.md). A process that a launcher
  * started as one of several ranks ($OMPI_COMM_WORLD_SIZE or $PMI_SIZE above
  * 1) joins the world through MPI on the first call: the runtime loads its
