@@ -43,6 +43,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <dlfcn.h>
 #include <map>
 #include <vector>
@@ -58,6 +59,8 @@ struct CUmemLocation_st {
   int id;
 };
 using CUmemLocation = CUmemLocation_st;
+
+extern "C" void *mgpuStreamCreate();
 
 namespace {
 // The driver API's types, as cuda.h declares them (the ABI is stable).
@@ -114,6 +117,8 @@ struct Driver {
   /// with their work queued).
   CUresult (*cuEventQuery)(CUevent);
   CUresult (*cuEventSynchronize)(CUevent);
+  /// Optional: a second stream that stages arguments beside the kernels.
+  CUresult (*cuStreamWaitEvent)(CUstream, CUevent, unsigned);
 };
 
 /// The least pinned host memory allocated at once for staged arguments.
@@ -149,26 +154,45 @@ struct Cuda {
   std::chrono::steady_clock::time_point launchedAt;
   ~Cuda() { printProfile(); }
   void printProfile();
-  /// The caching pool: block sizes by address, free blocks by size class;
-  /// bytes in blocks given out now and at most so far, and bytes held from
-  /// the driver.
+  /// The caching pool: block sizes by address, free blocks by size class
+  /// with the number of the call that freed them (see `calls`); bytes in
+  /// blocks given out now and at most so far, and bytes held from the
+  /// driver.
   std::map<void *, size_t> blockSizes;
-  std::multimap<size_t, void *> freeBlocks;
+  struct FreeBlock {
+    void *address;
+    uint64_t freedIn;
+  };
+  std::multimap<size_t, FreeBlock> freeBlocks;
   size_t inUse = 0, peakInUse = 0, reserved = 0;
+  /// Calls counted as they start: the number of the call under way, or of
+  /// the last one; the calls up to `callsDone` are known to be done on the
+  /// device. A block freed in call N (or after it, before the next) may
+  /// still be used by N's kernels until then.
+  uint64_t calls = 0, callsDone = 0;
+  /// The calls that returned with their work queued, oldest first, each
+  /// with an event after its work; spare events for the next ones.
+  struct QueuedCall {
+    uint64_t number;
+    CUevent end;
+  };
+  std::deque<QueuedCall> queuedCalls;
+  std::vector<CUevent> spareEvents;
   /// Pinned host blocks that the arguments a call stages pass through on
-  /// their way to the device: their bytes, how many the calls since the
-  /// last wait use, and, once a call that used them returned with its work
-  /// queued, an event after its copies (the block is in flight until then).
-  /// Kept for the process, like the pool's blocks.
+  /// their way to the device: their bytes, how many the call that used them
+  /// last (its number) took. Kept for the process, like the pool's blocks.
   struct PinnedBlock {
     char *base;
     size_t size, used;
-    CUevent copied = nullptr;
-    bool inFlight = false;
+    uint64_t call;
   };
   std::vector<PinnedBlock> pinned;
-  /// Whether a call returned with its work queued since the last wait.
-  bool queued = false;
+  /// The stream that stages arguments (the copy engine's, beside the
+  /// kernels), once made; whether the next call's kernels must wait for
+  /// copies on it, and the event they wait for.
+  CUstream copyStream = nullptr;
+  bool copiesToWaitFor = false;
+  CUevent staged = nullptr;
   /// Pinned slots of Backend::kMaxReadBackBytes that read-backs copy into,
   /// each with the event after its copies and its ticket (0: free).
   struct ReadBackSlot {
@@ -229,21 +253,32 @@ struct Cuda {
     return check(result, what) ? 1 : -1;
   }
 
-  /// `bytes` of pinned memory for the call under way (256-byte aligned), or
-  /// null where the driver has none to give: the caller writes managed
-  /// memory instead (and later calls do not ask again).
+  /// Moves `callsDone` past the queued calls whose work is done.
+  void updateCallsDone() {
+    while (!queuedCalls.empty() && query(queuedCalls.front().end,
+                                         "cuEventQuery (a queued call)") == 1) {
+      callsDone = queuedCalls.front().number;
+      spareEvents.push_back(queuedCalls.front().end);
+      queuedCalls.pop_front();
+    }
+  }
+
+  /// `bytes` of pinned memory for the call about to start (256-byte
+  /// aligned), from a block that no queued call still copies from; null
+  /// where the driver has none to give: the caller writes managed memory
+  /// instead (and later calls do not ask again).
   void *takePinned(size_t bytes) {
     if (!api.cuMemHostAlloc || !api.cuMemcpyHtoDAsync)
       return nullptr;
     size_t aligned = (bytes + 255) / 256 * 256;
+    uint64_t next = calls + 1;
+    updateCallsDone();
     for (PinnedBlock &block : pinned) {
-      // A block whose copies are done is free again.
-      if (block.inFlight &&
-          query(block.copied, "cuEventQuery (staged copies)") == 1) {
-        block.inFlight = false;
+      if (block.call <= callsDone)
         block.used = 0;
-      }
-      if (!block.inFlight && block.size - block.used >= aligned) {
+      if ((block.call <= callsDone || block.call == next) &&
+          block.size - block.used >= aligned) {
+        block.call = next;
         block.used += aligned;
         return block.base + block.used - aligned;
       }
@@ -254,8 +289,35 @@ struct Cuda {
       api.cuMemHostAlloc = nullptr;
       return nullptr;
     }
-    pinned.push_back({static_cast<char *>(base), size, aligned});
+    pinned.push_back({static_cast<char *>(base), size, aligned, next});
     return base;
+  }
+
+  /// The stream that staging copies go on: the copy stream where the
+  /// driver lets kernels wait for it (made on first use), else the
+  /// kernels' own.
+  CUstream stagingStream() {
+    CUstream kernels = mgpuStreamCreate();
+    if (!copyStream && kernels && api.cuStreamWaitEvent && canQueue()) {
+      constexpr unsigned kNonBlocking = 1; // CU_STREAM_NON_BLOCKING
+      if (api.cuStreamCreate(&copyStream, kNonBlocking) != 0 ||
+          api.cuEventCreate(&staged, 0) != 0) {
+        copyStream = nullptr;
+        api.cuStreamWaitEvent = nullptr; // no more tries
+      }
+    }
+    return copyStream ? copyStream : kernels;
+  }
+
+  /// Before a call's kernels: they wait for its staging copies.
+  void waitForStaging() {
+    if (!copiesToWaitFor)
+      return;
+    copiesToWaitFor = false;
+    if (check(api.cuEventRecord(staged, copyStream),
+              "cuEventRecord (staging copies)"))
+      check(api.cuStreamWaitEvent(stream, staged, 0),
+            "cuStreamWaitEvent (staging copies)");
   }
 
   /// A read-back slot that no ticket holds (null, with the failure
@@ -292,7 +354,8 @@ struct Cuda {
            static_cast<const char *>(block->first) + block->second;
   }
 
-  /// Waits for all work on the stream: every pinned block is free again.
+  /// Waits for all work on the stream (which waited for the staging
+  /// copies): every call is done.
   void waitForStream() {
     if (!stream)
       return;
@@ -303,31 +366,35 @@ struct Cuda {
                    : "cuStreamSynchronize (waiting for the kernels launched "
                      "since the last wait; MP_CUDA_SYNC=1 names the one that "
                      "failed)");
-    queued = false;
-    for (PinnedBlock &block : pinned) {
-      block.used = 0;
-      block.inFlight = false;
-    }
+    callsDone = calls;
+    for (QueuedCall &call : queuedCalls)
+      spareEvents.push_back(call.end);
+    queuedCalls.clear();
   }
 
-  /// After a call that returns with its work queued: the pinned blocks it
-  /// staged through stay in flight until its copies are done.
+  /// After a call that returns with its work queued: an event after it
+  /// tells when its blocks (pinned, and freed in the pool) are idle.
   void queueCall() {
-    queued = true;
-    for (PinnedBlock &block : pinned) {
-      if (block.inFlight || block.used == 0)
-        continue;
-      if ((!block.copied &&
-           !check(api.cuEventCreate(&block.copied, 0), "cuEventCreate")) ||
-          !check(api.cuEventRecord(block.copied, stream), "cuEventRecord"))
-        return;
-      block.inFlight = true;
+    CUevent end = nullptr;
+    if (!spareEvents.empty()) {
+      end = spareEvents.back();
+      spareEvents.pop_back();
+    } else if (!check(api.cuEventCreate(&end, 0), "cuEventCreate")) {
+      return;
     }
+    if (check(api.cuEventRecord(end, stream), "cuEventRecord"))
+      queuedCalls.push_back({calls, end});
+    else
+      spareEvents.push_back(end);
   }
   void take(size_t bytes) {
     inUse += bytes;
     peakInUse = std::max(peakInUse, inUse);
   }
+  /// A block of the pool for `size` bytes (host memory, with the failure
+  /// recorded, if the driver has none); with `idleOnly`, one that no queued
+  /// call may still use, which a copy beside the kernels may write.
+  void *allocate(size_t size, bool idleOnly);
 
   static Cuda &get() {
     static Cuda cuda;
@@ -430,6 +497,8 @@ bool Cuda::ensure() {
         reinterpret_cast<decltype(d.cuEventQuery)>(dlsym(lib, "cuEventQuery"));
     d.cuEventSynchronize = reinterpret_cast<decltype(d.cuEventSynchronize)>(
         dlsym(lib, "cuEventSynchronize"));
+    d.cuStreamWaitEvent = reinterpret_cast<decltype(d.cuStreamWaitEvent)>(
+        dlsym(lib, "cuStreamWaitEvent"));
     d.cuEventCreate = reinterpret_cast<decltype(d.cuEventCreate)>(
         dlsym(lib, "cuEventCreate"));
     d.cuEventRecord = reinterpret_cast<decltype(d.cuEventRecord)>(
@@ -601,6 +670,40 @@ static size_t sizeClass(size_t size) {
   return c;
 }
 
+void *Cuda::allocate(size_t size, bool idleOnly) {
+  size_t bytes = sizeClass(size);
+  auto [first, last] = freeBlocks.equal_range(bytes);
+  if (idleOnly && first != last)
+    updateCallsDone();
+  for (auto cached = first; cached != last; ++cached) {
+    if (idleOnly && cached->second.freedIn > callsDone)
+      continue;
+    void *block = cached->second.address;
+    freeBlocks.erase(cached);
+    take(bytes);
+    return block;
+  }
+  CUdeviceptr pointer = 0;
+  CUresult result = api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
+  if (result != 0 && !freeBlocks.empty()) {
+    // Out of memory, perhaps: give the cached blocks back (cuMemFree waits
+    // for the kernels that may use them) and try again.
+    for (auto &[blockBytes, block] : freeBlocks) {
+      api.cuMemFree(reinterpret_cast<CUdeviceptr>(block.address));
+      blockSizes.erase(block.address);
+      reserved -= blockBytes;
+    }
+    freeBlocks.clear();
+    result = api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
+  }
+  if (!check(result, "cuMemAllocManaged(" + std::to_string(bytes) + " bytes)"))
+    return std::calloc(1, size ? size : 1);
+  blockSizes[reinterpret_cast<void *>(pointer)] = bytes;
+  reserved += bytes;
+  take(bytes);
+  return reinterpret_cast<void *>(pointer);
+}
+
 /// Managed memory is aligned to at least 256 bytes, more than any memref
 /// asks for. Without a usable driver (the call fails anyway) the host code
 /// gets host memory so that it does not crash before the error is seen.
@@ -608,34 +711,7 @@ void *_mlir_memref_to_llvm_aligned_alloc(size_t /*alignment*/, size_t size) {
   Cuda &cuda = Cuda::get();
   if (!cuda.ensure())
     return std::calloc(1, size ? size : 1);
-  size_t bytes = sizeClass(size);
-  auto cached = cuda.freeBlocks.find(bytes);
-  if (cached != cuda.freeBlocks.end()) {
-    void *block = cached->second;
-    cuda.freeBlocks.erase(cached);
-    cuda.take(bytes);
-    return block;
-  }
-  CUdeviceptr pointer = 0;
-  CUresult result =
-      cuda.api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
-  if (result != 0 && !cuda.freeBlocks.empty()) {
-    // Out of memory, perhaps: give the cached blocks back and try again.
-    for (auto [blockBytes, block] : cuda.freeBlocks) {
-      cuda.api.cuMemFree(reinterpret_cast<CUdeviceptr>(block));
-      cuda.blockSizes.erase(block);
-      cuda.reserved -= blockBytes;
-    }
-    cuda.freeBlocks.clear();
-    result = cuda.api.cuMemAllocManaged(&pointer, bytes, kMemAttachGlobal);
-  }
-  if (!cuda.check(result,
-                  "cuMemAllocManaged(" + std::to_string(bytes) + " bytes)"))
-    return std::calloc(1, size ? size : 1);
-  cuda.blockSizes[reinterpret_cast<void *>(pointer)] = bytes;
-  cuda.reserved += bytes;
-  cuda.take(bytes);
-  return reinterpret_cast<void *>(pointer);
+  return cuda.allocate(size, /*idleOnly=*/false);
 }
 
 void _mlir_memref_to_llvm_free(void *pointer) {
@@ -648,7 +724,7 @@ void _mlir_memref_to_llvm_free(void *pointer) {
     std::free(pointer);
     return;
   }
-  cuda.freeBlocks.emplace(block->second, pointer);
+  cuda.freeBlocks.insert({block->second, {pointer, cuda.calls}});
   cuda.inUse -= block->second;
 }
 
@@ -699,6 +775,8 @@ public:
   mp_status invoke(void *fn, void **args, bool wait) override {
     Cuda &cuda = Cuda::get();
     mgpuStreamCreate();
+    ++cuda.calls;
+    cuda.waitForStaging();
     cuda.startCall();
     reinterpret_cast<void (*)(void **)>(fn)(args);
     // A failed call's work is waited for: it may still read its pinned
@@ -714,7 +792,7 @@ public:
 
   mp_status wait() override {
     Cuda &cuda = Cuda::get();
-    if (cuda.queued)
+    if (!cuda.queuedCalls.empty())
       cuda.waitForStream();
     return cuda.takeError();
   }
@@ -725,7 +803,7 @@ public:
     size_t total = 0;
     for (const Piece &piece : pieces)
       total += piece.bytes;
-    if (!cuda.queued || total > kMaxReadBackBytes)
+    if (cuda.queuedCalls.empty() || total > kMaxReadBackBytes)
       return Backend::readBack(pieces, ticket);
     Cuda::ReadBackSlot *slot = cuda.freeReadBackSlot();
     if (!slot)
@@ -776,28 +854,36 @@ public:
       return MP_OK;
     }
     Cuda &cuda = Cuda::get();
-    *data = _mlir_memref_to_llvm_alloc(bytes);
-    if (mp_status status = cuda.takeError())
-      return status;
-    if (!bytes)
-      return MP_OK;
-    // Through pinned memory, the copy engine writes the device buffer on
-    // the stream, ahead of the kernels: no page of it moves to the host
-    // (a block from the pool was last written on the device).
-    if (void *pinned = cuda.takePinned(bytes)) {
+    // Through pinned memory, the copy engine writes the device buffer, on
+    // the copy stream beside the kernels of queued calls (into a block none
+    // of them uses; the call's kernels wait for the copy) or ahead of the
+    // kernels on theirs: no page of it moves to the host (a block from the
+    // pool was last written on the device).
+    if (void *pinned = bytes ? cuda.takePinned(bytes) : nullptr) {
+      CUstream on = cuda.stagingStream();
+      bool beside = on == cuda.copyStream;
+      *data = cuda.allocate(bytes, /*idleOnly=*/beside);
+      if (mp_status status = cuda.takeError())
+        return status;
       std::memcpy(pinned, tensor.data, bytes);
-      cuda.check(
-          cuda.api.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(*data),
-                                     pinned, bytes, mgpuStreamCreate()),
-          "cuMemcpyHtoDAsync (staging an argument of " + std::to_string(bytes) +
-              " bytes)");
+      if (cuda.check(
+              cuda.api.cuMemcpyHtoDAsync(reinterpret_cast<CUdeviceptr>(*data),
+                                         pinned, bytes, on),
+              "cuMemcpyHtoDAsync (staging an argument of " +
+                  std::to_string(bytes) + " bytes)"))
+        cuda.copiesToWaitFor |= beside;
       mp_status status = cuda.takeError();
       if (status != MP_OK)
         release(*data);
       return status;
     }
+    *data = _mlir_memref_to_llvm_alloc(bytes);
+    if (mp_status status = cuda.takeError())
+      return status;
+    if (!bytes)
+      return MP_OK;
     // The host writes the block: a queued call may still use it.
-    if (cuda.queued) {
+    if (!cuda.queuedCalls.empty()) {
       cuda.waitForStream();
       if (mp_status status = cuda.takeError()) {
         release(*data);

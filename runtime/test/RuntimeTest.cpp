@@ -634,8 +634,9 @@ std::string callTwice(int calls) {
 }
 
 // An entry runs: the binary is loaded once, each call launches on the one
-// stream, and buffers come from the pool (the staged input and the result
-// of the first call are reused by the next ones).
+// stream (its input is staged on a second, the copy stream), and buffers
+// come from the pool (the staged input and the result of the first call
+// are reused by the next ones).
 TEST(CudaBackendTest, RunsAnEntryFromThePool) {
   EXPECT_SCENARIO(
       {
@@ -647,7 +648,7 @@ TEST(CudaBackendTest, RunsAnEntryFromThePool) {
                       std::to_string(driverCalls(call));
         finish(observed);
       },
-      "^ok \\| cuModuleLoadData 1 \\| cuLaunchKernel 3 \\| cuStreamCreate 1 "
+      "^ok \\| cuModuleLoadData 1 \\| cuLaunchKernel 3 \\| cuStreamCreate 2 "
       "\\| cuMemAllocManaged 2\n");
 }
 
@@ -773,6 +774,8 @@ std::string trainQueued() {
                 " | stream waits " + std::to_string(waits) + " | " +
                 "event waits " +
                 std::to_string(driverCalls("cuEventSynchronize")) +
+                " | kernels waiting for copies " +
+                std::to_string(driverCalls("cuStreamWaitEvent")) +
                 " | pinned allocations " +
                 std::to_string(driverCalls("cuMemHostAlloc"));
   }
@@ -786,9 +789,13 @@ std::string trainQueued() {
 // Launched steps queue behind each other: no step waits for the stream.
 // Each report is copied out as its step left the loss, the flag and the
 // scale (the next step doubles the scale in place), and waiting for it runs
-// the fake GPU's queue up to that copy only. The staged arguments pass
-// through two pinned blocks, each free again once its step's copies ran
-// (and one page of read-back slots). Reading the parameters waits for the
+// the fake GPU's queue up to that copy only. The staged arguments are
+// copied on a second stream, which the fake runs at once while the steps
+// before wait in the queue: into blocks no queued step uses (a block freed
+// by the step before would be overwritten before that step's kernel reads
+// it: wrong reports), and each step's kernel waits for its copies. They
+// pass through two pinned blocks, each free again once its step ran (and
+// one page of read-back slots). Reading the parameters waits for the
 // stream.
 TEST(CudaBackendTest, QueuedTrainingSteps) {
   const char *reports = "3 8 0 \\| 2.25 16 0 \\| 1.5 8 1 \\| 1.5 16 0 \\| "
@@ -800,7 +807,8 @@ TEST(CudaBackendTest, QueuedTrainingSteps) {
         finish(trainQueued());
       },
       std::string("^") + reports +
-          " \\| stream waits 0 \\| event waits 4 \\| pinned allocations "
+          " \\| stream waits 0 \\| event waits 4 \\| kernels waiting for "
+          "copies 4 \\| pinned allocations "
           "3\n");
   // Where launches are waited for anyway (MP_CUDA_SYNC), each step waits.
   EXPECT_SCENARIO(
@@ -810,7 +818,9 @@ TEST(CudaBackendTest, QueuedTrainingSteps) {
         setenv("MP_CUDA_SYNC", "1", 1);
         finish(trainQueued());
       },
-      std::string("^") + reports + " \\| stream waits 8 \\| event waits 0");
+      std::string("^") + reports +
+          " \\| stream waits 8 \\| event waits 0 \\| kernels waiting for "
+          "copies 0");
   // A kernel that fails shows when its report is collected.
   EXPECT_SCENARIO(
       {

@@ -16,16 +16,18 @@
  *   MP_FAKE_CUDA_TRACE=1                 each launch, stream and event
  *                                        synchronization printed to stderr
  *                                        as it is called;
- *   MP_FAKE_CUDA_QUEUE=1                 the stream's work (copies, event
- *                                        records, the kernels of modules
- *                                        named host_*) waits in a queue
- *                                        until a synchronization runs it,
- *                                        as on a GPU that is still busy;
+ *   MP_FAKE_CUDA_QUEUE=1                 the first stream's work (copies,
+ *                                        event records, the kernels named
+ *                                        host_*) waits in a queue until a
+ *                                        synchronization runs it, as on a
+ *                                        GPU that is still busy;
  *                                        cuEventQuery says not ready until
- *                                        then. Without it, copies happen at
- *                                        once. (The fake libraries compute
- *                                        at once: tests with them leave the
- *                                        queue off.)
+ *                                        then. Other streams' work runs at
+ *                                        once (an idle copy engine), after
+ *                                        what they wait for. Without it,
+ *                                        all work runs at once. (The fake
+ *                                        libraries compute at once: tests
+ *                                        with them leave the queue off.)
  * A kernel whose name starts with host_ runs on the host: its parameters
  * are a function `void fn(void *)` and the pointer it takes.
  * mp_fake_cuda_calls(CALL) counts the calls of CALL. Built without
@@ -113,9 +115,16 @@ static void run(const Work *work) {
   }
 }
 
+static int streams[4], numStreams;
+
+/* Whether `stream`'s work waits in the queue. */
+static int queuedStream(const void *stream) {
+  return queueing() && stream == &streams[0];
+}
+
 /* Runs `work` now, or queues it. */
-static void submit(Work work) {
-  if (!queueing()) {
+static void submit(Work work, const void *stream) {
+  if (!queuedStream(stream)) {
     run(&work);
     return;
   }
@@ -205,34 +214,32 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
   (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
-  (void)shared, (void)stream, (void)extra;
+  (void)shared, (void)extra;
   CUresult result = enter("cuLaunchKernel");
   if (!result && f == &hostFunction) {
     Work work = {kHostKernel, *(void **)params[1],           NULL,
                  0,           *(void (**)(void *))params[0], NULL};
-    submit(work);
+    submit(work, stream);
   }
   return result;
 }
 
-static int stream;
 CUresult cuStreamCreate(void **out, unsigned flags) {
   (void)flags;
-  *out = &stream;
+  *out = &streams[numStreams < 3 ? numStreams++ : 3];
   return enter("cuStreamCreate");
 }
 
 CUresult cuStreamSynchronize(void *s) {
-  (void)s;
   CUresult result = enter("cuStreamSynchronize");
-  runQueue(NULL);
+  if (queuedStream(s))
+    runQueue(NULL);
   return result;
 }
 
 CUresult cuStreamQuery(void *s) {
-  (void)s;
   CUresult result = enter("cuStreamQuery");
-  if (!result && queued)
+  if (!result && queuedStream(s) && queued)
     return 600; /* CUDA_ERROR_NOT_READY */
   return result;
 }
@@ -301,7 +308,6 @@ CUresult cuMemHostAlloc(void **out, size_t bytes, unsigned flags) {
 /* The destination range must start a managed block and fit in it. */
 CUresult cuMemcpyHtoDAsync_v2(unsigned long long pointer, const void *source,
                               size_t bytes, void *stream) {
-  (void)stream;
   CUresult result = enter("cuMemcpyHtoDAsync_v2");
   if (result)
     return result;
@@ -309,14 +315,13 @@ CUresult cuMemcpyHtoDAsync_v2(unsigned long long pointer, const void *source,
   if (bytes > block[0])
     return 1; /* CUDA_ERROR_INVALID_VALUE */
   Work work = {kCopy, (void *)pointer, source, bytes, NULL, NULL};
-  submit(work);
+  submit(work, stream);
   return 0;
 }
 
 /* The source range must start a managed block and fit in it. */
 CUresult cuMemcpyDtoHAsync_v2(void *target, unsigned long long pointer,
                               size_t bytes, void *stream) {
-  (void)stream;
   CUresult result = enter("cuMemcpyDtoHAsync_v2");
   if (result)
     return result;
@@ -324,7 +329,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *target, unsigned long long pointer,
   if (bytes > block[0])
     return 1; /* CUDA_ERROR_INVALID_VALUE */
   Work work = {kCopy, target, (const void *)pointer, bytes, NULL, NULL};
-  submit(work);
+  submit(work, stream);
   return 0;
 }
 #endif
@@ -340,7 +345,6 @@ CUresult cuEventCreate(void **out, unsigned flags) {
 }
 
 CUresult cuEventRecord(void *event, void *stream) {
-  (void)stream;
   CUresult result = enter("cuEventRecord");
   if (result)
     return result;
@@ -348,8 +352,16 @@ CUresult cuEventRecord(void *event, void *stream) {
   e->launches = mp_fake_cuda_calls("cuLaunchKernel");
   ++e->pending;
   Work work = {kRecord, NULL, NULL, 0, NULL, e};
-  submit(work);
+  submit(work, stream);
   return 0;
+}
+
+/* A stream that runs at once waits by running the queue up to the event. */
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+  CUresult result = enter("cuStreamWaitEvent");
+  if (!result && !queuedStream(stream))
+    runQueue(event);
+  return flags == 0 ? result : 1;
 }
 
 CUresult cuEventQuery(void *event) {
