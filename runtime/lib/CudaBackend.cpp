@@ -171,13 +171,17 @@ struct Cuda {
   /// still be used by N's kernels until then.
   uint64_t calls = 0, callsDone = 0;
   /// The calls that returned with their work queued, oldest first, each
-  /// with an event after its work; spare events for the next ones.
+  /// with events before and after its work; spare events for the next
+  /// ones; the device time of those done (ms) and their number.
   struct QueuedCall {
     uint64_t number;
-    CUevent end;
+    CUevent start, end;
   };
   std::deque<QueuedCall> queuedCalls;
   std::vector<CUevent> spareEvents;
+  CUevent nextStart = nullptr;
+  double queuedMs = 0;
+  int64_t queuedTimed = 0;
   /// Pinned host blocks that the arguments a call stages pass through on
   /// their way to the device: their bytes, how many the call that used them
   /// last (its number) took. Kept for the process, like the pool's blocks.
@@ -253,14 +257,39 @@ struct Cuda {
     return check(result, what) ? 1 : -1;
   }
 
+  /// An event for the next queued call (null, with the failure recorded,
+  /// if none can be made).
+  CUevent takeEvent() {
+    CUevent event = nullptr;
+    if (!spareEvents.empty()) {
+      event = spareEvents.back();
+      spareEvents.pop_back();
+    } else if (!check(api.cuEventCreate(&event, 0), "cuEventCreate")) {
+      return nullptr;
+    }
+    return event;
+  }
+
+  /// The oldest queued call is done: its device time counts, its events
+  /// are spare.
+  void retireQueuedCall() {
+    QueuedCall &call = queuedCalls.front();
+    float ms = 0;
+    if (api.cuEventElapsedTime(&ms, call.start, call.end) == 0) {
+      queuedMs += ms;
+      ++queuedTimed;
+    }
+    callsDone = call.number;
+    spareEvents.push_back(call.start);
+    spareEvents.push_back(call.end);
+    queuedCalls.pop_front();
+  }
+
   /// Moves `callsDone` past the queued calls whose work is done.
   void updateCallsDone() {
-    while (!queuedCalls.empty() && query(queuedCalls.front().end,
-                                         "cuEventQuery (a queued call)") == 1) {
-      callsDone = queuedCalls.front().number;
-      spareEvents.push_back(queuedCalls.front().end);
-      queuedCalls.pop_front();
-    }
+    while (!queuedCalls.empty() &&
+           query(queuedCalls.front().end, "cuEventQuery (a queued call)") == 1)
+      retireQueuedCall();
   }
 
   /// `bytes` of pinned memory for the call about to start (256-byte
@@ -366,26 +395,37 @@ struct Cuda {
                    : "cuStreamSynchronize (waiting for the kernels launched "
                      "since the last wait; MP_CUDA_SYNC=1 names the one that "
                      "failed)");
+    while (!queuedCalls.empty())
+      retireQueuedCall();
     callsDone = calls;
-    for (QueuedCall &call : queuedCalls)
-      spareEvents.push_back(call.end);
-    queuedCalls.clear();
+  }
+
+  /// Before a call that may return with its work queued: an event at the
+  /// start of its work.
+  void startQueuedCall() {
+    if (!nextStart)
+      nextStart = takeEvent();
+    if (nextStart && !check(api.cuEventRecord(nextStart, stream),
+                            "cuEventRecord (a queued call)")) {
+      spareEvents.push_back(nextStart);
+      nextStart = nullptr;
+    }
   }
 
   /// After a call that returns with its work queued: an event after it
-  /// tells when its blocks (pinned, and freed in the pool) are idle.
+  /// tells when its blocks (pinned, and freed in the pool) are idle, and
+  /// with the one at its start how long it took on the device.
   void queueCall() {
-    CUevent end = nullptr;
-    if (!spareEvents.empty()) {
-      end = spareEvents.back();
-      spareEvents.pop_back();
-    } else if (!check(api.cuEventCreate(&end, 0), "cuEventCreate")) {
+    CUevent end = takeEvent();
+    if (!nextStart || !end)
       return;
-    }
-    if (check(api.cuEventRecord(end, stream), "cuEventRecord"))
-      queuedCalls.push_back({calls, end});
-    else
+    if (check(api.cuEventRecord(end, stream),
+              "cuEventRecord (a queued call)")) {
+      queuedCalls.push_back({calls, nextStart, end});
+      nextStart = nullptr;
+    } else {
       spareEvents.push_back(end);
+    }
   }
   void take(size_t bytes) {
     inUse += bytes;
@@ -735,6 +775,12 @@ void mp_cuda_memory(size_t *peak, size_t *reserved) {
 }
 
 double mp_cuda_last_call_ms(void) { return Cuda::get().lastCallMs; }
+
+void mp_cuda_queued_time(double *ms, int64_t *calls) {
+  Cuda &cuda = Cuda::get();
+  *ms = cuda.queuedMs;
+  *calls = cuda.queuedTimed;
+}
 } // extern "C"
 
 //===----------------------------------------------------------------------===//
@@ -778,10 +824,13 @@ public:
     ++cuda.calls;
     cuda.waitForStaging();
     cuda.startCall();
+    bool queue = !wait && cuda.canQueue();
+    if (queue)
+      cuda.startQueuedCall();
     reinterpret_cast<void (*)(void **)>(fn)(args);
     // A failed call's work is waited for: it may still read its pinned
     // blocks.
-    if (wait || !cuda.canQueue() || !cuda.pending.empty()) {
+    if (!queue || !cuda.pending.empty()) {
       cuda.waitForStream();
       cuda.finishCall();
     } else {

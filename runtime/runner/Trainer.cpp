@@ -528,6 +528,9 @@ std::string Trainer::run(TrainSummary &summary) {
   std::deque<Launched> pending;
   std::vector<int64_t> order(train.count);
   interruptRequested = 0;
+  double queuedMs = 0;
+  int64_t queuedSteps = 0;
+  mp_cuda_queued_time(&queuedMs, &queuedSteps);
   if (options.worldSize > 1)
     onAnyRank(false); // the clock starts when every rank is ready
   auto start = std::chrono::steady_clock::now();
@@ -602,6 +605,15 @@ std::string Trainer::run(TrainSummary &summary) {
   if (scaleArg >= 0 && !finalScale)
     return runtimeError();
   summary.scale = finalScale ? mp_tensor_get(finalScale, 0) : 0.0;
+  // Every step is done (the scale was read), and timed where the backend
+  // queued it.
+  double endMs = 0;
+  int64_t endSteps = 0;
+  mp_cuda_queued_time(&endMs, &endSteps);
+  if (endSteps > queuedSteps) {
+    summary.deviceMs = endMs - queuedMs;
+    summary.deviceMsPerStep = summary.deviceMs / (endSteps - queuedSteps);
+  }
   if (options.worldSize > 1) {
     if (std::string err = checkReplicas(summary.steps); !err.empty())
       return err;
@@ -667,6 +679,13 @@ std::string mp_runner::formatSummary(const TrainOptions &options,
     std::snprintf(text, sizeof(text),
                   ", device memory peak %.1f MiB (%.1f MiB reserved)",
                   summary.devicePeak / kMiB, summary.deviceReserved / kMiB);
+    line += text;
+  }
+  if (summary.deviceMsPerStep >= 0) {
+    std::snprintf(
+        text, sizeof(text), ", GPU time %.3f ms/step (%.0f%% of the wall time)",
+        summary.deviceMsPerStep,
+        100 * summary.deviceMs / std::max(summary.seconds * 1e3, 1e-9));
     line += text;
   }
   if (summary.accuracy >= 0) {

@@ -59,6 +59,9 @@ struct TrainSummary {
   /// On the CUDA backend: its buffers' peak bytes and the bytes its pool
   /// holds (mp_cuda_memory); zeros on the CPU.
   size_t devicePeak = 0, deviceReserved = 0;
+  /// On the CUDA backend, with steps queued behind each other: their device
+  /// time (mp_cuda_queued_time), in all and per step; < 0 otherwise.
+  double deviceMs = -1, deviceMsPerStep = -1;
   /// The bytes of parameters and state that the runtime copied out of each
   /// step's buffers (mp_entry_copied_bytes): 0 when the step updates them
   /// in place or hands over buffers of its own.

@@ -778,6 +778,13 @@ std::string trainQueued() {
                 std::to_string(driverCalls("cuStreamWaitEvent")) +
                 " | pinned allocations " +
                 std::to_string(driverCalls("cuMemHostAlloc"));
+    double ms = 0;
+    int64_t timed = 0;
+    mp_cuda_queued_time(&ms, &timed);
+    char time[64];
+    std::snprintf(time, sizeof(time), " | timed %lld steps, %.3f ms",
+                  static_cast<long long>(timed), ms);
+    observed += time;
   }
   for (mp_tensor *t : {&p, &x, &one, &inf})
     mp_tensor_release(t);
@@ -808,8 +815,8 @@ TEST(CudaBackendTest, QueuedTrainingSteps) {
       },
       std::string("^") + reports +
           " \\| stream waits 0 \\| event waits 4 \\| kernels waiting for "
-          "copies 4 \\| pinned allocations "
-          "3\n");
+          "copies 4 \\| pinned allocations 3 \\| timed 4 steps, 0.004 "
+          "ms\n");
   // Where launches are waited for anyway (MP_CUDA_SYNC), each step waits.
   EXPECT_SCENARIO(
       {

@@ -165,6 +165,13 @@ void mp_cuda_memory(size_t *peak, size_t *reserved);
  * failed or never waited, and where the driver has no events. */
 double mp_cuda_last_call_ms(void);
 
+/* The device time of the calls that returned with their work queued
+ * (mp_trainer_launch's training steps) and are done, in ms, summed over
+ * them, and their number (`calls`), since the process started: each from
+ * the start of its work on the stream to its end, measured with CUDA
+ * events. Zeros without such calls. */
+void mp_cuda_queued_time(double *ms, int64_t *calls);
+
 /* The threads of CPU modules compiled to run on several (mp-lower-to-cpu
  * parallel=true, the default): 0 (the default) for as many as the machine
  * has cores ($OMP_NUM_THREADS if set; under mpirun, divided among the
