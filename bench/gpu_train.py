@@ -73,8 +73,10 @@ def torch_steps_per_second(model_name, amp, x, y, steps, batch):
 
 
 def mp_steps_per_second(bundle, case, model_name, steps, batch):
-    """Steps per second and peak MiB of the pool, or None (and the reason on
-    stderr) when mp-exec fails: the other rows still get measured."""
+    """Steps per second, peak MiB of the pool and the GPU time per step
+    ("0.412 ms (87%)": its share of the wall time; empty if not printed), or
+    None (and the reason on stderr) when mp-exec fails: the other rows
+    still get measured."""
     d = os.path.join(bundle, "train", case)
     cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/cuda.so", "--train",
            "--entry", f"{model_name}_grad", "--backend", "cuda",
@@ -94,7 +96,12 @@ def mp_steps_per_second(bundle, case, model_name, steps, batch):
         return None
     rate = float(done.stdout.split(" steps/s")[0].split(", ")[-1])
     peak = float(done.stdout.split("device memory peak ")[1].split(" MiB")[0])
-    return rate, peak
+    gpu = ""
+    if "GPU time " in done.stdout:
+        time_part = done.stdout.split("GPU time ")[1]
+        gpu = (time_part.split(" ms/step")[0] + " ms (" +
+               time_part.split("(")[1].split(" of")[0] + ")")
+    return rate, peak, gpu
 
 
 def main():
@@ -107,9 +114,9 @@ def main():
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"batch {args.batch}, Adam, {args.steps} steps")
     print("| model | policy | PyTorch steps/s | mp steps/s | mp / PyTorch "
-          "| mp speed vs fp32 | PyTorch peak MiB | mp peak MiB "
-          "| mp memory vs fp32 |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| mp speed vs fp32 | mp GPU time/step (busy) | PyTorch peak MiB "
+          "| mp peak MiB | mp memory vs fp32 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     # Batch 64: the examples' steps; 256: bench/models'.
     plain = "" if args.batch == 64 else f"-b{args.batch}"
     cases = [(m, amp, plain) for m in ("mlp", "cnn", "transformer")
@@ -127,13 +134,13 @@ def main():
         policy = ("fp32" if amp == "none" else amp) + (
             " (cuDNN, cuBLASLt)" if suffix == "-library" else "")
         if mp is None:
-            print(f"| {model_name} | {policy} | {theirs:.0f} | failed | | | "
+            print(f"| {model_name} | {policy} | {theirs:.0f} | failed | | | | "
                   f"{their_peak:.1f} | | |")
             continue
-        ours, our_peak = mp
-        fp32_rate, fp32_peak = fp32.setdefault(model_name, mp)
+        ours, our_peak, gpu = mp
+        fp32_rate, fp32_peak, _ = fp32.setdefault(model_name, mp)
         print(f"| {model_name} | {policy} | {theirs:.0f} | {ours:.1f} | "
-              f"{ours / theirs:.3f}x | {ours / fp32_rate:.2f}x | "
+              f"{ours / theirs:.3f}x | {ours / fp32_rate:.2f}x | {gpu} | "
               f"{their_peak:.1f} | {our_peak:.1f} "
               f"| {our_peak / fp32_peak:.2f}x |")
 
