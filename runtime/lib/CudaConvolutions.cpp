@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// `mp_cuda_conv` (mp-gpu-library-conv) runs one forward or backward-data
-// convolution with cuDNN 9's convolution API: f16 or bf16 image, filter and
-// output with f32 compute (cuDNN's PSEUDO_HALF and PSEUDO_BFLOAT16
-// configurations), Tensor Core math, the algorithm chosen by cuDNN's
-// heuristics once per shape. Like cuBLASLt, cuDNN is loaded with dlopen when
-// a module first calls it.
+// `mp_cuda_conv` (mp-gpu-library-conv) runs one forward, backward-data or
+// backward-filter convolution with cuDNN 9's convolution API: f16 or bf16
+// image, filter and output with f32 compute (cuDNN's PSEUDO_HALF and
+// PSEUDO_BFLOAT16 configurations), Tensor Core math, the algorithm chosen by
+// cuDNN's heuristics once per shape. Like cuBLASLt, cuDNN is loaded with dlopen
+// when a module first calls it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,11 +42,13 @@ struct AlgoPerf {
 constexpr int kDataHalf = 2, kDataBFloat16 = 9, kDataFloat = 0;
 constexpr int kFormatNCHW = 0, kFormatNHWC = 1;
 constexpr int kConvolution = 0, kCrossCorrelation = 1, kTensorOpMath = 1;
-// The most algorithms: CUDNN_CONVOLUTION_FWD_ALGO_COUNT (8) and
-// CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT (6).
-constexpr int kForwardAlgos = 8, kBackwardDataAlgos = 6;
-/// What mp_cuda_conv computes (mp-gpu-library-conv's ConvKind).
-enum Kind : int32_t { kForward = 0, kBackwardData = 1 };
+// The most algorithms: CUDNN_CONVOLUTION_FWD_ALGO_COUNT (8),
+// CUDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT (6) and
+// CUDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT (7).
+constexpr int kForwardAlgos = 8, kBackwardDataAlgos = 6,
+              kBackwardFilterAlgos = 7;
+/// What mp_cuda_conv computes (mp-gpu-library-conv's kinds).
+enum Kind : int32_t { kForward = 0, kBackwardData = 1, kBackwardFilter = 2 };
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 
 /// The cuDNN entry points used, resolved when first needed.
@@ -71,12 +73,18 @@ struct Cudnn {
                           int, int *, void *);
   Status (*getBackwardDataAlgorithms)(Handle, FilterDesc, TensorDesc, ConvDesc,
                                       TensorDesc, int, int *, void *);
+  Status (*getBackwardFilterAlgorithms)(Handle, TensorDesc, TensorDesc,
+                                        ConvDesc, FilterDesc, int, int *,
+                                        void *);
   Status (*forward)(Handle, const void *, TensorDesc, const void *, FilterDesc,
                     const void *, ConvDesc, int, void *, size_t, const void *,
                     TensorDesc, void *);
   Status (*backwardData)(Handle, const void *, FilterDesc, const void *,
                          TensorDesc, const void *, ConvDesc, int, void *,
                          size_t, const void *, TensorDesc, void *);
+  Status (*backwardFilter)(Handle, const void *, TensorDesc, const void *,
+                           TensorDesc, const void *, ConvDesc, int, void *,
+                           size_t, const void *, FilterDesc, void *);
   const char *(*errorString)(Status);
 
   std::string unusable; // why cuDNN cannot be used, once tried
@@ -145,6 +153,9 @@ Cudnn Cudnn::load() {
   resolve("cudnnGetConvolutionBackwardDataAlgorithm_v7",
           dnn.getBackwardDataAlgorithms);
   resolve("cudnnConvolutionBackwardData", dnn.backwardData);
+  resolve("cudnnGetConvolutionBackwardFilterAlgorithm_v7",
+          dnn.getBackwardFilterAlgorithms);
+  resolve("cudnnConvolutionBackwardFilter", dnn.backwardFilter);
   resolve("cudnnGetErrorString", dnn.errorString);
   if (resolve.missing) {
     dnn.unusable = std::string("cuDNN has no ") + resolve.missing;
@@ -269,6 +280,15 @@ std::string configure(const Cudnn &dnn, Cudnn::Plan &p, const Shape &shape) {
     return chooseAlgorithm(p, results, std::min(found, kBackwardDataAlgos),
                            call);
   }
+  if (shape.kind == kBackwardFilter) {
+    const char *call = "cudnnGetConvolutionBackwardFilterAlgorithm_v7";
+    if (Status s = dnn.getBackwardFilterAlgorithms(dnn.handle, p.x, p.y, p.conv,
+                                                   p.w, kBackwardFilterAlgos,
+                                                   &found, results))
+      return dnn.describe(call, s);
+    return chooseAlgorithm(p, results, std::min(found, kBackwardFilterAlgos),
+                           call);
+  }
   const char *call = "cudnnGetConvolutionForwardAlgorithm_v7";
   if (Status s = dnn.getAlgorithms(dnn.handle, p.x, p.w, p.conv, p.y,
                                    kForwardAlgos, &found, results))
@@ -279,8 +299,10 @@ std::string configure(const Cudnn &dnn, Cudnn::Plan &p, const Shape &shape) {
 
 /// With kind 0 (forward) y = x cross-correlated with w; with kind 1
 /// (backward data) x = the input gradient of the convolution of x with w
-/// whose output gradient is y. All f16 (type 0) or bf16 (type 1) with f32
-/// compute; see mp-gpu-library-conv for the arguments.
+/// whose output gradient is y; with kind 2 (backward filter) w = the filter
+/// gradient of the cross-correlation of x with w whose output gradient is
+/// y. All f16 (type 0) or bf16 (type 1) with f32 compute; see
+/// mp-gpu-library-conv for the arguments.
 extern "C" void mp_cuda_conv(
     int32_t type, int32_t kind, int32_t channelsLast, int64_t spatialDims,
     int64_t groups, int64_t n, int64_t c, int64_t k, int64_t image0,
@@ -297,7 +319,9 @@ extern "C" void mp_cuda_conv(
   const int64_t dilationAll[] = {dilation0, dilation1, dilation2};
   const int64_t paddingAll[] = {padding0, padding1, padding2};
   Shape shape;
-  shape.kind = kind == kBackwardData ? kBackwardData : kForward;
+  shape.kind = kind == kBackwardData     ? kBackwardData
+               : kind == kBackwardFilter ? kBackwardFilter
+                                         : kForward;
   shape.element = type == 1 ? kDataBFloat16 : kDataHalf;
   shape.channelsLast = channelsLast != 0;
   shape.groups = int(groups);
@@ -315,11 +339,13 @@ extern "C" void mp_cuda_conv(
   }
   packedTensor(n, c, image, shape.channelsLast, shape.xDims, shape.xStrides);
   packedTensor(n, k, output, shape.channelsLast, shape.yDims, shape.yStrides);
+  const char *call =
+      shape.kind == kBackwardData     ? "cudnnConvolutionBackwardData("
+      : shape.kind == kBackwardFilter ? "cudnnConvolutionBackwardFilter("
+                                      : "cudnnConvolutionForward(";
   std::string what =
-      std::string(shape.kind == kBackwardData ? "cudnnConvolutionBackwardData("
-                                              : "cudnnConvolutionForward(") +
-      join(shape.xDims) + (channelsLast ? " NHWC" : "") + " * " +
-      join(shape.wDims) +
+      std::string(call) + join(shape.xDims) + (channelsLast ? " NHWC" : "") +
+      " * " + join(shape.wDims) +
       (groups > 1 ? " in " + std::to_string(groups) + " groups" : "") +
       (type == 1 ? " bf16" : " f16") + ")";
   Cudnn &dnn = Cudnn::get();
@@ -349,14 +375,19 @@ extern "C" void mp_cuda_conv(
     return reinterpret_cast<void *>(static_cast<intptr_t>(address));
   };
   cuda::startLaunch(what);
-  Status status =
-      shape.kind == kBackwardData
-          ? dnn.backwardData(dnn.handle, &alpha, p.w, pointer(w), p.y,
-                             pointer(y), p.conv, p.algo, dnn.workspace,
-                             p.workspace, &beta, p.x, pointer(x))
-          : dnn.forward(dnn.handle, &alpha, p.x, pointer(x), p.w, pointer(w),
-                        p.conv, p.algo, dnn.workspace, p.workspace, &beta, p.y,
-                        pointer(y));
+  Status status;
+  if (shape.kind == kBackwardData)
+    status = dnn.backwardData(dnn.handle, &alpha, p.w, pointer(w), p.y,
+                              pointer(y), p.conv, p.algo, dnn.workspace,
+                              p.workspace, &beta, p.x, pointer(x));
+  else if (shape.kind == kBackwardFilter)
+    status = dnn.backwardFilter(dnn.handle, &alpha, p.x, pointer(x), p.y,
+                                pointer(y), p.conv, p.algo, dnn.workspace,
+                                p.workspace, &beta, p.w, pointer(w));
+  else
+    status = dnn.forward(dnn.handle, &alpha, p.x, pointer(x), p.w, pointer(w),
+                         p.conv, p.algo, dnn.workspace, p.workspace, &beta, p.y,
+                         pointer(y));
   if (status)
     return cuda::recordFailure(dnn.describe(what, status));
   cuda::finishLaunch();

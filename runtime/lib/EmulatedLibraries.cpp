@@ -70,7 +70,9 @@ extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
 
 /// mp_cuda_conv on the host: with kind 0 y = x cross-correlated with w,
 /// with kind 1 x = the input gradient of the convolution (flipped filter)
-/// of x with w whose output gradient is y; packed NCHW or NHWC tensors of
+/// of x with w whose output gradient is y, with kind 2 w = the filter
+/// gradient of the cross-correlation of x with w whose output gradient is
+/// y; packed NCHW or NHWC tensors of
 /// f16 (type 0) or bf16 (type 1), f32 accumulation, the result rounded to
 /// the type (see mp-gpu-library-conv for the arguments).
 extern "C" void mp_emulated_conv(
@@ -103,9 +105,11 @@ extern "C" void mp_emulated_conv(
   };
   // Every product x[in] w[r] of the convolution in y's order; the forward
   // one sums them per y element, the backward-data one adds y[o] w[flipped
-  // r] to x[in].
+  // r] to x[in], the backward-filter one x[in] y[o] to w[r].
+  int64_t taps = window[0] * window[1] * window[2];
   std::vector<float> gradient(kind == 1 ? n * c * image[0] * image[1] * image[2]
-                                        : 0);
+                              : kind == 2 ? k * inGroup * taps
+                                          : 0);
   int64_t o[3], r[3], in[3], flipped[3];
   for (int64_t b = 0; b < n; ++b)
     for (int64_t f = 0; f < k; ++f)
@@ -132,13 +136,17 @@ extern "C" void mp_emulated_conv(
                       gradient[xIndex] +=
                           load(y, type, yIndex) *
                           load(w, type, at(f, ci, flipped, inGroup, window));
+                    else if (kind == 2)
+                      gradient[at(f, ci, r, inGroup, window)] +=
+                          load(x, type, xIndex) * load(y, type, yIndex);
                     else
                       sum += load(x, type, xIndex) *
                              load(w, type, at(f, ci, r, inGroup, window));
                   }
-            if (kind != 1)
+            if (kind == 0)
               reinterpret_cast<uint16_t *>(y)[yIndex] = toBits(type, sum);
           }
+  auto *result = reinterpret_cast<uint16_t *>(kind == 2 ? w : x);
   for (size_t i = 0; i < gradient.size(); ++i)
-    reinterpret_cast<uint16_t *>(x)[i] = toBits(type, gradient[i]);
+    result[i] = toBits(type, gradient[i]);
 }

@@ -926,14 +926,16 @@ TEST(CudaBackendTest, MemoryStatistics) {
       "^peak 3146752 reserved 3147264\n");
 }
 
-/// A 2-d convolution (forward, or with `backwardData` the image gradient
-/// from the output gradient) computed from the layouts of mp's IR (NCHW
+/// A 2-d convolution (kind 0: forward; 1: the image gradient from the
+/// output gradient and the filter; 2: the filter gradient from the image
+/// and the output gradient) computed from the layouts of mp's IR (NCHW
 /// image and KCRS filter, or NHWC and KRSC) in double, rounded to f16 or
 /// bf16.
 struct ConvCase {
   const char *entry;
   mp_dtype dtype;
-  bool channelsLast, backwardData;
+  bool channelsLast;
+  int kind;
   int n, c, h, w, k, r, s, groups, strideH, strideW, dilationH, dilationW, padH,
       padW;
 
@@ -970,13 +972,20 @@ struct ConvCase {
     return channelsLast ? std::vector<int64_t>{k, r, s, perGroup}
                         : std::vector<int64_t>{k, perGroup, r, s};
   }
+  /// The shapes of the arguments and of the result.
+  std::vector<int64_t> first() const { return kind == 1 ? output() : image(); }
+  std::vector<int64_t> second() const {
+    return kind == 2 ? output() : filter();
+  }
   /// Each product of image element and filter tap in the convolution,
   /// forward: y += x w; backward data: dx += dy w with the filter flipped
-  /// (the convolution's, not the cross-correlation's).
+  /// (the convolution's, not the cross-correlation's); backward filter:
+  /// dw += x dy.
   std::vector<uint16_t> reference(const uint16_t *in, const uint16_t *f) const {
     int perGroupIn = c / groups, perGroupOut = k / groups;
-    std::vector<double> sums(backwardData ? size_t(n) * c * h * w
-                                          : size_t(n) * k * outH() * outW());
+    std::vector<double> sums(kind == 1   ? size_t(n) * c * h * w
+                             : kind == 2 ? size_t(k) * perGroupIn * r * s
+                                         : size_t(n) * k * outH() * outW());
     for (int b = 0; b < n; ++b)
       for (int o = 0; o < k; ++o)
         for (int i = 0; i < outH(); ++i)
@@ -991,10 +1000,13 @@ struct ConvCase {
                   int channel = o / perGroupOut * perGroupIn + ci;
                   int64_t image = at(b, channel, row, col, c, h, w);
                   int64_t output = at(b, o, i, j, k, outH(), outW());
-                  if (backwardData)
+                  if (kind == 1)
                     sums[image] += double(widen(in[output])) *
                                    widen(f[at(o, ci, r - 1 - ri, s - 1 - si,
                                               perGroupIn, r, s)]);
+                  else if (kind == 2)
+                    sums[at(o, ci, ri, si, perGroupIn, r, s)] +=
+                        double(widen(in[image])) * widen(f[output]);
                   else
                     sums[output] +=
                         double(widen(in[image])) *
@@ -1018,9 +1030,7 @@ std::string runConv(const ConvCase &test) {
     return mp_last_error();
   mp_tensor args[2];
   for (int i = 0; i < 2; ++i) {
-    std::vector<int64_t> shape = i                   ? test.filter()
-                                 : test.backwardData ? test.output()
-                                                     : test.image();
+    std::vector<int64_t> shape = i ? test.second() : test.first();
     EXPECT_EQ(mp_tensor_alloc(test.dtype, 4, shape.data(), &args[i]), MP_OK);
     auto *bits = static_cast<uint16_t *>(args[i].data);
     for (int64_t e = 0; e < mp_tensor_num_elements(&args[i]); ++e)
@@ -1049,12 +1059,14 @@ std::string runConv(const ConvCase &test) {
 }
 
 // clang-format off
-const ConvCase kGroupedConv{"conv_grouped", MP_F16, false, false,
+const ConvCase kGroupedConv{"conv_grouped", MP_F16, false, 0,
                             2, 6, 7, 9, 4, 3, 2, 2, 2, 1, 1, 2, 0, 0};
-const ConvCase kNhwcConv{"conv_nhwc", MP_BF16, true, false,
+const ConvCase kNhwcConv{"conv_nhwc", MP_BF16, true, 0,
                          1, 3, 5, 4, 2, 2, 3, 1, 1, 1, 1, 1, 0, 1};
-const ConvCase kBackwardData{"conv_backward_data", MP_F16, false, true,
+const ConvCase kBackwardData{"conv_backward_data", MP_F16, false, 1,
                              2, 3, 7, 8, 4, 3, 2, 1, 2, 1, 1, 1, 1, 0};
+const ConvCase kBackwardFilter{"conv_backward_filter", MP_BF16, false, 2,
+                               2, 3, 7, 8, 4, 3, 2, 1, 2, 1, 1, 2, 1, 0};
 // clang-format on
 
 /// runConv(`test`) with the fake driver and the cuDNN at `library`, whose
@@ -1069,16 +1081,18 @@ std::string runConvWith(const char *library, const ConvCase &test,
 }
 
 // mp_cuda_conv describes a grouped, strided and dilated NCHW convolution, a
-// padded NHWC one and the image gradient of a strided, padded convolution
-// (backward data) to cuDNN as cuDNN documents its descriptors: the fake
+// padded NHWC one, the image gradient of a strided, padded convolution
+// (backward data) and the filter gradient of a strided, dilated, padded one
+// (backward filter) to cuDNN as cuDNN documents its descriptors: the fake
 // cuDNN, which checks them and computes from them, gives the reference's
 // results. It takes the first algorithm whose workspace fits (the fake's
 // first wants 1 TiB).
 TEST(CudaLibraryTest, CudnnConvolutions) {
   EXPECT_SCENARIO(finish(runConvWith(MP_FAKE_CUDNN, kGroupedConv) + " | " +
                          runConvWith(MP_FAKE_CUDNN, kNhwcConv) + " | " +
-                         runConvWith(MP_FAKE_CUDNN, kBackwardData)),
-                  "^ok \\| ok \\| ok\n");
+                         runConvWith(MP_FAKE_CUDNN, kBackwardData) + " | " +
+                         runConvWith(MP_FAKE_CUDNN, kBackwardFilter)),
+                  "^ok \\| ok \\| ok \\| ok\n");
 }
 
 // cuDNN's failures name the call and the convolution; a missing library
@@ -1099,6 +1113,10 @@ TEST(CudaLibraryTest, CudnnErrors) {
                                      "cudnnConvolutionBackwardData:2000")),
                   "^CUDA backend: cudnnConvolutionBackwardData\\(2x3x7x8 "
                   "\\* 4x3x3x2 f16\\): CUDNN_STATUS_BAD_PARAM\n");
+  EXPECT_SCENARIO(finish(runConvWith(MP_FAKE_CUDNN, kBackwardFilter,
+                                     "cudnnConvolutionBackwardFilter:2000")),
+                  "^CUDA backend: cudnnConvolutionBackwardFilter\\(2x3x7x8 "
+                  "\\* 4x3x3x2 bf16\\): CUDNN_STATUS_BAD_PARAM\n");
   EXPECT_SCENARIO(
       finish(runConvWith("/nonexistent/libcudnn.so.9", kGroupedConv)),
       "^CUDA backend: cannot load cuDNN from \\$MP_CUDNN "

@@ -211,18 +211,28 @@ Status cudnnGetConvolutionBackwardDataAlgorithm_v7(void *handle, void *w,
                           requested, found, results);
 }
 
+Status cudnnGetConvolutionBackwardFilterAlgorithm_v7(void *handle, void *x,
+                                                     void *dy, void *conv,
+                                                     void *dw, int requested,
+                                                     int *found,
+                                                     void *results) {
+  (void)handle, (void)x, (void)dy, (void)conv, (void)dw;
+  return answerHeuristics("cudnnGetConvolutionBackwardFilterAlgorithm_v7",
+                          requested, found, results);
+}
+
 void mp_emulated_conv(int32_t, int32_t, int32_t, int64_t, int64_t, int64_t,
                       int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                       int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                       int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                       int64_t, int64_t);
 
-/// Checks the descriptors of a forward (kind 0) or backward-data (kind 1)
-/// call as cuDNN would (the output's sizes follow from the image's, the
-/// filter's and the convolution's), then computes with the runtime's CPU
-/// convolution (EmulatedLibraries.cpp), which takes packed tensors, a
-/// forward cross-correlation and the backward data of a convolution:
-/// others are not supported here.
+/// Checks the descriptors of a forward (kind 0), backward-data (kind 1) or
+/// backward-filter (kind 2) call as cuDNN would (the output's sizes follow from
+/// the image's, the filter's and the convolution's), then computes with the
+/// runtime's CPU convolution (EmulatedLibraries.cpp), which takes packed
+/// tensors, a forward cross-correlation, the backward data of a convolution and
+/// the backward filter of a cross-correlation: others are not supported here.
 static Status run(int kind, const void *alphaPointer, void *xDesc,
                   const void *x, void *wDesc, const void *w, void *convDesc,
                   int algo, void *workspace, size_t workspaceBytes,
@@ -298,6 +308,19 @@ Status cudnnConvolutionBackwardData(void *handle, const void *alpha,
   if (Status status = enter("cudnnConvolutionBackwardData"))
     return status;
   return run(1, alpha, dxDesc, dx, wDesc, w, convDesc, algo, workspace,
+             workspaceBytes, beta, dyDesc, dy);
+}
+
+Status cudnnConvolutionBackwardFilter(void *handle, const void *alpha,
+                                      void *xDesc, const void *x, void *dyDesc,
+                                      const void *dy, void *convDesc, int algo,
+                                      void *workspace, size_t workspaceBytes,
+                                      const void *beta, void *dwDesc,
+                                      void *dw) {
+  (void)handle;
+  if (Status status = enter("cudnnConvolutionBackwardFilter"))
+    return status;
+  return run(2, alpha, xDesc, x, dwDesc, dw, convDesc, algo, workspace,
              workspaceBytes, beta, dyDesc, dy);
 }
 } // extern "C"

@@ -125,8 +125,10 @@ typedef struct {
 
 /* Calls mp_cuda_conv as mp-gpu-library-conv does for `conv`: forward (kind
  * 0) from the image args[1] and the filter args[2] into a new output in
- * args[0], or backward data (kind 1) from the output gradient args[1] and
- * the filter args[2] into a new image gradient in args[0]. */
+ * args[0], backward data (kind 1) from the output gradient args[1] and the
+ * filter args[2] into a new image gradient in args[0], or backward filter
+ * (kind 2) from the image args[1] and the output gradient args[2] into a
+ * new filter gradient in args[0]. */
 static void run(void **args, int32_t kind, Conv2D conv) {
   int64_t outH =
       (conv.h + 2 * conv.padding[0] - conv.dilation[0] * (conv.r - 1) - 1) /
@@ -136,18 +138,28 @@ static void run(void **args, int32_t kind, Conv2D conv) {
       (conv.w + 2 * conv.padding[1] - conv.dilation[1] * (conv.s - 1) - 1) /
           conv.stride[1] +
       1;
-  int64_t channels = kind == 1 ? conv.c : conv.k;
-  int64_t rows = kind == 1 ? conv.h : outH, cols = kind == 1 ? conv.w : outW;
   Memref4D *out = (Memref4D *)args[0];
-  uint16_t *result = conv.nhwc ? allocate4D(out, conv.n, rows, cols, channels)
-                               : allocate4D(out, conv.n, channels, rows, cols);
-  int64_t in = address((Memref4D *)args[1]),
+  uint16_t *result;
+  int64_t perGroup = conv.c / conv.groups;
+  if (kind == 2)
+    result = conv.nhwc ? allocate4D(out, conv.k, conv.r, conv.s, perGroup)
+                       : allocate4D(out, conv.k, perGroup, conv.r, conv.s);
+  else if (kind == 1)
+    result = conv.nhwc ? allocate4D(out, conv.n, conv.h, conv.w, conv.c)
+                       : allocate4D(out, conv.n, conv.c, conv.h, conv.w);
+  else
+    result = conv.nhwc ? allocate4D(out, conv.n, outH, outW, conv.k)
+                       : allocate4D(out, conv.n, conv.k, outH, outW);
+  int64_t first = address((Memref4D *)args[1]),
+          second = address((Memref4D *)args[2]),
           written = (int64_t)(intptr_t)result;
+  int64_t x = kind == 1 ? written : first;
+  int64_t w = kind == 2 ? written : second;
+  int64_t y = kind == 0 ? written : kind == 1 ? first : second;
   mp_cuda_conv(conv.type, kind, conv.nhwc, 2, conv.groups, conv.n, conv.c,
                conv.k, conv.h, conv.w, 1, conv.r, conv.s, 1, conv.stride[0],
                conv.stride[1], 1, conv.dilation[0], conv.dilation[1], 1,
-               conv.padding[0], conv.padding[1], 0, kind == 1 ? written : in,
-               address((Memref4D *)args[2]), kind == 1 ? in : written);
+               conv.padding[0], conv.padding[1], 0, x, w, y);
 }
 
 /* A grouped f16 convolution: NCHW image 2x6x7x9 in 2 groups, filter 4x3x3x2
@@ -173,6 +185,16 @@ const char _mp_sig_conv_backward_data[] =
 void _mp_entry_conv_backward_data(void **args) {
   Conv2D conv = {0, 0, 1, 2, 3, 4, 7, 8, 3, 2, {2, 1}, {1, 1}, {1, 0}};
   run(args, 1, conv);
+}
+
+/* The filter gradient (bf16, 4x3x3x2) of a convolution of a 2x3x7x8 image
+ * with strides 2x1, dilations 1x2 and padding 1x0, from the image and its
+ * output gradient (2x4x4x6). */
+const char _mp_sig_conv_backward_filter[] =
+    "bf16[2,3,7,8];bf16[2,4,4,6]->bf16[4,3,3,2]";
+void _mp_entry_conv_backward_filter(void **args) {
+  Conv2D conv = {1, 0, 1, 2, 3, 4, 7, 8, 3, 2, {2, 1}, {1, 2}, {1, 0}};
+  run(args, 2, conv);
 }
 
 /* The buffers of one training step, for its kernel. */
