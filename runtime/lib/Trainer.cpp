@@ -230,10 +230,14 @@ extern "C" mp_status mp_trainer_collect(mp_trainer *trainer,
   if (mp_status status = backendOf(trainer->entry).collect(ticket, bytes))
     return status;
   const char *next = bytes;
+  // The values lie one after the other, unaligned: each is read from an
+  // aligned copy.
   auto read = [&](const mp_value_info *info) {
-    double value = readScalar(info->dtype, next);
-    next += mp_dtype_size(info->dtype);
-    return value;
+    alignas(8) char value[8];
+    size_t bytes = mp_dtype_size(info->dtype);
+    std::memcpy(value, next, bytes);
+    next += bytes;
+    return readScalar(info->dtype, value);
   };
   mp_entry *step = trainer->entry;
   report->loss = trainer->lossResult < 0

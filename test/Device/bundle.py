@@ -44,6 +44,9 @@ CASES += [(ODD, "odd", "fp16", "library"), (f"examples/mlp_grad.mlir",
                                             "mlp_grad", "bf16", "library")]
 CASES += [(CONVS, e, amp, "library") for e in ("nchw", "grouped")
           for amp in ("fp16", "bf16")]
+# cuDNN's backward data and backward filter (torch-mlir's gradients).
+CASES += [("test/Integration/GPU/Inputs/library_convs.mlir", e, "fp16",
+           "library") for e in ("input_gradient", "filter_gradient")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]

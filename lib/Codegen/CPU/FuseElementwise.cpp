@@ -67,7 +67,9 @@ static bool isCheapToRecompute(Operation *op) {
 
 namespace {
 /// Which producers fusion takes: one with one use, or with `recompute` also
-/// one that is cheap to recompute; into anything but a contraction.
+/// one that is cheap to recompute; into anything but a contraction or a
+/// convolution (a filter gradient as a generic, which a library computes
+/// from its operands as they are).
 struct FusionControl {
   bool recompute;
   bool operator()(OpOperand *operand) const {
@@ -76,7 +78,8 @@ struct FusionControl {
         !(producer->hasOneUse() || (recompute && isCheapToRecompute(producer))))
       return false;
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
-    return !consumer || !linalg::isaContractionOpInterface(consumer);
+    return !consumer || (!linalg::isaContractionOpInterface(consumer) &&
+                         !linalg::isaConvolutionOpInterface(consumer));
   }
 };
 } // namespace

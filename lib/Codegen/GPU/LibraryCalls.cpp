@@ -79,16 +79,99 @@ getStridesAndDilations(Operation *op) {
       });
 }
 
+SmallVector<AffineMap, 3>
+mlir::mp::getBackwardFilterMaps(MLIRContext *ctx, ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> dilations) {
+  AffineExpr k, c, r, s, n, ho, wo;
+  bindDims(ctx, k, c, r, s, n, ho, wo);
+  return {AffineMap::get(7, 0,
+                         {n, c, r * dilations[0] + ho * strides[0],
+                          s * dilations[1] + wo * strides[1]},
+                         ctx),
+          AffineMap::get(7, 0, {n, k, ho, wo}, ctx),
+          AffineMap::get(7, 0, {k, c, r, s}, ctx)};
+}
+
+/// The coefficient of loop `dim` in `expr`, a sum of loops times
+/// constants (-1 if it is not one).
+static int64_t getCoefficient(AffineExpr expr, unsigned dim, unsigned loops) {
+  MLIRContext *ctx = expr.getContext();
+  SmallVector<AffineExpr> values(loops, getAffineConstantExpr(0, ctx));
+  values[dim] = getAffineConstantExpr(1, ctx);
+  auto constant = dyn_cast<AffineConstantExpr>(expr.replaceDims(values));
+  return constant ? constant.getValue() : -1;
+}
+
+/// `op` as cuDNN's backward filter: the generic of getBackwardFilterMaps
+/// on an image whose cuDNN output size is the output gradient's.
+static std::optional<CudnnConvolution>
+matchBackwardFilter(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op) || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op.getNumLoops() != 7 ||
+      op.getNumParallelLoops() != 4)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (maps[0].getNumResults() != 4)
+    return std::nullopt;
+  int64_t strides[2], dilations[2];
+  for (unsigned d = 0; d < 2; ++d) {
+    dilations[d] = getCoefficient(maps[0].getResult(2 + d), 2 + d, 7);
+    strides[d] = getCoefficient(maps[0].getResult(2 + d), 5 + d, 7);
+    if (dilations[d] < 1 || strides[d] < 1)
+      return std::nullopt;
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (ArrayRef<AffineMap>(maps) != ArrayRef<AffineMap>(getBackwardFilterMaps(
+                                       op.getContext(), strides, dilations)) ||
+      llvm::any_of(ArrayRef(iterators).take_front(4),
+                   [](utils::IteratorType t) {
+                     return t != utils::IteratorType::parallel;
+                   }))
+    return std::nullopt;
+  ArrayRef<int64_t> x =
+      cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
+  ArrayRef<int64_t> dy =
+      cast<ShapedType>(op.getDpsInputs()[1].getType()).getShape();
+  ArrayRef<int64_t> dw =
+      cast<ShapedType>(op.getDpsInits()[0].getType()).getShape();
+  CudnnConvolution conv;
+  conv.kind = ConvKind::backwardFilter;
+  conv.n = x[0];
+  conv.c = x[1];
+  conv.k = dy[1];
+  conv.image = {x[2], x[3], 1};
+  conv.window = {dw[2], dw[3], 1};
+  conv.strides = {strides[0], strides[1], 1};
+  conv.dilations = {dilations[0], dilations[1], 1};
+  conv.padding.assign(kConvSpatialDims, 0);
+  for (unsigned d = 0; d < 2; ++d)
+    if (conv.image[d] < conv.dilations[d] * (conv.window[d] - 1) + 1 ||
+        conv.getOutputSize(d) != dy[2 + d])
+      return std::nullopt;
+  return conv;
+}
+
+bool mlir::mp::isLibraryConvolution(linalg::LinalgOp op) {
+  return linalg::isaConvolutionOpInterface(op) ||
+         matchBackwardFilter(op).has_value();
+}
+
 std::optional<CudnnConvolution>
 mlir::mp::matchCudnnConvolution(linalg::LinalgOp op) {
-  std::optional<ConvLayout> layout = getConvLayout(op);
-  if (!layout || op.hasDynamicShape() || !isMultiplyAccumulate(op))
+  if (op.hasDynamicShape() || !isMultiplyAccumulate(op))
     return std::nullopt;
   Type image = getElementTypeOrSelf(op.getDpsInputs()[0]);
   Type filter = getElementTypeOrSelf(op.getDpsInputs()[1]);
   if (image != filter || !(image.isF16() || image.isBF16()) ||
-      !getElementTypeOrSelf(op.getDpsInits()[0]).isF32())
+      !getElementTypeOrSelf(op.getDpsInits()[0]).isF32() ||
+      llvm::any_of(op->getOperandTypes(), [](Type type) {
+        // cuDNN's sizes and strides are ints.
+        return cast<ShapedType>(type).getNumElements() > INT32_MAX;
+      }))
     return std::nullopt;
+  std::optional<ConvLayout> layout = getConvLayout(op);
+  if (!layout)
+    return matchBackwardFilter(op);
   ArrayRef<int64_t> x =
       cast<ShapedType>(op.getDpsInputs()[0].getType()).getShape();
   ArrayRef<int64_t> w =
@@ -119,11 +202,6 @@ mlir::mp::matchCudnnConvolution(linalg::LinalgOp op) {
     conv.strides[first + d] = strides.getValues<int64_t>()[d];
     conv.dilations[first + d] = dilations.getValues<int64_t>()[d];
   }
-  // cuDNN's sizes and strides are ints.
-  if (llvm::any_of(op->getOperandTypes(), [](Type type) {
-        return cast<ShapedType>(type).getNumElements() > INT32_MAX;
-      }))
-    return std::nullopt;
   return conv;
 }
 
@@ -135,7 +213,7 @@ LogicalResult mlir::mp::replaceLibraryOps(
   SmallVector<linalg::LinalgOp> marked;
   module->walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()) &&
-        linalg::isaConvolutionOpInterface(op) == convolutions)
+        isLibraryConvolution(op) == convolutions)
       marked.push_back(op);
   });
   if (marked.empty())

@@ -39,6 +39,10 @@ enum class ConvKind : int32_t {
   /// x = the input gradient of a convolution (the filter flipped) of x
   /// whose output gradient is y: cuDNN's backward-data convolution.
   backwardData = 1,
+  /// w = the filter gradient of the cross-correlation of x with w whose
+  /// output gradient is y: cuDNN's backward-filter convolution, of the
+  /// linalg.generic getBackwardFilterMaps describes.
+  backwardFilter = 2,
 };
 
 /// A convolution as cuDNN sees it: an image x of N x C x spatial (NCHW:
@@ -70,11 +74,26 @@ struct CudnnConvolution {
 /// can be huge): how many multiply-accumulates a library call does.
 int64_t getSaturatingProduct(ArrayRef<int64_t> factors);
 
+/// The indexing maps of a 2-d filter gradient as a linalg.generic: loops
+/// (k, c, r, s, n, ho, wo), the first four parallel; the image x[n, c, r *
+/// dilation + ho * stride, s * dilation + wo * stride] (N x C x H x W,
+/// padded), the output gradient dy[n, k, ho, wo] and the filter gradient
+/// dw[k, c, r, s], with the forward convolution's `strides` and
+/// `dilations`.
+SmallVector<AffineMap, 3> getBackwardFilterMaps(MLIRContext *ctx,
+                                                ArrayRef<int64_t> strides,
+                                                ArrayRef<int64_t> dilations);
+
 /// `op` as cuDNN computes it: one of linalg's NCHW/FCHW convolutions (1-d,
-/// 2-d, 3-d), the grouped NGCHW/GFCHW one or NHWC/FHWC, static shapes,
-/// f16 or bf16 image and filter, an f32 accumulator and a
-/// multiply-accumulate body.
+/// 2-d, 3-d), the grouped NGCHW/GFCHW one or NHWC/FHWC, or the filter
+/// gradient of getBackwardFilterMaps whose output gradient has cuDNN's
+/// output size (kind backwardFilter); static shapes, f16 or bf16 operands,
+/// an f32 accumulator and a multiply-accumulate body.
 std::optional<CudnnConvolution> matchCudnnConvolution(linalg::LinalgOp op);
+
+/// Whether `op` is a convolution to the library passes: a linalg
+/// convolution, or a filter gradient cuDNN computes.
+bool isLibraryConvolution(linalg::LinalgOp op);
 
 /// Replaces the ops of `module` marked `mp.gpu_gemm = "library"` that are
 /// convolutions (or, without `convolutions`, the others) with `rewrite`,

@@ -55,6 +55,10 @@ struct SpreadImage {
   linalg::LinalgOp fill;
   memref::SubViewOp spread;
   Operation *writer = nullptr;
+  /// Linalg ops after the writer that read the subview too (a filter
+  /// gradient reading the output gradient that an elementwise op wrote
+  /// into it).
+  SmallVector<OpOperand *> readers;
   SmallVector<memref::DeallocOp> deallocs;
   /// The buffer's shape, and the subview's static offsets, sizes and
   /// strides (as many as the buffer has dimensions).
@@ -118,9 +122,22 @@ static std::optional<SpreadImage> matchSpreadImage(linalg::LinalgOp op) {
     else
       return std::nullopt;
   }
-  if (!s.fill || !s.spread || !s.spread->hasOneUse())
+  if (!s.fill || !s.spread)
     return std::nullopt;
-  s.writer = *s.spread->user_begin();
+  for (OpOperand &use : s.spread->getUses()) {
+    if (!s.writer && writesElementwise(use.getOwner(), s.spread)) {
+      s.writer = use.getOwner();
+      continue;
+    }
+    auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!reader || !reader.isDpsInput(&use) || reader->getBlock() != block)
+      return std::nullopt;
+    s.readers.push_back(&use);
+  }
+  if (!s.writer || llvm::any_of(s.readers, [&](OpOperand *use) {
+        return !s.writer->isBeforeInBlock(use->getOwner());
+      }))
+    return std::nullopt;
   s.shape = s.alloc.getType().getShape();
   s.offsets = s.spread.getStaticOffsets();
   s.sizes = s.spread.getStaticSizes();
@@ -128,8 +145,8 @@ static std::optional<SpreadImage> matchSpreadImage(linalg::LinalgOp op) {
   if (s.spread.getType().getRank() != int64_t(s.shape.size()) ||
       llvm::any_of(llvm::concat<const int64_t>(s.offsets, s.sizes, s.strides),
                    ShapedType::isDynamic) ||
-      !writesElementwise(s.writer, s.spread) || s.writer->getBlock() != block ||
-      !s.fill->isBeforeInBlock(s.writer) || !s.writer->isBeforeInBlock(op))
+      s.writer->getBlock() != block || !s.fill->isBeforeInBlock(s.writer) ||
+      !s.writer->isBeforeInBlock(op))
     return std::nullopt;
   return s;
 }
@@ -204,6 +221,14 @@ matchPaddedImage(const CudnnConvolution &conv, SpreadImage s) {
   return padded;
 }
 
+/// Makes the other readers of `s`'s subview read `values` (a buffer with
+/// the same elements) instead.
+static void redirectReaders(RewriterBase &rewriter, const SpreadImage &s,
+                            Value values) {
+  for (OpOperand *use : s.readers)
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(values); });
+}
+
 namespace {
 struct GPULibraryConvPass
     : public mp::impl::GPULibraryConvPassBase<GPULibraryConvPass> {
@@ -230,8 +255,9 @@ struct GPULibraryConvPass
       return op->emitError()
              << "mp-gpu-library-conv: marked mp.gpu_gemm = \"library\" but "
                 "not a convolution on buffers that cuDNN computes (NCHW, "
-                "grouped NGCHW or NHWC, static shapes, f16 or bf16 image and "
-                "filter, an f32 accumulator)";
+                "grouped NGCHW or NHWC, or a filter gradient of NCHW "
+                "operands; static shapes, f16 or bf16 operands, an f32 "
+                "accumulator)";
     Location loc = op.getLoc();
     rewriter.setInsertionPoint(op);
     SmallVector<Value> temporaries;
@@ -252,8 +278,10 @@ struct GPULibraryConvPass
     };
     Value acc = op.getDpsInits()[0];
     auto accType = cast<MemRefType>(acc.getType());
+    // The filter, or a backward filter's output gradient.
     Value filter = op.getDpsInputs()[1];
     Type element = getElementTypeOrSelf(filter);
+    bool backwardFilter = conv->kind == ConvKind::backwardFilter;
     // The call's x, w and y, and the one it writes, in the operands' type.
     Value x, w, y, result = allocate(accType.getShape(), element);
     std::optional<SpreadImage> spread = matchSpreadImage(op);
@@ -264,30 +292,48 @@ struct GPULibraryConvPass
         padded = matchPaddedImage(*conv, *spread);
     }
     // What was written into the subview of zeros: the copy's source, or
-    // the writer's result written into a buffer of its own.
+    // the writer's result written into a buffer of its own, which its
+    // other readers read instead (and which is freed where the zeros were,
+    // after them).
+    Value moved;
     auto written = [&]() -> Value {
+      Value same;
       if (auto copy = dyn_cast<memref::CopyOp>(spread->writer)) {
-        Value source = packed(copy.getSource());
+        same = copy.getSource();
+        Value source = packed(same);
         rewriter.eraseOp(copy);
+        redirectReaders(rewriter, *spread, same);
         return source;
       }
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPoint(spread->writer);
       auto spreadType = spread->spread.getType();
-      Value buffer =
-          allocate(spreadType.getShape(), spreadType.getElementType());
+      auto bufferType =
+          MemRefType::get(spreadType.getShape(), spreadType.getElementType());
+      Value buffer;
+      if (spread->readers.empty()) {
+        buffer = allocate(bufferType.getShape(), bufferType.getElementType());
+      } else {
+        buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+        moved = buffer;
+      }
       rewriter.modifyOpInPlace(spread->writer, [&] {
         cast<linalg::LinalgOp>(spread->writer)
             .getDpsInitOperand(0)
             ->set(buffer);
       });
+      redirectReaders(rewriter, *spread, buffer);
       return buffer;
     };
     if (padded) {
       conv = padded;
       x = written();
-      w = packed(filter);
-      y = result;
+    } else if (!data) {
+      x = packed(op.getDpsInputs()[0]);
+    }
+    if (backwardFilter) {
+      w = result;
+      y = packed(filter);
     } else if (data) {
       conv = data;
       x = result;
@@ -301,7 +347,6 @@ struct GPULibraryConvPass
                    element);
       linalg::TransposeOp::create(rewriter, loc, filter, w, permutation);
     } else {
-      x = packed(op.getDpsInputs()[0]);
       w = packed(filter);
       y = result;
     }
@@ -354,11 +399,17 @@ struct GPULibraryConvPass
       // The image of zeros is no longer read.
       rewriter.eraseOp(spread->spread);
       rewriter.eraseOp(spread->fill);
-      for (memref::DeallocOp dealloc : spread->deallocs)
-        rewriter.eraseOp(dealloc);
+      for (memref::DeallocOp dealloc : spread->deallocs) {
+        if (moved)
+          rewriter.modifyOpInPlace(
+              dealloc, [&] { dealloc.getMemrefMutable().assign(moved); });
+        else
+          rewriter.eraseOp(dealloc);
+      }
       rewriter.eraseOp(spread->alloc);
       ++(data ? numBackwardData : numPaddingsFolded);
     }
+    numBackwardFilter += backwardFilter;
     ++numCalls;
     return success();
   }

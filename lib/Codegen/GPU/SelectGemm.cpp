@@ -7,11 +7,13 @@
 #include "mp/Codegen/GPU/Passes.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "FilterGradient.h"
 #include "LibraryCalls.h"
 #include "MmaContraction.h"
 
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir {
@@ -50,9 +52,26 @@ struct GPUSelectGemmPass
       op->setAttr(MPDialect::GpuGemmAttrHelper::getNameStr(), library);
       return true;
     };
+    SmallVector<TorchFilterGradient> filterGradients;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (!op.hasPureTensorSemantics())
         return;
+      // torch-mlir's filter gradients, grouped convolutions of one channel
+      // per group, as cuDNN's backward filter: N x K x C x window x output
+      // pixels.
+      if (std::optional<TorchFilterGradient> gradient =
+              matchTorchFilterGradient(op)) {
+        ArrayRef<int64_t> dy =
+            cast<ShapedType>(gradient->gradient.getType()).getShape();
+        ArrayRef<int64_t> dw =
+            cast<ShapedType>(gradient->sum.getResult(0).getType()).getShape();
+        int64_t macs = getSaturatingProduct(
+            {dy[0], dy[1], dw[1], dw[2], dw[3], dy[2], dy[3]});
+        if (gemm == GpuGemm::library || macs >= libraryMinMacs) {
+          filterGradients.push_back(*gradient);
+          return;
+        }
+      }
       if (std::optional<CudnnConvolution> conv = matchCudnnConvolution(op)) {
         // cuDNN's Tensor Core kernels take groups of 8 channels and more;
         // it computed torch-mlir's filter gradients (64 groups of one
@@ -72,6 +91,13 @@ struct GPUSelectGemmPass
       // batch x M x N x K.
       numLibrary += select(op, getSaturatingProduct(c->ranges));
     });
+    IRRewriter rewriter(&getContext());
+    for (const TorchFilterGradient &gradient : filterGradients) {
+      linalg::GenericOp generic = rewriteAsBackwardFilter(rewriter, gradient);
+      generic->setAttr(MPDialect::GpuGemmAttrHelper::getNameStr(), library);
+      ++numLibraryConvs;
+      ++numFilterGradients;
+    }
   }
 };
 } // namespace

@@ -294,3 +294,103 @@ func.func @unmarked(%x: memref<1x8x16x16xf16>, %w: memref<16x8x3x3xf16>, %acc: m
 // CPU implementation, with the same arguments.
 // EMULATE: func.func private @mp_emulated_conv(
 // EMULATE: call @mp_emulated_conv(
+
+// -----
+
+// A filter gradient (mp-gpu-select-gemm's form of torch-mlir's): cuDNN's
+// backward filter (kind 2) reads the image unpadded (arg0, 2x3x6x6, padding
+// 1) and the output gradient (arg1, 2x4x3x3; stride 2, dilation 1) and
+// writes the 4x3x3x3 gradient in f16, which is widened into the
+// accumulator (its zero fill dropped).
+// CHECK-LABEL: func.func @filter_gradient
+// CHECK-DAG: %[[KIND:.*]] = arith.constant 2 : i32
+// CHECK-NOT: memref.subview
+// CHECK: %[[DW:.*]] = memref.alloc() : memref<4x3x3x3xf16>
+// CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[PW:.*]] = memref.extract_aligned_pointer_as_index %[[DW]]
+// CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: call @mp_cuda_conv(%c0_i32, %[[KIND]], %c0_i32, %c2_i64, %c1_i64, %c2_i64, %c3_i64, %c4_i64, %c6_i64, %c6_i64, %c1_i64, %c3_i64, %c3_i64, %c1_i64, %c2_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64,
+// CHECK: linalg.generic {{.*}} ins(%[[DW]] : memref<4x3x3x3xf16>) outs(%arg2 : memref<4x3x3x3xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f32):
+// CHECK-NEXT: %[[E:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: linalg.yield %[[E]] : f32
+// CHECK-NOT: linalg.fill
+// CHECK: return
+func.func @filter_gradient(%x: memref<2x3x6x6xf16>, %dy: memref<2x4x3x3xf16>, %acc: memref<4x3x3x3xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %fzero = arith.constant 0.0 : f32
+  %p = memref.alloc() : memref<2x3x8x8xf16>
+  linalg.fill ins(%zero : f16) outs(%p : memref<2x3x8x8xf16>)
+  %view = memref.subview %p[0, 0, 1, 1] [2, 3, 6, 6] [1, 1, 1, 1] : memref<2x3x8x8xf16> to memref<2x3x6x6xf16, strided<[192, 64, 8, 1], offset: 9>>
+  memref.copy %x, %view : memref<2x3x6x6xf16> to memref<2x3x6x6xf16, strided<[192, 64, 8, 1], offset: 9>>
+  linalg.fill ins(%fzero : f32) outs(%acc : memref<4x3x3x3xf32>)
+  linalg.generic {indexing_maps = [affine_map<(k, c, r, s, n, h, w) -> (n, c, r + h * 2, s + w * 2)>,
+                                   affine_map<(k, c, r, s, n, h, w) -> (n, k, h, w)>,
+                                   affine_map<(k, c, r, s, n, h, w) -> (k, c, r, s)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%p, %dy : memref<2x3x8x8xf16>, memref<2x4x3x3xf16>) outs(%acc : memref<4x3x3x3xf32>) attrs = {mp.gpu_gemm = "library"} {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %m = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<2x3x8x8xf16>
+  return
+}
+
+// -----
+
+// The output gradient written into the spread of an input gradient and
+// read there by a filter gradient too (bufferization's choice in the CNN's
+// step): it is written into a buffer of its own, which both calls read;
+// that buffer is freed where the spread was, after both.
+// CHECK-LABEL: func.func @spread_also_read
+// CHECK: %[[DY:.*]] = memref.alloc() : memref<2x5x5x7xf16>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%arg0 : memref<2x5x5x7xf32>) outs(%[[DY]] : memref<2x5x5x7xf16>)
+// CHECK: %[[PDATA:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CHECK: call @mp_cuda_conv(%c0_i32, %c1_i32, %c0_i32,
+// CHECK: %[[PFILTER:.*]] = memref.extract_aligned_pointer_as_index %[[DY]]
+// CHECK: call @mp_cuda_conv(%c0_i32, %c2_i32, %c0_i32,
+// CHECK-NOT: memref.subview
+// CHECK: memref.dealloc %[[DY]] :
+// CHECK-NOT: memref.dealloc %[[DY]] :
+// CHECK: return
+func.func @spread_also_read(%dy: memref<2x5x5x7xf32>, %w: memref<3x5x3x3xf16>, %acc: memref<2x3x9x13xf32>, %x: memref<2x3x9x13xf16>, %dw: memref<5x3x3x3xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %spread = memref.alloc() : memref<2x5x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%spread : memref<2x5x11x15xf16>)
+  %view = memref.subview %spread[0, 0, 1, 1] [2, 5, 5, 7] [1, 1, 2, 2] : memref<2x5x11x15xf16> to memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>
+  linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%dy : memref<2x5x5x7xf32>) outs(%view : memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"}
+    ins(%spread, %w : memref<2x5x11x15xf16>, memref<3x5x3x3xf16>) outs(%acc : memref<2x3x9x13xf32>)
+  // The filter gradient of the forward 3x3 convolution of stride 2 and
+  // padding 1 whose output gradient was spread: (9 + 2 - 3) / 2 + 1 = 5
+  // rows, (13 + 2 - 3) / 2 + 1 = 7 columns.
+  %p = memref.alloc() : memref<2x3x11x15xf16>
+  linalg.fill ins(%zero : f16) outs(%p : memref<2x3x11x15xf16>)
+  %pv = memref.subview %p[0, 0, 1, 1] [2, 3, 9, 13] [1, 1, 1, 1] : memref<2x3x11x15xf16> to memref<2x3x9x13xf16, strided<[495, 165, 15, 1], offset: 16>>
+  memref.copy %x, %pv : memref<2x3x9x13xf16> to memref<2x3x9x13xf16, strided<[495, 165, 15, 1], offset: 16>>
+  linalg.generic {indexing_maps = [affine_map<(k, c, r, s, n, h, w) -> (n, c, r + h * 2, s + w * 2)>,
+                                   affine_map<(k, c, r, s, n, h, w) -> (n, k, h, w)>,
+                                   affine_map<(k, c, r, s, n, h, w) -> (k, c, r, s)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%p, %view : memref<2x3x11x15xf16>, memref<2x5x5x7xf16, strided<[825, 165, 30, 2], offset: 16>>) outs(%dw : memref<5x3x3x3xf32>) attrs = {mp.gpu_gemm = "library"} {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %m = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %p : memref<2x3x11x15xf16>
+  memref.dealloc %spread : memref<2x5x11x15xf16>
+  return
+}

@@ -7,6 +7,11 @@
 
 // BAD: error: mp-gpu-select-gemm: library-min-macs=-1 is invalid: expected a count of multiply-accumulates >= 0
 
+// The indexing maps of @torch_filter_gradient's filter gradient (below).
+// LIB-DAG: #[[X:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d1, d2 + d5 * 2, d3 + d6 * 2)>
+// LIB-DAG: #[[DY:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d0, d5, d6)>
+// LIB-DAG: #[[DWMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+
 // gemm=library marks every Tensor Core contraction (37x61x29 = 65,453 MACs,
 // 3x37x61x29 = 196,359 and 4x4x16 = 256); not an f32 matmul nor one whose
 // body is not a multiply-accumulate. gemm=auto marks those of at least
@@ -123,4 +128,59 @@ func.func @grouped(%x1: tensor<1x4x1x24x24xf16>, %w1: tensor<4x2x1x7x7xf16>,
   %1 = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
     ins(%x8, %w8 : tensor<1x2x8x16x16xf16>, tensor<2x4x8x3x3xf16>) outs(%acc8 : tensor<1x2x4x14x14xf32>) -> tensor<1x2x4x14x14xf32>
   return %0, %1 : tensor<1x4x2x18x18xf32>, tensor<1x2x4x14x14xf32>
+}
+
+// torch-mlir's filter gradient of a 3x3 convolution of stride 2 and padding
+// 1 (image 2x3x6x6, output gradient 2x4x3x3): a grouped convolution of one
+// channel per image (the image transposed and padded, the output gradient
+// as filters, dilation 2), cut to 3x3, transposed, summed over the images.
+// gemm=library makes the chain one generic on the padded image and the
+// output gradient, marked for cuDNN's backward filter (N x K x C x window x
+// output pixels = 2x4x3x9x9 = 1,944 MACs: gemm=auto keeps it below
+// library-min-macs, as the grouped convolution it is, unmarked).
+// LIB-LABEL: func.func @torch_filter_gradient
+// LIB-NOT: linalg.conv_2d_ngchw_gfchw
+// LIB-NOT: linalg.transpose
+// LIB: %[[PAD:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// LIB: tensor<2x3x6x6xf16> to tensor<2x3x8x8xf16>
+// LIB: %[[GRAD:.*]] = linalg.generic {indexing_maps = [#[[X]], #[[DY]], #[[DWMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[PAD]], %arg1 : tensor<2x3x8x8xf16>, tensor<2x4x3x3xf16>) outs(%{{.*}} : tensor<4x3x3x3xf32>) attrs = {mp.gpu_gemm = "library"}
+// LIB: arith.mulf
+// LIB-NEXT: arith.addf
+// LIB-NOT: linalg.conv_2d_ngchw_gfchw
+// LIB: return %[[GRAD]]
+// AUTO-LABEL: func.func @torch_filter_gradient
+// AUTO: linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(
+// AUTO-NOT: mp.gpu_gemm
+// AUTO: return
+func.func @torch_filter_gradient(%x: tensor<2x3x6x6xf16>, %dy: tensor<2x4x3x3xf16>) -> tensor<4x3x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %hzero = arith.constant 0.0 : f16
+  %te = tensor.empty() : tensor<3x2x6x6xf16>
+  %xt = linalg.transpose ins(%x : tensor<2x3x6x6xf16>) outs(%te : tensor<3x2x6x6xf16>) permutation = [1, 0, 2, 3]
+  %xp = tensor.pad %xt low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %hzero : f16
+  } : tensor<3x2x6x6xf16> to tensor<3x2x8x8xf16>
+  %image = tensor.expand_shape %xp [[0], [1, 2], [3], [4]] output_shape [3, 2, 1, 8, 8] : tensor<3x2x8x8xf16> into tensor<3x2x1x8x8xf16>
+  %filters = tensor.expand_shape %dy [[0], [1], [2, 3], [4]] output_shape [2, 4, 1, 3, 3] : tensor<2x4x3x3xf16> into tensor<2x4x1x3x3xf16>
+  %oe = tensor.empty() : tensor<3x2x4x4x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%oe : tensor<3x2x4x4x4xf32>) -> tensor<3x2x4x4x4xf32>
+  %g = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%image, %filters : tensor<3x2x1x8x8xf16>, tensor<2x4x1x3x3xf16>) outs(%acc : tensor<3x2x4x4x4xf32>) -> tensor<3x2x4x4x4xf32>
+  %flat = tensor.collapse_shape %g [[0], [1, 2], [3], [4]] : tensor<3x2x4x4x4xf32> into tensor<3x8x4x4xf32>
+  %rows = tensor.extract_slice %flat[0, 0, 0, 0] [3, 8, 3, 4] [1, 1, 1, 1] : tensor<3x8x4x4xf32> to tensor<3x8x3x4xf32>
+  %cut = tensor.extract_slice %rows[0, 0, 0, 0] [3, 8, 3, 3] [1, 1, 1, 1] : tensor<3x8x3x4xf32> to tensor<3x8x3x3xf32>
+  %split = tensor.expand_shape %cut [[0], [1, 2], [3], [4]] output_shape [3, 2, 4, 3, 3] : tensor<3x8x3x3xf32> into tensor<3x2x4x3x3xf32>
+  %pe = tensor.empty() : tensor<2x4x3x3x3xf32>
+  %per = linalg.transpose ins(%split : tensor<3x2x4x3x3xf32>) outs(%pe : tensor<2x4x3x3x3xf32>) permutation = [1, 2, 0, 3, 4]
+  %se = tensor.empty() : tensor<4x3x3x3xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%se : tensor<4x3x3x3xf32>) -> tensor<4x3x3x3xf32>
+  %dw = linalg.generic {indexing_maps = [affine_map<(a, b, c, d, e) -> (a, b, c, d, e)>, affine_map<(a, b, c, d, e) -> (b, c, d, e)>],
+                        iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%per : tensor<2x4x3x3x3xf32>) outs(%sz : tensor<4x3x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x3x3xf32>
+  return %dw : tensor<4x3x3x3xf32>
 }

@@ -192,7 +192,24 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     Other convolutions (depthwise, other layouts, generic ones) are
     implicit GEMMs whatever `gemm` says. Part of `mp-lower-to-gpu`, before
     convolutions become GEMMs.
+
+    torch-mlir's filter gradient of a 2-d convolution is such a grouped
+    convolution, one group per image with one channel: the image
+    transposed to C x N x H x W and zero-padded, the output gradient N x K
+    x Ho x Wo as the filters, the forward stride as its dilation and the
+    forward dilation as its stride, then the per-image gradients cut to the
+    window, transposed and summed over the images. Given to the library
+    (`gemm=library`, or `auto` from `library-min-macs`, counting N x K x C
+    x window x output pixels), the chain becomes one `linalg.generic` on
+    the padded N x C x H x W image and the output gradient, marked for the
+    library: `dw[k, c, r, s] += x[n, c, r * dilation + ho * stride, s *
+    dilation + wo * stride] * dy[n, k, ho, wo]`, which mp-gpu-library-conv
+    gives to cuDNN's backward filter. With `auto` below the threshold the
+    chain stays as it is (generated kernels: the grouped convolution as a
+    batched implicit GEMM).
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
   let options = [
     Option<"gemm", "gemm", "::mlir::mp::GpuGemm",
            /*default=*/"::mlir::mp::GpuGemm::codegen",
@@ -207,6 +224,8 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     Statistic<"numLibrary", "library-gemms", "Contractions given to cuBLASLt">,
     Statistic<"numLibraryConvs", "library-convs",
               "Convolutions given to cuDNN">,
+    Statistic<"numFilterGradients", "filter-gradients",
+              "torch-mlir filter gradients given to cuDNN's backward filter">,
   ];
 }
 
@@ -269,7 +288,8 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     (by mp-gpu-select-gemm) with a call of the runtime's `mp_cuda_conv`,
     declared in the module, and an elementwise op that adds its result to
     the accumulator. The call's arguments: the element type (0: f16, 1:
-    bf16), the kind (0: forward, 1: backward data), channels-last (0:
+    bf16), the kind (0: forward, 1: backward data, 2: backward filter),
+    channels-last (0:
     NCHW, 1: NHWC), the spatial dimensions cuDNN sees (2, with a height of
     1 for a 1-d convolution, or 3), groups, N, C, K, then per spatial
     dimension (three, the unused ones 1) the image's size, the window's,
@@ -298,7 +318,16 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
     tensor written into it: how a `tensor.pad` that mp-gpu-generate-pads
     left for cuDNN bufferizes) reads the tensor itself with cuDNN's
     padding p0, when cuDNN's output size with that padding is the
-    convolution's. An image or filter that is not packed row-major is
+    convolution's.
+
+    A filter gradient (the `linalg.generic` mp-gpu-select-gemm makes of
+    torch-mlir's, NCHW image and output gradient, KCRS result) becomes a
+    backward-filter call (kind 2) that writes w, a new buffer of the filter
+    gradient's shape and the operands' type, from x and y, the output
+    gradient (`cudnnConvolutionBackwardFilter`); its padded image is read
+    unpadded with cuDNN's padding as above.
+
+    An image or filter that is not packed row-major is
     copied into a packed buffer first. When the accumulator is a buffer
     allocated in the function and filled with zeros right before (no use
     in between), the fill is dropped and the result is only widened into
@@ -340,6 +369,8 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
               "calls">,
     Statistic<"numPaddingsFolded", "paddings-folded",
               "Zero paddings of images given to cuDNN's padding">,
+    Statistic<"numBackwardFilter", "backward-filter",
+              "Filter gradients made backward-filter calls">,
   ];
 }
 

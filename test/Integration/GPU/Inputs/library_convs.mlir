@@ -83,3 +83,40 @@ func.func @padded_nhwc(%img: tensor<1x8x8x2xf32>, %w: tensor<3x3x3x2xf32>) -> te
       ins(%p, %w : tensor<1x11x10x2xf32>, tensor<3x3x3x2xf32>) outs(%acc : tensor<1x5x4x3xf32>) -> tensor<1x5x4x3xf32>
   return %c : tensor<1x5x4x3xf32>
 }
+
+// torch-mlir's filter gradient of a 3x3 convolution of stride 2 and padding
+// 1 (image 2x3x6x6, output gradient 2x4x3x3): a grouped convolution with
+// one group per image (the image transposed and padded, the output
+// gradient as one-channel filters, dilation 2), cut to the window,
+// transposed and summed over the images. mp-gpu-select-gemm gives the
+// chain to cuDNN's backward filter.
+func.func @filter_gradient(%x: tensor<2x3x6x6xf32>, %dy: tensor<2x4x3x3xf32>) -> tensor<4x3x3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %te = tensor.empty() : tensor<3x2x6x6xf32>
+  %xt = linalg.transpose ins(%x : tensor<2x3x6x6xf32>) outs(%te : tensor<3x2x6x6xf32>) permutation = [1, 0, 2, 3]
+  %xp = tensor.pad %xt low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<3x2x6x6xf32> to tensor<3x2x8x8xf32>
+  %image = tensor.expand_shape %xp [[0], [1, 2], [3], [4]] output_shape [3, 2, 1, 8, 8] : tensor<3x2x8x8xf32> into tensor<3x2x1x8x8xf32>
+  %filters = tensor.expand_shape %dy [[0], [1], [2, 3], [4]] output_shape [2, 4, 1, 3, 3] : tensor<2x4x3x3xf32> into tensor<2x4x1x3x3xf32>
+  %oe = tensor.empty() : tensor<3x2x4x4x4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%oe : tensor<3x2x4x4x4xf32>) -> tensor<3x2x4x4x4xf32>
+  %g = linalg.conv_2d_ngchw_gfchw {dilations = dense<2> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+    ins(%image, %filters : tensor<3x2x1x8x8xf32>, tensor<2x4x1x3x3xf32>) outs(%acc : tensor<3x2x4x4x4xf32>) -> tensor<3x2x4x4x4xf32>
+  %flat = tensor.collapse_shape %g [[0], [1, 2], [3], [4]] : tensor<3x2x4x4x4xf32> into tensor<3x8x4x4xf32>
+  %cut = tensor.extract_slice %flat[0, 0, 0, 0] [3, 8, 3, 3] [1, 1, 1, 1] : tensor<3x8x4x4xf32> to tensor<3x8x3x3xf32>
+  %split = tensor.expand_shape %cut [[0], [1, 2], [3], [4]] output_shape [3, 2, 4, 3, 3] : tensor<3x8x3x3xf32> into tensor<3x2x4x3x3xf32>
+  %pe = tensor.empty() : tensor<2x4x3x3x3xf32>
+  %per = linalg.transpose ins(%split : tensor<3x2x4x3x3xf32>) outs(%pe : tensor<2x4x3x3x3xf32>) permutation = [1, 2, 0, 3, 4]
+  %se = tensor.empty() : tensor<4x3x3x3xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%se : tensor<4x3x3x3xf32>) -> tensor<4x3x3x3xf32>
+  %dw = linalg.generic {indexing_maps = [affine_map<(a, b, c, d, e) -> (a, b, c, d, e)>, affine_map<(a, b, c, d, e) -> (b, c, d, e)>],
+                        iterator_types = ["reduction", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%per : tensor<2x4x3x3x3xf32>) outs(%sz : tensor<4x3x3x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x3x3xf32>
+  return %dw : tensor<4x3x3x3xf32>
+}
