@@ -152,10 +152,17 @@ mlir::mp::matchTorchFilterGradient(linalg::LinalgOp op) {
       llvm::to_vector_of<int64_t>(conv.getDilations().getValues<int64_t>());
   g.dilations =
       llvm::to_vector_of<int64_t>(conv.getStrides().getValues<int64_t>());
-  ArrayRef<int64_t> x = cast<ShapedType>(g.image.getType()).getShape();
-  ArrayRef<int64_t> dy = cast<ShapedType>(g.gradient.getType()).getShape();
-  ArrayRef<int64_t> dw =
-      cast<ShapedType>(g.sum.getResult(0).getType()).getShape();
+  if (llvm::any_of(llvm::concat<const int64_t>(g.strides, g.dilations),
+                   [](int64_t v) { return v < 1; }))
+    return std::nullopt;
+  auto imageType = cast<ShapedType>(g.image.getType());
+  auto gradientType = cast<ShapedType>(g.gradient.getType());
+  auto resultType = cast<ShapedType>(g.sum.getResult(0).getType());
+  if (!imageType.hasStaticShape() || !gradientType.hasStaticShape() ||
+      !resultType.hasStaticShape())
+    return std::nullopt;
+  ArrayRef<int64_t> x = imageType.getShape(), dy = gradientType.getShape(),
+                    dw = resultType.getShape();
   if (x.size() != 4 || dy.size() != 4 || dw.size() != 4 || x[0] != dy[0] ||
       dw[0] != dy[1] || dw[1] != x[1])
     return std::nullopt;
