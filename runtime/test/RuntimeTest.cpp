@@ -280,6 +280,22 @@ TEST_F(ModuleTest, TrainerThreadsStateByRole) {
   EXPECT_EQ(values(*mp_trainer_result(trainer, 2)), std::vector<float>{1.5f});
   EXPECT_EQ(mp_trainer_arg_buffer(trainer, 4), nullptr);
   EXPECT_EQ(mp_trainer_arg_buffer(trainer, -1), nullptr);
+  // Launched steps report in order (on the CPU each is done at once): the
+  // loss before the step and the scale after it; no loss-scaling flag.
+  mp_step_report report;
+  EXPECT_EQ(mp_trainer_collect(trainer, &report), MP_ERROR_MISMATCH);
+  EXPECT_STREQ(mp_last_error(),
+               "no launched training step left to collect a report of");
+  ASSERT_EQ(mp_trainer_launch(trainer), MP_OK) << mp_last_error();
+  ASSERT_EQ(mp_trainer_launch(trainer), MP_OK) << mp_last_error();
+  ASSERT_EQ(mp_trainer_collect(trainer, &report), MP_OK) << mp_last_error();
+  EXPECT_EQ(report.loss, -0.5); // sum(p), p = {-1, 0.5}
+  EXPECT_EQ(report.scale, 64);
+  EXPECT_EQ(report.skipped, 0);
+  ASSERT_EQ(mp_trainer_collect(trainer, &report), MP_OK) << mp_last_error();
+  EXPECT_EQ(report.loss, -2.5); // p - x = {-2, -0.5}
+  EXPECT_EQ(report.scale, 128);
+  EXPECT_EQ(mp_trainer_collect(trainer, &report), MP_ERROR_MISMATCH);
   mp_tensor_release(&p);
   mp_tensor_release(&x);
   mp_tensor_release(&wrong);
