@@ -76,6 +76,7 @@ static void setGpuOptions(const CompileOptions &options,
                           mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
   gpu.doubleBuffer = options.gpuDoubleBuffer;
+  gpu.wgmma = options.gpuWgmma;
   gpu.tileM = options.gpuTile[0];
   gpu.tileN = options.gpuTile[1];
   gpu.warpM = options.gpuTile[2];

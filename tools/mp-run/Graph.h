@@ -65,6 +65,9 @@ struct CompileOptions {
   /// buffers (cp.async on the GPU).
   bool gpuDoubleBuffer =
       mlir::mp::GPUTileContractionsPassOptions().doubleBuffer;
+  /// With cuda (sm_90a only) or gpu-emulation: GEMM K steps on wgmma, in
+  /// blocks of one warpgroup.
+  bool gpuWgmma = mlir::mp::GPUVectorToMMAPassOptions().wgmma;
   /// With cuda or gpu-emulation: the block's and a warp's tile of C (M, N,
   /// warp M, warp N).
   std::array<int64_t, 4> gpuTile = {

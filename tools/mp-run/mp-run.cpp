@@ -199,6 +199,14 @@ static cl::opt<bool> gpuDoubleBuffer(
     cl::init(mp::GPUTileContractionsPassOptions().doubleBuffer),
     cl::cat(category));
 
+static cl::opt<bool> gpuWgmma(
+    "gpu-wgmma",
+    cl::desc("With --backend cuda or gpu-emulation: compute the generated "
+             "GEMMs' K steps with Hopper's wgmma.mma_async, in blocks of one "
+             "warpgroup whose warps own 16 rows each (mp-lower-to-gpu's "
+             "wgmma); the GPU code is then for sm_90a (H100, H200) only"),
+    cl::init(mp::GPUVectorToMMAPassOptions().wgmma), cl::cat(category));
+
 static cl::list<int64_t> gpuTile(
     "gpu-tile", cl::CommaSeparated, cl::value_desc("M,N,WARP_M,WARP_N"),
     cl::desc("With --backend cuda or gpu-emulation: the thread block's and "
@@ -549,6 +557,7 @@ static CompileOptions getCompileOptions() {
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
   options.gpuDoubleBuffer = gpuDoubleBuffer;
+  options.gpuWgmma = gpuWgmma;
   if (!gpuTile.empty())
     std::copy(gpuTile.begin(), gpuTile.end(), options.gpuTile.begin());
   options.kernelReport = kernelReport;
@@ -691,23 +700,30 @@ static llvm::Error checkFlags() {
   if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
                  "auto");
-  if (gpuTile.getNumOccurrences()) {
+  if (gpuWgmma.getNumOccurrences() && backend == Backend::cpu)
+    return error("--gpu-wgmma needs --backend cuda, gpu-emulation or auto");
+  if (gpuTile.getNumOccurrences() || gpuWgmma) {
     if (backend == Backend::cpu)
       return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
-    if (gpuTile.size() != 4)
+    if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
       return error("--gpu-tile: expected 4 numbers M,N,WARP_M,WARP_N, got " +
                    std::to_string(gpuTile.size()));
     mp::GpuPipelineOptions tiles;
-    tiles.tileM = gpuTile[0];
-    tiles.tileN = gpuTile[1];
-    tiles.warpM = gpuTile[2];
-    tiles.warpN = gpuTile[3];
+    tiles.wgmma = gpuWgmma;
+    if (gpuTile.getNumOccurrences()) {
+      tiles.tileM = gpuTile[0];
+      tiles.tileN = gpuTile[1];
+      tiles.warpM = gpuTile[2];
+      tiles.warpN = gpuTile[3];
+    }
     std::string problem;
     if (failed(mp::verifyGpuPipelineOptions(tiles, [&](const Twine &message) {
           problem = message.str();
           return failure();
         })))
-      return error("--gpu-tile: " + problem);
+      return error(
+          (gpuTile.getNumOccurrences() ? "--gpu-tile: " : "--gpu-wgmma: ") +
+          problem);
   }
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&
                       backend != Backend::automatic))

@@ -7,14 +7,18 @@
 // Kernel outlining gives a gpu.func's workgroup attributions no alignment,
 // and the NVVM lowering then aligns each shared-memory array to its element
 // type only; the staged GEMM panels are written with 16-byte stores and read
-// with ldmatrix, whose row addresses must be 16-byte aligned.
+// with ldmatrix, whose row addresses must be 16-byte aligned. Kernels that
+// run wgmma align them to its swizzle patterns (1024 bytes).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "Wgmma.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mlir {
 namespace mp {
@@ -43,13 +47,19 @@ struct GPUAlignWorkgroupBuffersPass
     StringRef name = LLVM::LLVMDialect::getAlignAttrName();
     Builder b(&getContext());
     getOperation()->walk([&](gpu::GPUFuncOp func) {
+      // wgmma's descriptors take the panels' swizzle patterns to start at
+      // their boundaries.
+      int64_t least = alignment;
+      if (func.walk(
+                  [](NVVM::WgmmaMmaAsyncOp) { return WalkResult::interrupt(); })
+              .wasInterrupted())
+        least = std::max<int64_t>(least, kWgmmaPanelAlignment);
       for (unsigned i = 0, e = func.getNumWorkgroupAttributions(); i < e; ++i) {
         auto current = dyn_cast_or_null<IntegerAttr>(
             func.getWorkgroupAttributionAttr(i, name));
-        if (current && current.getInt() >= alignment)
+        if (current && current.getInt() >= least)
           continue;
-        func.setWorkgroupAttributionAttr(i, name,
-                                         b.getI64IntegerAttr(alignment));
+        func.setWorkgroupAttributionAttr(i, name, b.getI64IntegerAttr(least));
         ++numAligned;
       }
     });

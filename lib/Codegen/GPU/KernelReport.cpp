@@ -78,8 +78,14 @@ struct Traffic {
 /// What one gpu.launch does.
 struct Kernel {
   gpu::LaunchOp launch;
-  bool gemm = false;
+  /// A GEMM on Tensor Cores, and whether its K steps are wgmma.mma_async
+  /// rather than mma.sync.
+  bool gemm = false, wgmma = false;
   Traffic traffic;
+
+  StringRef getKind() const {
+    return wgmma ? "wgmma GEMM" : gemm ? "mma.sync GEMM" : "parallel loops";
+  }
   /// Bytes of its workgroup (shared) memory.
   int64_t sharedBytes = 0;
   /// Where the ops computed in it come from (`file:line:col`, each once, in
@@ -108,7 +114,7 @@ struct FunctionKernels {
   SmallVector<LibraryCall, 0> calls;
   /// Both in program order.
   SmallVector<Unit> order;
-  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0;
+  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0, wgmmas = 0;
   int64_t libraryGemms = 0, libraryConvs = 0;
 
   void add(const Traffic &traffic) {
@@ -117,7 +123,8 @@ struct FunctionKernels {
   }
   void add(Kernel kernel) {
     add(kernel.traffic);
-    gemms += kernel.gemm;
+    gemms += kernel.gemm && !kernel.wgmma;
+    wgmmas += kernel.wgmma;
     order.push_back({0, kernels.size()});
     kernels.push_back(std::move(kernel));
   }
@@ -218,8 +225,10 @@ static Kernel analyze(gpu::LaunchOp launch) {
   // inside counts as the buffer it views.
   llvm::MapVector<Value, std::pair<bool, bool>> touched;
   body.walk([&](Operation *op) {
-    if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
+    if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp, NVVM::WgmmaMmaAsyncOp>(op))
       kernel.gemm = true;
+    if (isa<NVVM::WgmmaMmaAsyncOp>(op))
+      kernel.wgmma = true;
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects)
       return;
@@ -265,7 +274,7 @@ static void writeJson(llvm::raw_ostream &os,
       kernels.push_back(llvm::json::Object{
           {"index", static_cast<int64_t>(i)},
           {"name", k.launch.getFunction().value_or("")},
-          {"kind", k.gemm ? "mma.sync GEMM" : "parallel loops"},
+          {"kind", k.getKind()},
           {"grid", getSizes(k.launch.getGridSizeOperandValues())},
           {"block", getSizes(k.launch.getBlockSizeOperandValues())},
           {"location", getLocation(k.launch)},
@@ -289,7 +298,8 @@ static void writeJson(llvm::raw_ostream &os,
         llvm::json::Object{{"function", f.func.getName()},
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
                            {"library_calls", std::move(calls)},
-                           {"gemm_kernels", f.gemms},
+                           {"gemm_kernels", f.gemms + f.wgmmas},
+                           {"wgmma_kernels", f.wgmmas},
                            {"library_gemms", f.libraryGemms},
                            {"library_convs", f.libraryConvs},
                            {"bytes_moved", f.bytesMoved},
@@ -335,9 +345,9 @@ static void writeDot(llvm::raw_ostream &os,
     };
     for (auto [k, kernel] : llvm::enumerate(function.kernels)) {
       int64_t bytes = kernel.traffic.bytesRead + kernel.traffic.bytesWritten;
-      StringRef kind = kernel.gemm ? "mma.sync GEMM" : "parallel loops";
       cluster(id({0, k}), kernel.gemm ? "palegreen" : "lightgrey",
-              "kernel " + Twine(k) + ": " + kind + ", " + Twine(bytes) + " B",
+              "kernel " + Twine(k) + ": " + kernel.getKind() + ", " +
+                  Twine(bytes) + " B",
               kernel.ops, kernel.launch);
     }
     for (auto [c, call] : llvm::enumerate(function.calls)) {
@@ -398,19 +408,19 @@ struct GPUKernelReportPass
     });
     if (summary)
       for (FunctionKernels &f : functions)
-        llvm::errs() << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
-                     << f.kernels.size() << " kernels (" << f.gemms
-                     << " GEMMs on mma.sync"
-                     << (f.libraryGemms
-                             ? ", " + std::to_string(f.libraryGemms) +
-                                   " cuBLASLt calls"
-                             : "")
-                     << (f.libraryConvs
-                             ? ", " + std::to_string(f.libraryConvs) +
-                                   " cuDNN calls"
-                             : "")
-                     << "), " << f.bytesMoved << " bytes moved, "
-                     << f.activationBytes << " bytes of activations\n";
+        llvm::errs()
+            << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
+            << f.kernels.size() << " kernels (" << f.gemms
+            << " GEMMs on mma.sync"
+            << (f.wgmmas ? ", " + std::to_string(f.wgmmas) + " on wgmma" : "")
+            << (f.libraryGemms
+                    ? ", " + std::to_string(f.libraryGemms) + " cuBLASLt calls"
+                    : "")
+            << (f.libraryConvs
+                    ? ", " + std::to_string(f.libraryConvs) + " cuDNN calls"
+                    : "")
+            << "), " << f.bytesMoved << " bytes moved, " << f.activationBytes
+            << " bytes of activations\n";
     auto write = [&](StringRef option, StringRef path,
                      function_ref<void(llvm::raw_ostream &)> print) {
       if (path.empty())

@@ -6,6 +6,7 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 #include "MmaContraction.h"
+#include "Wgmma.h"
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Conversion/Passes.h"
 #include "mp/Utils/Bufferization.h"
@@ -46,12 +47,25 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// The block and warp tiles of `options` as the options of a pass that
+/// takes them. With wgmma a block's 4 warps own 16 rows and all columns
+/// each, the shape of wgmma's accumulators.
+template <typename PassOptions>
+static PassOptions getTileOptions(const GpuPipelineOptions &options) {
+  PassOptions tiles;
+  tiles.tileM = options.tileM;
+  tiles.tileN = options.tileN;
+  tiles.warpM = options.wgmma ? kMmaM : options.warpM;
+  tiles.warpN = options.wgmma ? options.tileN : options.warpN;
+  return tiles;
+}
+
 /// The chips of `options`, or the default ones.
 static SmallVector<std::string> getChips(const GpuPipelineOptions &options) {
   if (!options.chips.empty())
     return SmallVector<std::string>(options.chips.begin(), options.chips.end());
   SmallVector<StringRef> chips;
-  StringRef(kDefaultGpuChips).split(chips, ',');
+  StringRef(options.wgmma ? kWgmmaChip : kDefaultGpuChips).split(chips, ',');
   return llvm::map_to_vector(chips, [](StringRef c) { return c.str(); });
 }
 
@@ -64,26 +78,28 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
       return errorHandler("mp-lower-to-gpu: chips=" + c +
                           " is invalid: expected an NVIDIA architecture such "
                           "as sm_80 or sm_90a");
-  if (std::optional<std::string> problem = checkTileOptions(
-          options.tileM, options.tileN, options.warpM, options.warpN))
+  if (options.wgmma) {
+    for (const std::string &c : options.chips)
+      if (c != kWgmmaChip)
+        return errorHandler("mp-lower-to-gpu: wgmma runs on " +
+                            Twine(kWgmmaChip) + " only, not on chips=" + c +
+                            ": leave chips out or compile without wgmma");
+    if (options.tileM != kWgmmaM ||
+        !llvm::is_contained({16, 32, 64}, options.tileN))
+      return errorHandler("mp-lower-to-gpu: with wgmma, a block is one "
+                          "warpgroup computing 64 rows (tile-m=64) and 16, "
+                          "32 or 64 columns (tile-n), not " +
+                          Twine(options.tileM) + "x" + Twine(options.tileN));
+  }
+  auto tiles = getTileOptions<GPUChooseTilesPassOptions>(options);
+  if (std::optional<std::string> problem =
+          checkTileOptions(tiles.tileM, tiles.tileN, tiles.warpM, tiles.warpN))
     return errorHandler("mp-lower-to-gpu: " + *problem);
   if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
                         "+ptx80");
   return success();
-}
-
-/// The block and warp tiles of `options` as the options of a pass that
-/// takes them.
-template <typename PassOptions>
-static PassOptions getTileOptions(const GpuPipelineOptions &options) {
-  PassOptions tiles;
-  tiles.tileM = options.tileM;
-  tiles.tileN = options.tileN;
-  tiles.warpM = options.warpM;
-  tiles.warpN = options.warpN;
-  return tiles;
 }
 
 /// Tensors on the way in: mp ops and aggregates as linalg, Tensor Core
@@ -144,7 +160,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUAsyncCopiesPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
   pm.addNestedPass<func::FuncOp>(createGPUSubgroupReduceToShufflesPass());
-  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
+  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass({options.wgmma}));
   pm.addNestedPass<func::FuncOp>(createGPUSwizzlePanelsPass());
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());

@@ -84,7 +84,10 @@ static bool swizzle(gpu::LaunchOp launch, BlockArgument panel,
   SmallVector<MutableOperandRange> accesses;
   for (Value view : views) {
     for (Operation *user : view.getUsers()) {
-      if (isa<UnrealizedConversionCastOp>(user) && view == panel)
+      // Views, and the address a wgmma descriptor starts from (its swizzle
+      // mode says how the rows are permuted; the buffer's start is not).
+      if ((isa<UnrealizedConversionCastOp>(user) && view == panel) ||
+          isa<memref::ExtractAlignedPointerAsIndexOp>(user))
         continue;
       std::optional<MutableOperandRange> indices = getAccessIndices(user, view);
       if (!indices || indices->size() != static_cast<size_t>(type.getRank()))
@@ -123,22 +126,36 @@ struct GPUSwizzlePanelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    getOperation()->walk([&](gpu::LaunchOp launch) {
+    WalkResult result = getOperation()->walk([&](gpu::LaunchOp launch) {
       for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
         // The panels: buffers that ldmatrix reads (directly or through a
-        // view).
+        // view), or wgmma through a descriptor of their address.
         SmallVector<Value> views = getViews(buffer);
-        if (!llvm::any_of(views, [](Value view) {
+        bool wgmma =
+            llvm::any_of(buffer.getUsers(),
+                         llvm::IsaPred<memref::ExtractAlignedPointerAsIndexOp>);
+        if (!wgmma && !llvm::any_of(views, [](Value view) {
               return llvm::any_of(view.getUsers(),
                                   llvm::IsaPred<nvgpu::LdMatrixOp>);
             }))
           continue;
-        if (swizzle(launch, buffer, views))
+        if (swizzle(launch, buffer, views)) {
           ++numSwizzled;
-        else
-          ++numLeft;
+          continue;
+        }
+        // wgmma's descriptors describe the swizzled layout: without it,
+        // it would read the wrong elements.
+        if (wgmma) {
+          launch.emitError("mp-gpu-swizzle-panels: a panel that wgmma reads "
+                           "cannot be swizzled (an access of another kind)");
+          return WalkResult::interrupt();
+        }
+        ++numLeft;
       }
+      return WalkResult::advance();
     });
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace

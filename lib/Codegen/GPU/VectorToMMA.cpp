@@ -14,6 +14,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "Wgmma.h"
+
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -287,6 +289,8 @@ struct GPUVectorToMMAPass
           return cannotLower();
         count = left;
       }
+      if (wgmma)
+        numWgmma += convertChainsToWgmma(rewriter, stage, *bf16);
       fixTransposedALoads(rewriter, stage);
       if (*bf16) {
         SmallVector<nvgpu::MmaSyncOp> mmas;

@@ -657,7 +657,10 @@ def GPUAlignWorkgroupBuffersPass : Pass<"mp-gpu-align-workgroup-buffers"> {
     the NVVM lowering would then align each shared-memory array to its
     element type only, while the GEMMs' staged operand panels are written
     with 16-byte vector stores and read with `ldmatrix`, whose row addresses
-    must be 16-byte aligned. Part of `mp-lower-to-gpu` (after outlining).
+    must be 16-byte aligned. A kernel that runs `wgmma.mma_async` gets
+    1024-byte alignment for all of them: its descriptors take the panels'
+    swizzle patterns (up to 8 rows of 128 bytes) to start at such a
+    boundary. Part of `mp-lower-to-gpu` (after outlining).
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"16",
@@ -683,6 +686,11 @@ def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
     8 different 16-byte slots of the 32 banks; unswizzled, rows of 64 bytes
     are 4-way conflicts and rows of 128 bytes 8-way. A buffer with another
     kind of access (a view, a transfer) stays as it was and is counted.
+    The panels that `wgmma` reads (`mp-gpu-vector-to-mma{wgmma}`: a
+    `memref.extract_aligned_pointer_as_index` of the buffer starts its
+    descriptors) are swizzled the same way, which is the canonical layout
+    of wgmma's 32-, 64- and 128-byte swizzle modes; one that cannot be is
+    an error.
     The emulation does not run it (it changes addresses, not values). Part
     of `mp-lower-to-gpu`, after `mp-gpu-vector-to-mma`.
   }];
@@ -710,9 +718,24 @@ def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
     upstream lacks, takes the same conversion with its operand reads
     re-typed as f16 (bf16 fragments have f16's layout; the loads move bits)
     and becomes `nvvm.mma.sync` with `multiplicandAPtxType = bf16` on those
-    registers. Vector and scalar code elsewhere is left alone. Part of
-    `mp-lower-to-gpu`.
+    registers. Vector and scalar code elsewhere is left alone.
+
+    With `wgmma` (Hopper, sm_90a only): in a block of one warpgroup (128
+    threads) whose 4 warps each own 16 rows of a 64-row tile and all its N
+    columns (N a multiple of 8, panels of 32-, 64- or 128-byte rows), each
+    K step's mma.sync chains become one `wgmma.mma_async` m64nNk16 per 16
+    of K (f32 accumulators, f16 or bf16 operands) that reads A and B from
+    the panels through shared memory descriptors of their swizzled layout
+    (`mp-gpu-swizzle-panels` must then swizzle them), between a
+    `wgmma.fence` and a commit and wait; a `fence.proxy.async.shared::cta`
+    before each barrier of the kernel makes the panels' writes visible to
+    it. Other blocks keep mma.sync. Part of `mp-lower-to-gpu`.
   }];
+  let options = [
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Compute the K steps of warpgroup-shaped blocks with wgmma.mma_async "
+           "(sm_90a)">,
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -723,6 +746,7 @@ def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
                            "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numConverted", "converted", "Tiled stages lowered to mma.sync">,
+    Statistic<"numWgmma", "wgmma", "K steps computed with wgmma.mma_async">,
   ];
 }
 

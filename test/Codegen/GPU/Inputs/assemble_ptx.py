@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 """Assembles every DIR/<module>.<chip>.ptx (as mp-run --save-ptx writes them)
 with ptxas -v for its chip and reports, per kernel, registers and spills; a
-kernel with mma.sync is a GEMM. Given an MLIR file (mp-lower-to-gpu with
-format=isa), first extracts the PTX of its gpu.binary ops into DIR.
+kernel with mma.sync or wgmma.mma_async is a GEMM. Given an MLIR file
+(mp-lower-to-gpu with format=isa), first extracts the PTX of its gpu.binary
+ops into DIR.
 
 With --mma TYPE (f16 or bf16), every mma instruction must be
-mma.sync.aligned.m16n8k16.row.col.f32.TYPE.TYPE.f32 (f32 accumulation, the
+mma.sync.aligned.m16n8k16.row.col.f32.TYPE.TYPE.f32 and every wgmma
+wgmma.mma_async.sync.aligned.m64nNk16.f32.TYPE.TYPE (f32 accumulation, the
 policy's type); others are reported and fail.
 
 Usage: assemble_ptx.py PTXAS DIR [MLIR_FILE] [--mma TYPE]
-Prints 'N PTX files, F failed, G GEMM kernels, S spilling GEMMs';
-exit status 1 if a PTX does not assemble or an mma is of another type.
+Prints 'N PTX files, F failed, G GEMM kernels, S spilling GEMMs' and, if
+any, ', W on wgmma'; exit status 1 if a PTX does not assemble or an mma is
+of another type.
 """
 import argparse
 import glob
@@ -52,17 +55,25 @@ def main():
     os.makedirs(out, exist_ok=True)
     if args.mlir:
         extract(args.mlir, out)
-    failures = gemms = spilling_gemms = 0
+    failures = gemms = spilling_gemms = wgmmas = 0
     paths = sorted(glob.glob(os.path.join(out, "*.ptx")))
     for path in paths:
         name, chip = os.path.basename(path)[:-len(".ptx")].rsplit(".", 1)
         text = open(path).read()
-        gemm = "mma.sync" in text
+        wgmma = "wgmma.mma_async" in text
+        gemm = "mma.sync" in text or wgmma
         if args.mma:
             want = f"mma.sync.aligned.m16n8k16.row.col.f32.{args.mma}.{args.mma}.f32"
             for mma in set(re.findall(r"\bmma\.[\w.]+", text)) - {want}:
                 failures += 1
                 print(f"{name} {chip}: {mma}, expected {want}")
+            for mma in set(re.findall(r"\bwgmma\.mma_async[\w.]+", text)):
+                if not re.fullmatch(r"wgmma\.mma_async\.sync\.aligned\.m64n"
+                                    rf"\d+k16\.f32\.{args.mma}\.{args.mma}",
+                                    mma):
+                    failures += 1
+                    print(f"{name} {chip}: {mma}, expected an f32 "
+                          f"accumulator and {args.mma} operands")
         run = subprocess.run([ptxas, f"-arch={chip}", "-v", path, "-o",
                               os.devnull], capture_output=True, text=True)
         if run.returncode != 0:
@@ -75,11 +86,13 @@ def main():
         regs = max([int(r) for r in re.findall(r'Used (\d+) registers',
                                                run.stderr)] or [0])
         gemms += gemm
+        wgmmas += wgmma
         spilling_gemms += gemm and spilled > 0
         print(f"{name} {chip}: {'GEMM, ' if gemm else ''}{regs} registers, "
               f"{spilled} bytes spilled")
     print(f"{len(paths)} PTX files, {failures} failed, {gemms} GEMM kernels, "
-          f"{spilling_gemms} spilling GEMMs")
+          f"{spilling_gemms} spilling GEMMs"
+          + (f", {wgmmas} on wgmma" if wgmmas else ""))
     return 1 if failures or not paths else 0
 
 

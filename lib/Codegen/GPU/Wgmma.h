@@ -1,0 +1,53 @@
+//===- Wgmma.h - mma.sync chains as warpgroup MMAs (sm_90a) -----*- C++ -*-===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// What mp-gpu-vector-to-mma (wgmma=true), mp-gpu-swizzle-panels and
+// mp-gpu-align-workgroup-buffers agree on about Hopper's wgmma.mma_async:
+// it reads its operands straight from the staged panels, through shared
+// memory descriptors that describe the panels' swizzled layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MP_LIB_CODEGEN_GPU_WGMMA_H
+#define MP_LIB_CODEGEN_GPU_WGMMA_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace gpu {
+class LaunchOp;
+} // namespace gpu
+namespace mp {
+
+/// The one chip with wgmma.
+constexpr const char *kWgmmaChip = "sm_90a";
+
+/// The threads of a warpgroup, and the rows of C one wgmma computes.
+constexpr int64_t kWarpgroupSize = 128, kWgmmaM = 64;
+
+/// The alignment in bytes of every workgroup buffer of a kernel that runs
+/// wgmma: the largest swizzle pattern (128-byte rows, 8 of them) repeats
+/// every 1024 bytes, and the descriptors assume that the panels start at
+/// such a boundary.
+constexpr int64_t kWgmmaPanelAlignment = 1024;
+
+/// Rewrites the mma.sync chains of `launch` (upstream's nvgpu.mma.sync on
+/// ldmatrix'd panels, after the vector-to-nvgpu conversion; `bf16`: their
+/// registers hold bf16 bits) that one warpgroup computes on the whole of
+/// its panels as wgmma.mma_async: a block of 128 threads whose 4 warps each
+/// own 16 rows of a 64-row tile and all its N columns, per K step of 16 one
+/// m64nNk16 whose A and B are read through descriptors of the panels. The
+/// panels' writes must then be swizzled (mp-gpu-swizzle-panels recognises
+/// them by the `memref.extract_aligned_pointer_as_index` of the
+/// descriptors) and the buffers aligned (kWgmmaPanelAlignment). Chains of
+/// another shape stay as they are. Returns the chains rewritten.
+int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::LaunchOp launch,
+                             bool bf16);
+
+} // namespace mp
+} // namespace mlir
+
+#endif // MP_LIB_CODEGEN_GPU_WGMMA_H
