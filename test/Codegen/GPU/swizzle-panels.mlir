@@ -72,3 +72,27 @@ func.func @gemm(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// A panel that wgmma reads (a descriptor starts from its address, no
+// ldmatrix) is swizzled as well; the address stays.
+// CHECK-LABEL: func.func @wgmma_panel
+// CHECK: workgroup(%[[P:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>)
+// CHECK: %[[X:.*]] = arith.xori
+// CHECK: vector.store %{{.*}}, %[[P]][%{{.*}}, %[[X]]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[P]]
+func.func @wgmma_panel(%v: vector<8xf16>) -> index {
+  %c1 = arith.constant 1 : index
+  %r = memref.alloca() : memref<index>
+  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+             threads(%tx, %ty, %tz) in (%x1 = %c1, %y1 = %c1, %z1 = %c1)
+             workgroup(%p : memref<64x32xf16, #gpu.address_space<workgroup>>) {
+    vector.store %v, %p[%tx, %ty] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+    %address = memref.extract_aligned_pointer_as_index %p : memref<64x32xf16, #gpu.address_space<workgroup>> -> index
+    memref.store %address, %r[] : memref<index>
+    gpu.terminator
+  }
+  %a = memref.load %r[] : memref<index>
+  return %a : index
+}

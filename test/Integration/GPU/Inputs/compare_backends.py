@@ -85,33 +85,37 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
     tally.record(ok, f"{name}: {'ok' if ok else 'FAIL'}: {detail}")
 
 
-def backend_flags(backend, gemm):
+def backend_flags(backend, args):
     """mp-run flags for `backend`: products computed exactly in f32 on the
-    CPU, and the emulation's choice of library calls."""
-    return ["--bf16-dot", "off"] if backend == "cpu" else ["--gpu-gemm", gemm]
+    CPU, and the emulation's choice of library calls and of wgmma's
+    tiles."""
+    if backend == "cpu":
+        return ["--bf16-dot", "off"]
+    return ["--gpu-gemm", args.gpu_gemm] + (
+        ["--gpu-wgmma"] if args.gpu_wgmma else [])
 
 
-def run_graph(path, entry, amp, seed, tmp, rtol, gemm, tally, name):
+def run_graph(path, entry, args, seed, tmp, tally, name):
     dirs = []
     try:
         for backend in BACKENDS:
-            out = os.path.join(tmp, f"{entry}-{amp}-{backend}")
-            mp_run([path, "--entry", entry, "--amp", amp, "--random-inputs",
-                    "--seed", str(seed), "--backend", backend,
-                    "--save-outputs", out] + backend_flags(backend, gemm))
+            out = os.path.join(tmp, f"{entry}-{args.amp}-{backend}")
+            mp_run([path, "--entry", entry, "--amp", args.amp,
+                    "--random-inputs", "--seed", str(seed), "--backend",
+                    backend, "--save-outputs", out]
+                   + backend_flags(backend, args))
             dirs.append(out)
     except RuntimeError as err:
         tally.record(False, f"{name}: FAIL: {err}")
         return
-    compare_dirs(name, dirs, "out*.npy", rtol, tally)
+    compare_dirs(name, dirs, "out*.npy", args.rtol, tally)
 
 
 def graphs(args, tally, tmp):
     for item in args.items:
         path, entry = item.rsplit(":", 1)
         name = f"{os.path.basename(path)}:{entry} {args.amp}"
-        run_graph(path, entry, args.amp, args.seed, tmp, args.rtol,
-                  args.gpu_gemm, tally, name)
+        run_graph(path, entry, args, args.seed, tmp, tally, name)
 
 
 def random_graphs(args, tally, tmp):
@@ -120,8 +124,8 @@ def random_graphs(args, tally, tmp):
         path = os.path.join(tmp, f"g{seed}.mlir")
         with open(path, "w") as f:
             f.write(random_graph.Gen(seed, calls=False).function(30))
-        run_graph(path, "random", args.amp, seed, tmp, args.rtol,
-                  args.gpu_gemm, tally, f"random graph {seed} {args.amp}")
+        run_graph(path, "random", args, seed, tmp, tally,
+                  f"random graph {seed} {args.amp}")
 
 
 def train(args, tally, tmp):
@@ -139,7 +143,7 @@ def train(args, tally, tmp):
                         "--optimizer", args.optimizer, "--backend", backend,
                         "--log", os.path.join(out, "log.csv"),
                         "--save-params", out]
-                       + backend_flags(backend, args.gpu_gemm),
+                       + backend_flags(backend, args),
                        env=env)
                 log = np.genfromtxt(os.path.join(out, "log.csv"),
                                     delimiter=",", names=True)
@@ -166,6 +170,7 @@ def main():
     parser.add_argument("--rtol", type=float, default=1e-5)
     parser.add_argument("--gpu-gemm", default="codegen",
                         choices=["codegen", "library", "auto"])
+    parser.add_argument("--gpu-wgmma", action="store_true")
     args = parser.parse_intermixed_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
