@@ -47,9 +47,19 @@ CASES += [(CONVS, e, amp, "library") for e in ("nchw", "grouped")
 # cuDNN's backward data and backward filter (torch-mlir's gradients).
 CASES += [("test/Integration/GPU/Inputs/library_convs.mlir", e, "fp16",
            "library") for e in ("input_gradient", "filter_gradient")]
+# Hopper's wgmma (--gpu-wgmma; check.py skips them on other GPUs): odd
+# sizes (masked edges), A^T x B, batches, an epilogue, double-buffered f16
+# operands, the example graphs.
+CASES += [(ODD, e, amp, "wgmma")
+          for e in ("odd", "batch", "transposed_relu", "bias_act",
+                    "f16_operands") for amp in ("fp16", "bf16")]
+CASES += [(f"examples/{g}.mlir", g, "bf16", "wgmma")
+          for g in ("mlp_grad", "conv_block")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
+TRAIN += [(m, amp, "wgmma") for m, amp in (("mlp", "fp16"), ("cnn", "bf16"),
+                                          ("transformer", "fp16"))]
 # For bench/gpu_train.py --batch 256 only (bench/models, CUDA backend).
 BENCH_TRAIN = [(m, amp) for m in ("mlp", "cnn", "transformer")
                for amp in ("none", "fp16", "bf16")]
@@ -57,6 +67,14 @@ BENCH_TRAIN = [(m, amp) for m in ("mlp", "cnn", "transformer")
 
 def case_name(name, amp, gemm):
     return f"{name}-{amp}" + ("" if gemm == "codegen" else f"-{gemm}")
+
+
+def gpu_flags(gemm):
+    """mp-run's flags for a case's way of computing contractions: --gpu-gemm
+    codegen|library|auto, or "wgmma" (generated, on wgmma)."""
+    if gemm == "wgmma":
+        return ["--gpu-gemm", "codegen", "--gpu-wgmma"]
+    return ["--gpu-gemm", gemm]
 DATASET = os.environ.get("MP_DATASET_DIR", "/usr/share/datasets/fashion-mnist")
 
 
@@ -117,8 +135,8 @@ def main():
                       "--save-inputs",
                       f"{case}/in", "--save-outputs", f"{case}/ref",
                       "--emit-so", f"{case}/cpu.so"])
-        run(common + ["--backend", "cuda", "--gpu-gemm", gemm,
-                      "--compile-only", "--emit-so", f"{case}/cuda.so"])
+        run(common + ["--backend", "cuda", "--compile-only", "--emit-so",
+                      f"{case}/cuda.so"] + gpu_flags(gemm))
         inputs = sorted(os.listdir(f"{case}/in"),
                         key=lambda f: int(f[3:-4]))
         manifest.append(f"{name} {entry} {amp} {len(inputs)}")
@@ -130,7 +148,7 @@ def main():
         graph = os.path.join(ROOT, "examples", "torch", model,
                              f"{model}_grad.mlir")
         for backend in ("cpu", "cuda"):
-            gpu = ["--gpu-gemm", gemm] if backend == "cuda" else []
+            gpu = gpu_flags(gemm) if backend == "cuda" else []
             run([mp_run, "--train", graph, "--amp", amp, "--optimizer",
                  "adam", "--backend", backend, "--compile-only", "--emit-so",
                  f"{case}/{backend}.so"] + gpu)
