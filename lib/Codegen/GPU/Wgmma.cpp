@@ -37,6 +37,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <array>
 #include <map>
@@ -340,23 +341,26 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
   NVVM::WGMMATypes type = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   auto shape = NVVM::MMAShapeAttr::get(context, kWgmmaM, n, kMmaK);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  for (int64_t k : steps)
+  for (int64_t k : steps) {
+    // In this order (not as arguments, whose order C++ leaves open).
+    Value descriptorA = buildDescriptor(rewriter, loc, *a, addressA, k);
+    Value descriptorB = buildDescriptor(rewriter, loc, *b, addressB, k);
     acc = NVVM::WgmmaMmaAsyncOp::create(
-        rewriter, loc, structType, acc,
-        buildDescriptor(rewriter, loc, *a, addressA, k),
-        buildDescriptor(rewriter, loc, *b, addressB, k), shape, type, type,
-        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+        rewriter, loc, structType, acc, descriptorA, descriptorB, shape, type,
+        type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         a->read.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
         b->read.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         /*satfinite=*/nullptr);
+  }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
 
   // The chains' results from the accumulators; the mma.syncs and the
   // ldmatrix that fed them go.
   position = 0;
-  SmallVector<Operation *> loads;
+  // One ldmatrix may feed several tiles (A's, for every 8 columns).
+  llvm::SetVector<Operation *> loads;
   for (auto &[column, chain] : byN) {
     SmallVector<Value> elements;
     for (int64_t i = 0; i < 4; ++i)
@@ -368,12 +372,12 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
     rewriter.replaceAllUsesWith(last.getRes(), result);
   }
   for (nvgpu::MmaSyncOp mma : llvm::reverse(mmas)) {
-    loads.push_back(mma.getMatrixA().getDefiningOp());
-    loads.push_back(mma.getMatrixB().getDefiningOp());
+    loads.insert(mma.getMatrixA().getDefiningOp());
+    loads.insert(mma.getMatrixB().getDefiningOp());
     rewriter.eraseOp(mma);
   }
   for (Operation *load : loads)
-    if (load->use_empty() && load->getBlock())
+    if (load->use_empty())
       rewriter.eraseOp(load);
   return success();
 }

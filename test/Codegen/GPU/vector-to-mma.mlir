@@ -71,13 +71,13 @@
 // WGMMA: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
 // WGMMA: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
 // WGMMA: nvvm.wgmma.fence.aligned
-// WGMMA: %[[DB0:.*]] = arith.ori %{{.*}}, %c4611686293309489152_i64 : i64
 // WGMMA: %[[DA0:.*]] = arith.ori %{{.*}}, %c-9223371899415756800_i64 : i64
+// WGMMA: %[[DB0:.*]] = arith.ori %{{.*}}, %c4611686293309489152_i64 : i64
 // WGMMA: %[[ACC:.*]] = nvvm.wgmma.mma_async %[[DA0]], %[[DB0]], %{{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>] : !llvm.struct<({{(f32, )+}}f32)>
-// WGMMA: arith.addi %{{.*}}, %c2048_i64 : i64
-// WGMMA: %[[DB1:.*]] = arith.ori %{{.*}}, %c4611686293309489152_i64 : i64
 // WGMMA: arith.addi %{{.*}}, %c32_i64 : i64
 // WGMMA: %[[DA1:.*]] = arith.ori %{{.*}}, %c-9223371899415756800_i64 : i64
+// WGMMA: arith.addi %{{.*}}, %c2048_i64 : i64
+// WGMMA: %[[DB1:.*]] = arith.ori %{{.*}}, %c4611686293309489152_i64 : i64
 // WGMMA: nvvm.wgmma.mma_async %[[DA1]], %[[DB1]], %[[ACC]], <m = 64, n = 64, k = 16>
 // WGMMA-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // WGMMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
