@@ -123,7 +123,7 @@ struct FunctionKernels {
   }
   void add(Kernel kernel) {
     add(kernel.traffic);
-    gemms += kernel.gemm && !kernel.wgmma;
+    gemms += kernel.gemm;
     wgmmas += kernel.wgmma;
     order.push_back({0, kernels.size()});
     kernels.push_back(std::move(kernel));
@@ -298,7 +298,7 @@ static void writeJson(llvm::raw_ostream &os,
         llvm::json::Object{{"function", f.func.getName()},
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
                            {"library_calls", std::move(calls)},
-                           {"gemm_kernels", f.gemms + f.wgmmas},
+                           {"gemm_kernels", f.gemms},
                            {"wgmma_kernels", f.wgmmas},
                            {"library_gemms", f.libraryGemms},
                            {"library_convs", f.libraryConvs},
@@ -410,7 +410,7 @@ struct GPUKernelReportPass
       for (FunctionKernels &f : functions)
         llvm::errs()
             << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
-            << f.kernels.size() << " kernels (" << f.gemms
+            << f.kernels.size() << " kernels (" << f.gemms - f.wgmmas
             << " GEMMs on mma.sync"
             << (f.wgmmas ? ", " + std::to_string(f.wgmmas) + " on wgmma" : "")
             << (f.libraryGemms

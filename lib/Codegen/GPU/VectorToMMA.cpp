@@ -290,7 +290,7 @@ struct GPUVectorToMMAPass
         count = left;
       }
       if (wgmma)
-        numWgmma += convertChainsToWgmma(rewriter, stage, *bf16);
+        numWgmma += convertChainsToWgmma(rewriter, stage);
       fixTransposedALoads(rewriter, stage);
       if (*bf16) {
         SmallVector<nvgpu::MmaSyncOp> mmas;

@@ -109,12 +109,6 @@ struct PanelRead {
   Value row, column;
 };
 
-/// One mma.sync of a chain with the tile of C and the K step it computes.
-struct MmaTile {
-  nvgpu::MmaSyncOp op;
-  int64_t n, k;
-};
-
 /// One side of a warpgroup MMA: the panel read, and its descriptor's
 /// layout.
 struct Side {
@@ -204,8 +198,7 @@ static bool sameSource(const PanelRead &a, const PanelRead &b) {
 /// block of 128 threads of `dims`), or returns failure leaving it as it is.
 static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
                                   ThreadIds dims,
-                                  MutableArrayRef<nvgpu::MmaSyncOp> mmas,
-                                  bool bf16) {
+                                  MutableArrayRef<nvgpu::MmaSyncOp> mmas) {
   // The operands' panels, the same for every tile.
   std::optional<PanelRead> firstA =
       getPanelRead(launch, mmas.front().getMatrixA(), 4);
@@ -237,8 +230,9 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
     return failure();
 
   // Each tile's N and K from its reads by lane 0 of each warp: A's rows must
-  // be the warp's 16-row slice, B's origin the same for every warp.
-  SmallVector<MmaTile> tiles;
+  // be the warp's 16-row slice, B's origin the same for every warp. The
+  // tiles by 8 columns of C, then by K step, each once.
+  std::map<int64_t, std::map<int64_t, nvgpu::MmaSyncOp>> byN;
   for (nvgpu::MmaSyncOp mma : mmas) {
     std::optional<PanelRead> readA = getPanelRead(launch, mma.getMatrixA(), 4);
     std::optional<PanelRead> readB = getPanelRead(launch, mma.getMatrixB(), 2);
@@ -273,14 +267,11 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
     if (*tileN % kMmaN != 0 || *tileN < 0 || *tileN >= n ||
         *tileK % kMmaK != 0 || *tileK < 0 || *tileK + kMmaK > std::min(kA, kB))
       return failure();
-    tiles.push_back({mma, *tileN, *tileK});
+    if (!byN[*tileN].emplace(*tileK, mma).second)
+      return failure();
   }
 
-  // Every 8 columns of C, each K step once, chained in order of K.
-  std::map<int64_t, std::map<int64_t, nvgpu::MmaSyncOp>> byN;
-  for (const MmaTile &tile : tiles)
-    if (!byN[tile.n].emplace(tile.k, tile.op).second)
-      return failure();
+  // Every 8 columns of C, the same K steps, chained in order of K.
   if (static_cast<int64_t>(byN.size()) != n / kMmaN)
     return failure();
   SmallVector<int64_t> steps;
@@ -338,7 +329,11 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
 
   Value addressA = buildPanelAddress(rewriter, loc, *a);
   Value addressB = buildPanelAddress(rewriter, loc, *b);
-  NVVM::WGMMATypes type = bf16 ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  // The panels' own type: a bf16 panel is read through an f16 view by the
+  // mma.syncs, not by wgmma.
+  NVVM::WGMMATypes type = a->type.getElementType().isBF16()
+                              ? NVVM::WGMMATypes::bf16
+                              : NVVM::WGMMATypes::f16;
   auto shape = NVVM::MMAShapeAttr::get(context, kWgmmaM, n, kMmaK);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
   for (int64_t k : steps) {
@@ -383,7 +378,7 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
 }
 
 int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
-                                       gpu::LaunchOp launch, bool bf16) {
+                                       gpu::LaunchOp launch) {
   ThreadIds dims;
   gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
   for (auto [dim, size] :
@@ -400,7 +395,7 @@ int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
       [&](nvgpu::MmaSyncOp mma) { chains[mma->getBlock()].push_back(mma); });
   int64_t converted = 0;
   for (auto &[block, mmas] : chains)
-    if (succeeded(convertChain(rewriter, launch, dims, mmas, bf16)))
+    if (succeeded(convertChain(rewriter, launch, dims, mmas)))
       ++converted;
   if (!converted)
     return 0;

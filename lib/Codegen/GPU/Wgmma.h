@@ -35,8 +35,8 @@ constexpr int64_t kWarpgroupSize = 128, kWgmmaM = 64;
 constexpr int64_t kWgmmaPanelAlignment = 1024;
 
 /// Rewrites the mma.sync chains of `launch` (upstream's nvgpu.mma.sync on
-/// ldmatrix'd panels, after the vector-to-nvgpu conversion; `bf16`: their
-/// registers hold bf16 bits) that one warpgroup computes on the whole of
+/// ldmatrix'd panels, after the vector-to-nvgpu conversion; bf16 panels
+/// read through their f16 view) that one warpgroup computes on the whole of
 /// its panels as wgmma.mma_async: a block of 128 threads whose 4 warps each
 /// own 16 rows of a 64-row tile and all its N columns, per K step of 16 one
 /// m64nNk16 whose A and B are read through descriptors of the panels. The
@@ -44,8 +44,7 @@ constexpr int64_t kWgmmaPanelAlignment = 1024;
 /// them by the `memref.extract_aligned_pointer_as_index` of the
 /// descriptors) and the buffers aligned (kWgmmaPanelAlignment). Chains of
 /// another shape stay as they are. Returns the chains rewritten.
-int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::LaunchOp launch,
-                             bool bf16);
+int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::LaunchOp launch);
 
 } // namespace mp
 } // namespace mlir
