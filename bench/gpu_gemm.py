@@ -2,7 +2,8 @@
 """GEMM throughput on an NVIDIA GPU: mp's generated Tensor Core kernels
 (--gpu-gemm codegen; "codegen-single" the same with --gpu-double-buffer=false,
 panels single-buffered without cp.async; "codegen-128x64" with blocks of
-128 x 64; "codegen-wgmma" with Hopper's wgmma.mma_async, sm_90a only) and
+128 x 64; "codegen-wgmma" with Hopper's wgmma.mma_async on sm_90a, blocks
+of 64 x 64 on mma.sync elsewhere) and
 its cuBLASLt calls
 (--gpu-gemm library) against
 PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
@@ -43,7 +44,8 @@ PATHS = {
     # memory.
     "codegen-128x64": ["--gpu-gemm", "codegen", "--gpu-tile", "128,64,32,32",
                        "--gpu-double-buffer=false"],
-    # Hopper's wgmma (sm_90a only): blocks of one warpgroup, 64 x 64.
+    # Hopper's wgmma (on sm_90a; mma.sync elsewhere): blocks of one
+    # warpgroup, 64 x 64.
     "codegen-wgmma": ["--gpu-gemm", "codegen", "--gpu-wgmma"],
     "library": ["--gpu-gemm", "library"],
 }

@@ -967,8 +967,7 @@ private:
       text += std::string("; the module has ") + targets;
     if (cuda.pendingResult == kNoBinaryForGpu)
       text += ": compile it for this GPU (mp-lower-to-gpu chips=sm_" + sm +
-              " without wgmma; mma.sync needs sm_80 or newer, wgmma "
-              "sm_90a)";
+              "; mma.sync needs sm_80 or newer, wgmma sm_90a)";
     else if (cuda.pendingResult == kUnsupportedPtxVersion)
       text += ": the driver is older than the PTX (mp-lower-to-gpu "
               "ptx-features); update the driver";

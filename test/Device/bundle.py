@@ -47,7 +47,7 @@ CASES += [(CONVS, e, amp, "library") for e in ("nchw", "grouped")
 # cuDNN's backward data and backward filter (torch-mlir's gradients).
 CASES += [("test/Integration/GPU/Inputs/library_convs.mlir", e, "fp16",
            "library") for e in ("input_gradient", "filter_gradient")]
-# Hopper's wgmma (--gpu-wgmma; check.py skips them on other GPUs): odd
+# Hopper's wgmma (--gpu-wgmma; mma.sync on GPUs other than sm_90a): odd
 # sizes (masked edges), A^T x B, batches, an epilogue, double-buffered f16
 # operands, the example graphs.
 CASES += [(ODD, e, amp, "wgmma")

@@ -16,9 +16,9 @@ parameters after step 3 (skipped) must equal those after step 2 bit for
 bit. Where compute-sanitizer is found (PATH, /usr/local/cuda/bin), one
 training step of each fp16 case runs under its memcheck and racecheck
 tools, which must report 0 errors. Cases compiled with --gpu-wgmma (name
-ending in -wgmma) have GPU code for sm_90a only: on another GPU they are
-skipped, not failed. Prints one line per case and 'N passed, N failed'
-(and 'N skipped'); --repeat N also times both backends.
+ending in -wgmma) run wgmma on sm_90a GPUs and mma.sync on the others.
+Prints one line per case and 'N passed, N failed'; --repeat N also times
+both backends.
 
 Usage: check.py BUNDLE [--repeat N] [--steps N]
 """
@@ -156,14 +156,8 @@ def sanitize(bundle, case, entry, sanitizer):
     return " ".join(counts)
 
 
-def hopper_only(case, err):
-    """Whether `err` is a wgmma case's GPU code not loading on a GPU other
-    than an H100 or H200."""
-    return case.endswith("-wgmma") and "NO_BINARY_FOR_GPU" in str(err)
-
-
 def check_training(bundle, steps):
-    passed = failed = skipped = 0
+    passed = failed = 0
     sanitizer = find_sanitizer()
     if not sanitizer:
         print("note: no compute-sanitizer; memcheck and racecheck not run")
@@ -174,10 +168,6 @@ def check_training(bundle, steps):
             cpu, cpu_line = train_case(bundle, case, entry, "cpu", steps)
             gpu, gpu_line = train_case(bundle, case, entry, "cuda", steps)
         except RuntimeError as err:
-            if hopper_only(case, err):
-                print(f"skip train {case}: wgmma needs an sm_90a GPU")
-                skipped += 1
-                continue
             print(f"FAIL train {case}: {err}")
             failed += 1
             continue
@@ -216,7 +206,7 @@ def check_training(bundle, steps):
               f"steps/s cpu {rate[0]} cuda {rate[1]}{extra}")
         passed += ok
         failed += not ok
-    return passed, failed, skipped
+    return passed, failed
 
 
 def main():
@@ -225,22 +215,20 @@ def main():
     parser.add_argument("--repeat", type=int, default=0)
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
-    passed = failed = skipped = 0
+    passed = failed = 0
     with open(os.path.join(args.bundle, "cases.txt")) as f:
         cases = [line.split() for line in f if line.strip()]
     for case, entry, amp, nargs in cases:
         ref = os.path.join(args.bundle, "cases", case, "ref")
         line = f"{case}:"
-        ok, skip = True, False
+        ok = True
         for backend in ("cpu", "cuda"):
             out = os.path.join(args.bundle, "cases", case, "out-" + backend)
             try:
                 timing = exec_case(args.bundle, case, entry, backend,
                                    int(nargs), out, args.repeat)
             except RuntimeError as err:
-                skip = hopper_only(case, err)
-                line += (" cuda skipped: wgmma needs an sm_90a GPU" if skip
-                         else f" {backend} FAILED: {err}")
+                line += f" {backend} FAILED: {err}"
                 ok = False
                 continue
             worst, count = compare(ref, out)
@@ -251,16 +239,13 @@ def main():
                      f" ({count} outputs, max diff {worst:.3g} of max|ref|)")
             if timing:
                 line += f" [{timing.split('): ')[1].split(' over')[0]}]"
-        print(("skip " if skip else "ok   " if ok else "FAIL ") + line)
+        print(("ok   " if ok else "FAIL ") + line)
         passed += ok
-        failed += not ok and not skip
-        skipped += skip
-    p, f, s = check_training(args.bundle, args.steps)
+        failed += not ok
+    p, f = check_training(args.bundle, args.steps)
     passed += p
     failed += f
-    skipped += s
-    print(f"{passed} passed, {failed} failed"
-          + (f", {skipped} skipped" if skipped else ""))
+    print(f"{passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
 

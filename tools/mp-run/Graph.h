@@ -65,9 +65,9 @@ struct CompileOptions {
   /// buffers (cp.async on the GPU).
   bool gpuDoubleBuffer =
       mlir::mp::GPUTileContractionsPassOptions().doubleBuffer;
-  /// With cuda (sm_90a only) or gpu-emulation: GEMM K steps on wgmma, in
+  /// With cuda or gpu-emulation: GEMM K steps on wgmma on sm_90a, in
   /// blocks of one warpgroup.
-  bool gpuWgmma = mlir::mp::GPUVectorToMMAPassOptions().wgmma;
+  bool gpuWgmma = false;
   /// With cuda or gpu-emulation: the block's and a warp's tile of C (M, N,
   /// warp M, warp N).
   std::array<int64_t, 4> gpuTile = {

@@ -202,10 +202,10 @@ static cl::opt<bool> gpuDoubleBuffer(
 static cl::opt<bool> gpuWgmma(
     "gpu-wgmma",
     cl::desc("With --backend cuda or gpu-emulation: compute the generated "
-             "GEMMs' K steps with Hopper's wgmma.mma_async, in blocks of one "
-             "warpgroup whose warps own 16 rows each (mp-lower-to-gpu's "
-             "wgmma); the GPU code is then for sm_90a (H100, H200) only"),
-    cl::init(mp::GPUVectorToMMAPassOptions().wgmma), cl::cat(category));
+             "GEMMs' K steps with Hopper's wgmma.mma_async on sm_90a (H100, "
+             "H200; mma.sync on the other chips), in blocks of one warpgroup "
+             "whose warps own 16 rows each (mp-lower-to-gpu's wgmma)"),
+    cl::init(CompileOptions().gpuWgmma), cl::cat(category));
 
 static cl::list<int64_t> gpuTile(
     "gpu-tile", cl::CommaSeparated, cl::value_desc("M,N,WARP_M,WARP_N"),

@@ -17,6 +17,7 @@
 
 #include "LibraryCalls.h"
 #include "MmaContraction.h"
+#include "Wgmma.h"
 #include "mp/Utils/OutputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -78,8 +79,8 @@ struct Traffic {
 /// What one gpu.launch does.
 struct Kernel {
   gpu::LaunchOp launch;
-  /// A GEMM on Tensor Cores, and whether its K steps are wgmma.mma_async
-  /// rather than mma.sync.
+  /// A GEMM on Tensor Cores, and whether mp-gpu-wgmma-variants computes its
+  /// K steps with wgmma.mma_async on sm_90a.
   bool gemm = false, wgmma = false;
   Traffic traffic;
 
@@ -208,8 +209,9 @@ static LibraryCall analyze(func::CallOp call, StringRef library) {
   return result;
 }
 
-static Kernel analyze(gpu::LaunchOp launch) {
+static Kernel analyze(gpu::LaunchOp launch, bool wgmma) {
   Kernel kernel{launch};
+  kernel.wgmma = wgmma && countWgmmaChains(launch) > 0;
   Region &body = launch.getBody();
   for (BlockArgument buffer : launch.getWorkgroupAttributions())
     kernel.sharedBytes += getBytes(buffer.getType());
@@ -225,10 +227,8 @@ static Kernel analyze(gpu::LaunchOp launch) {
   // inside counts as the buffer it views.
   llvm::MapVector<Value, std::pair<bool, bool>> touched;
   body.walk([&](Operation *op) {
-    if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp, NVVM::WgmmaMmaAsyncOp>(op))
+    if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
       kernel.gemm = true;
-    if (isa<NVVM::WgmmaMmaAsyncOp>(op))
-      kernel.wgmma = true;
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects)
       return;
@@ -394,7 +394,7 @@ struct GPUKernelReportPass
       FunctionKernels f{func};
       func.walk([&](Operation *op) {
         if (auto launch = dyn_cast<gpu::LaunchOp>(op))
-          return f.add(analyze(launch));
+          return f.add(analyze(launch, wgmma));
         auto call = dyn_cast<func::CallOp>(op);
         bool gemm = call && call.getCallee() == kLibraryGemmFunction;
         bool conv = call && call.getCallee() == kLibraryConvFunction;
@@ -408,19 +408,22 @@ struct GPUKernelReportPass
     });
     if (summary)
       for (FunctionKernels &f : functions)
-        llvm::errs()
-            << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
-            << f.kernels.size() << " kernels (" << f.gemms - f.wgmmas
-            << " GEMMs on mma.sync"
-            << (f.wgmmas ? ", " + std::to_string(f.wgmmas) + " on wgmma" : "")
-            << (f.libraryGemms
-                    ? ", " + std::to_string(f.libraryGemms) + " cuBLASLt calls"
-                    : "")
-            << (f.libraryConvs
-                    ? ", " + std::to_string(f.libraryConvs) + " cuDNN calls"
-                    : "")
-            << "), " << f.bytesMoved << " bytes moved, " << f.activationBytes
-            << " bytes of activations\n";
+        llvm::errs() << "mp-gpu-kernel-report: @" << f.func.getName() << ": "
+                     << f.kernels.size() << " kernels (" << f.gemms
+                     << " GEMMs on mma.sync"
+                     << (f.wgmmas ? ", " + std::to_string(f.wgmmas) +
+                                        " of them on wgmma for sm_90a"
+                                  : "")
+                     << (f.libraryGemms
+                             ? ", " + std::to_string(f.libraryGemms) +
+                                   " cuBLASLt calls"
+                             : "")
+                     << (f.libraryConvs
+                             ? ", " + std::to_string(f.libraryConvs) +
+                                   " cuDNN calls"
+                             : "")
+                     << "), " << f.bytesMoved << " bytes moved, "
+                     << f.activationBytes << " bytes of activations\n";
     auto write = [&](StringRef option, StringRef path,
                      function_ref<void(llvm::raw_ostream &)> print) {
       if (path.empty())

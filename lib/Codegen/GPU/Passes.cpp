@@ -65,7 +65,7 @@ static SmallVector<std::string> getChips(const GpuPipelineOptions &options) {
   if (!options.chips.empty())
     return SmallVector<std::string>(options.chips.begin(), options.chips.end());
   SmallVector<StringRef> chips;
-  StringRef(options.wgmma ? kWgmmaChip : kDefaultGpuChips).split(chips, ',');
+  StringRef(kDefaultGpuChips).split(chips, ',');
   return llvm::map_to_vector(chips, [](StringRef c) { return c.str(); });
 }
 
@@ -79,11 +79,11 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
                           " is invalid: expected an NVIDIA architecture such "
                           "as sm_80 or sm_90a");
   if (options.wgmma) {
-    for (const std::string &c : options.chips)
-      if (c != kWgmmaChip)
-        return errorHandler("mp-lower-to-gpu: wgmma runs on " +
-                            Twine(kWgmmaChip) + " only, not on chips=" + c +
-                            ": leave chips out or compile without wgmma");
+    if (!llvm::is_contained(getChips(options), kWgmmaChip))
+      return errorHandler("mp-lower-to-gpu: wgmma runs on " +
+                          Twine(kWgmmaChip) +
+                          ", which chips=" + llvm::join(options.chips, ",") +
+                          " leaves out: add it or compile without wgmma");
     if (options.tileM != kWgmmaM ||
         !llvm::is_contained({16, 32, 64}, options.tileN))
       return errorHandler("mp-lower-to-gpu: with wgmma, a block is one "
@@ -160,8 +160,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUAsyncCopiesPass());
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
   pm.addNestedPass<func::FuncOp>(createGPUSubgroupReduceToShufflesPass());
-  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass({options.wgmma}));
-  pm.addNestedPass<func::FuncOp>(createGPUSwizzlePanelsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createGPUScalarOpsToParallelPass());
@@ -178,6 +177,7 @@ static void addKernelStage(OpPassManager &pm,
     report.report = options.kernelReport;
     report.summary = options.kernelSummary;
     report.dot = options.kernelDot;
+    report.wgmma = options.wgmma;
     pm.addPass(createGPUKernelReportPass(report));
   }
 }
@@ -195,6 +195,17 @@ static void addTargetStage(OpPassManager &pm,
   GPUAsyncLaunchesPassOptions launches;
   launches.waitAtReturn = false;
   pm.addPass(createGPUAsyncLaunchesPass(launches));
+  for (const std::string &chip : getChips(options)) {
+    GpuNVVMAttachTargetOptions target;
+    target.chip = chip;
+    target.features = options.ptxFeatures;
+    pm.addPass(createGpuNVVMAttachTarget(target));
+  }
+  // Hopper's variants of the GEMM kernels, then the panels of both laid
+  // out alike.
+  if (options.wgmma)
+    pm.addPass(createGPUWgmmaVariantsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUSwizzlePanelsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   // Masked transfers (the tile copies at a GEMM's edges) as checked loads
@@ -206,12 +217,6 @@ static void addTargetStage(OpPassManager &pm,
   pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
-  for (const std::string &chip : getChips(options)) {
-    GpuNVVMAttachTargetOptions target;
-    target.chip = chip;
-    target.features = options.ptxFeatures;
-    pm.addPass(createGpuNVVMAttachTarget(target));
-  }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
@@ -238,6 +243,8 @@ static void addTargetStage(OpPassManager &pm,
   binary.compilationTarget =
       options.format == GpuBinaryFormat::bin ? "bin" : "isa";
   pm.addPass(createGpuModuleToBinaryPass(binary));
+  if (options.wgmma)
+    pm.addPass(createGPUMergeChipVariantsPass());
   if (options.format == GpuBinaryFormat::fatbin) {
     // ptxas's registers and spills go into the kernel report's file.
     std::string report =

@@ -71,10 +71,9 @@ static SmallVector<Value> getViews(BlockArgument buffer) {
 }
 
 /// Swizzles `panel` (a workgroup buffer of 16-bit elements) with its
-/// `views` in `launch`; false, changing nothing, if one of their uses is not
+/// `views`; false, changing nothing, if one of their uses is not
 /// an access this understands or its rows are not whole chunks.
-static bool swizzle(gpu::LaunchOp launch, BlockArgument panel,
-                    ArrayRef<Value> views) {
+static bool swizzle(BlockArgument panel, ArrayRef<Value> views) {
   auto type = cast<MemRefType>(panel.getType());
   int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
   int64_t chunks = rowBytes / kChunkBytes;
@@ -101,7 +100,7 @@ static bool swizzle(gpu::LaunchOp launch, BlockArgument panel,
   int64_t rowsPerLine = std::max<int64_t>(1, kLineBytes / rowBytes);
   int64_t period = std::min<int64_t>(chunks, kLineBytes / kChunkBytes);
   int64_t elementsPerChunk = type.getShape().back() / chunks;
-  MLIRContext *context = launch.getContext();
+  MLIRContext *context = panel.getContext();
   AffineExpr row = getAffineDimExpr(0, context);
   AffineMap bitsMap = AffineMap::get(
       1, 0, (row.floorDiv(rowsPerLine) % period) * elementsPerChunk);
@@ -126,8 +125,8 @@ struct GPUSwizzlePanelsPass
   using Base::Base;
 
   void runOnOperation() override {
-    WalkResult result = getOperation()->walk([&](gpu::LaunchOp launch) {
-      for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+    WalkResult result = getOperation()->walk([&](gpu::GPUFuncOp func) {
+      for (BlockArgument buffer : func.getWorkgroupAttributions()) {
         // The panels: buffers that ldmatrix reads (directly or through a
         // view), or wgmma through a descriptor of their address.
         SmallVector<Value> views = getViews(buffer);
@@ -139,15 +138,15 @@ struct GPUSwizzlePanelsPass
                                   llvm::IsaPred<nvgpu::LdMatrixOp>);
             }))
           continue;
-        if (swizzle(launch, buffer, views)) {
+        if (swizzle(buffer, views)) {
           ++numSwizzled;
           continue;
         }
         // wgmma's descriptors describe the swizzled layout: without it,
         // it would read the wrong elements.
         if (wgmma) {
-          launch.emitError("mp-gpu-swizzle-panels: a panel that wgmma reads "
-                           "cannot be swizzled (an access of another kind)");
+          func.emitError("mp-gpu-swizzle-panels: a panel that wgmma reads "
+                         "cannot be swizzled (an access of another kind)");
           return WalkResult::interrupt();
         }
         ++numLeft;

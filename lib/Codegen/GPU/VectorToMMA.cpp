@@ -14,8 +14,6 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
-#include "Wgmma.h"
-
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -289,8 +287,6 @@ struct GPUVectorToMMAPass
           return cannotLower();
         count = left;
       }
-      if (wgmma)
-        numWgmma += convertChainsToWgmma(rewriter, stage);
       fixTransposedALoads(rewriter, stage);
       if (*bf16) {
         SmallVector<nvgpu::MmaSyncOp> mmas;

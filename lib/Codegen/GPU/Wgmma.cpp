@@ -46,16 +46,26 @@ using namespace mlir;
 using namespace mlir::mp;
 
 namespace {
-/// The thread ids (x, y, z) of a lane.
+/// The thread ids (x, y, z) of a lane, or a block's size.
 using ThreadIds = std::array<int64_t, 3>;
 
-/// The value of index computations for one lane of a launch: gpu.lane_id,
-/// the thread ids (ops or the launch's block arguments) and constants, folded
-/// through pure ops.
+/// A kernel as the rewrite sees it: a gpu.launch (the kernel stage) or an
+/// outlined gpu.func.
+struct WarpgroupKernel {
+  Operation *op;
+  ArrayRef<BlockArgument> workgroupBuffers;
+  ThreadIds blockSize;
+  /// A launch's thread id block arguments (gpu.thread_id ops are read
+  /// anywhere).
+  std::array<Value, 3> threadIds;
+};
+
+/// The value of index computations for one lane of a kernel: gpu.lane_id,
+/// the thread ids and constants, folded through pure ops.
 class LaneEvaluator {
 public:
-  LaneEvaluator(gpu::LaunchOp launch, ThreadIds ids, int64_t lane)
-      : launch(launch), ids(ids), lane(lane) {}
+  LaneEvaluator(const WarpgroupKernel &kernel, ThreadIds ids, int64_t lane)
+      : kernel(kernel), ids(ids), lane(lane) {}
 
   std::optional<int64_t> operator()(Value value, int depth = 0) {
     if (depth > 64)
@@ -63,10 +73,8 @@ public:
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
       return constant.getSExtValue();
-    gpu::KernelDim3 threads = launch.getThreadIds();
-    for (auto [arg, id] :
-         llvm::zip(std::array<Value, 3>{threads.x, threads.y, threads.z}, ids))
-      if (value == arg)
+    for (auto [arg, id] : llvm::zip(kernel.threadIds, ids))
+      if (arg && value == arg)
         return id;
     Operation *def = value.getDefiningOp();
     if (isa_and_present<gpu::LaneIdOp>(def))
@@ -94,9 +102,18 @@ public:
   }
 
 private:
-  gpu::LaunchOp launch;
+  const WarpgroupKernel &kernel;
   ThreadIds ids;
   int64_t lane;
+};
+
+/// One m16n8k16 mma.sync of a chain with f32 accumulators: upstream's
+/// nvgpu.mma.sync (f16) or the bf16 nvvm.mma.sync that mp-gpu-vector-to-mma
+/// builds on the same registers, and the ldmatrix ops that load its A and B
+/// fragments.
+struct MmaTile {
+  Operation *op;
+  nvgpu::LdMatrixOp a, b;
 };
 
 /// An operand of an mma.sync as wgmma reads it: the staged panel an ldmatrix
@@ -117,19 +134,177 @@ struct Side {
   /// Bytes per panel row (the swizzle mode's width).
   int64_t rowBytes;
 };
+
+/// A K step that one wgmma per 16 of K computes: its two sides, its tiles
+/// by the first column of C they compute and then by K, the K offsets, and
+/// the last tile in program order (where the wgmmas go).
+struct WgmmaStep {
+  Side a, b;
+  int64_t n;
+  std::map<int64_t, std::map<int64_t, MmaTile>> byN;
+  SmallVector<int64_t> steps;
+  Operation *last;
+};
 } // namespace
 
-/// The panel read that feeds `operand` from `launch`'s workgroup memory with
-/// `tiles` 8x8 matrices.
-static std::optional<PanelRead> getPanelRead(gpu::LaunchOp launch,
-                                             Value operand, int64_t tiles) {
-  auto load = operand.getDefiningOp<nvgpu::LdMatrixOp>();
-  if (!load || load.getNumTiles() != tiles)
+/// The ldmatrix that `registers` (the 32-bit registers of a bf16
+/// nvvm.mma.sync operand, row by row of the fragment) come from, as
+/// mp-gpu-vector-to-mma extracts them: register i is the bits of row i.
+static nvgpu::LdMatrixOp getRegistersLoad(ValueRange registers) {
+  nvgpu::LdMatrixOp load;
+  for (auto [row, reg] : llvm::enumerate(registers)) {
+    auto word = reg.getDefiningOp<vector::ExtractOp>();
+    auto bits = word ? word.getSource().getDefiningOp<vector::BitCastOp>()
+                     : vector::BitCastOp();
+    auto pair = bits ? bits.getSource().getDefiningOp<vector::ExtractOp>()
+                     : vector::ExtractOp();
+    if (!pair || word.getStaticPosition() != ArrayRef<int64_t>{0} ||
+        pair.getStaticPosition() != ArrayRef<int64_t>{int64_t(row)})
+      return {};
+    auto from = pair.getSource().getDefiningOp<nvgpu::LdMatrixOp>();
+    if (!from || (load && from != load))
+      return {};
+    load = from;
+  }
+  return load;
+}
+
+/// `op` as a tile of a chain, if it is one.
+static std::optional<MmaTile> getMmaTile(Operation *op) {
+  constexpr std::array<int64_t, 3> shape{kMmaM, kMmaN, kMmaK};
+  auto isF32 = [](Type t) { return t.isF32(); };
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(op)) {
+    auto accType = dyn_cast<VectorType>(mma.getMatrixC().getType());
+    auto a = mma.getMatrixA().getDefiningOp<nvgpu::LdMatrixOp>();
+    auto b = mma.getMatrixB().getDefiningOp<nvgpu::LdMatrixOp>();
+    if (!accType || accType.getShape() != ArrayRef<int64_t>{2, 2} ||
+        !accType.getElementType().isF32() ||
+        mma.getMmaShapeAsArray() != shape || !a || !b)
+      return std::nullopt;
+    return MmaTile{op, a, b};
+  }
+  auto mma = dyn_cast<NVVM::MmaOp>(op);
+  if (!mma || mma.getMultiplicandAPtxType() != NVVM::MMATypes::bf16 ||
+      mma.getMultiplicandBPtxType() != NVVM::MMATypes::bf16 ||
+      mma.getLayoutA() != NVVM::MMALayout::row ||
+      mma.getLayoutB() != NVVM::MMALayout::col)
+    return std::nullopt;
+  NVVM::MMAShapeAttr mmaShape = mma.getShapeAttr();
+  auto result = dyn_cast<LLVM::LLVMStructType>(mma.getRes().getType());
+  if (std::array<int64_t, 3>{mmaShape.getM(), mmaShape.getN(),
+                             mmaShape.getK()} != shape ||
+      mma.getOperandC().size() != 4 ||
+      !llvm::all_of(mma.getOperandC().getTypes(), isF32) || !result ||
+      result.getBody().size() != 4 || !llvm::all_of(result.getBody(), isF32))
+    return std::nullopt;
+  nvgpu::LdMatrixOp a = getRegistersLoad(mma.getOperandA());
+  nvgpu::LdMatrixOp b = getRegistersLoad(mma.getOperandB());
+  if (!a || !b)
+    return std::nullopt;
+  return MmaTile{op, a, b};
+}
+
+/// The struct and position that the f32 accumulator `c` of a bf16
+/// nvvm.mma.sync is extracted from: directly, or through the vector<2x2xf32>
+/// that mp-gpu-vector-to-mma rebuilds from them (before canonicalization).
+static std::pair<Value, int64_t> getAccumulatorSource(Value c) {
+  if (auto element = c.getDefiningOp<vector::ExtractOp>()) {
+    auto vector = element.getSource().getDefiningOp<vector::FromElementsOp>();
+    ArrayRef<int64_t> position = element.getStaticPosition();
+    if (!vector || position.size() != 2 ||
+        llvm::is_contained(position, ShapedType::kDynamic))
+      return {};
+    return getAccumulatorSource(
+        vector.getElements()[position[0] * 2 + position[1]]);
+  }
+  auto element = c.getDefiningOp<LLVM::ExtractValueOp>();
+  if (!element || element.getPosition().size() != 1)
+    return {};
+  return {element.getContainer(), element.getPosition()[0]};
+}
+
+/// Whether `next` accumulates onto `previous`'s result, which nothing else
+/// reads.
+static bool accumulatesOnto(const MmaTile &next, const MmaTile &previous) {
+  Value result = previous.op->getResult(0);
+  if (auto mma = dyn_cast<nvgpu::MmaSyncOp>(next.op))
+    return mma.getMatrixC() == result && result.hasOneUse();
+  for (auto [i, c] : llvm::enumerate(cast<NVVM::MmaOp>(next.op).getOperandC()))
+    if (getAccumulatorSource(c) != std::pair<Value, int64_t>(result, i))
+      return false;
+  // Only extractions and the rebuilt vector lie between them.
+  SmallVector<Value> values{result};
+  while (!values.empty()) {
+    for (Operation *user : values.pop_back_val().getUsers()) {
+      if (user == next.op)
+        continue;
+      if (!isa<LLVM::ExtractValueOp, vector::FromElementsOp, vector::ExtractOp>(
+              user))
+        return false;
+      llvm::append_range(values, user->getResults());
+    }
+  }
+  return true;
+}
+
+/// The 4 accumulators (f32; rows lane/4 and + 8, two columns each) that
+/// `tile` starts from, as values available at the builder's point.
+static SmallVector<Value> getAccumulators(OpBuilder &b, const MmaTile &tile) {
+  if (auto mma = dyn_cast<NVVM::MmaOp>(tile.op))
+    return llvm::to_vector(mma.getOperandC());
+  Value c = cast<nvgpu::MmaSyncOp>(tile.op).getMatrixC();
+  SmallVector<Value> elements;
+  for (int64_t row = 0; row < 2; ++row)
+    for (int64_t col = 0; col < 2; ++col)
+      elements.push_back(vector::ExtractOp::create(
+          b, tile.op->getLoc(), c, ArrayRef<int64_t>{row, col}));
+  return elements;
+}
+
+/// Replaces what `tile` computes by the 4 accumulators `elements`, built
+/// before `end`, the last tile of its step. What reads the result between
+/// the tile and `end` (the bf16 form's extractions) moves after them.
+static void replaceResult(RewriterBase &rewriter, const MmaTile &tile,
+                          ValueRange elements, Operation *end) {
+  Location loc = tile.op->getLoc();
+  Value result = tile.op->getResult(0);
+  SmallVector<Operation *> readers;
+  SmallVector<Value> values{result};
+  while (!values.empty())
+    for (Operation *user : values.pop_back_val().getUsers())
+      if (user->getBlock() == end->getBlock() && user->isBeforeInBlock(end) &&
+          !llvm::is_contained(readers, user)) {
+        readers.push_back(user);
+        llvm::append_range(values, user->getResults());
+      }
+  llvm::sort(readers,
+             [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
+  Value replacement;
+  if (isa<nvgpu::MmaSyncOp>(tile.op)) {
+    replacement = vector::FromElementsOp::create(
+        rewriter, loc, cast<VectorType>(result.getType()), elements);
+  } else {
+    replacement = LLVM::PoisonOp::create(rewriter, loc, result.getType());
+    for (auto [i, element] : llvm::enumerate(elements))
+      replacement =
+          LLVM::InsertValueOp::create(rewriter, loc, replacement, element, i);
+  }
+  rewriter.replaceAllUsesWith(result, replacement);
+  for (Operation *reader : readers)
+    rewriter.moveOpBefore(reader, end);
+}
+
+/// The panel read of `load` from one of `kernel`'s workgroup buffers that
+/// loads `tiles` 8x8 matrices.
+static std::optional<PanelRead> getPanelRead(const WarpgroupKernel &kernel,
+                                             nvgpu::LdMatrixOp load,
+                                             int64_t tiles) {
+  if (load.getNumTiles() != tiles)
     return std::nullopt;
   Value panel = load.getSrcMemref();
   if (auto view = panel.getDefiningOp<UnrealizedConversionCastOp>())
     panel = view.getInputs().front();
-  if (!llvm::is_contained(launch.getWorkgroupAttributions(), panel))
+  if (!llvm::is_contained(kernel.workgroupBuffers, panel))
     return std::nullopt;
   ValueRange indices = load.getIndices();
   int64_t rank = indices.size();
@@ -194,18 +369,17 @@ static bool sameSource(const PanelRead &a, const PanelRead &b) {
   return a.panel == b.panel && a.slot == b.slot && a.kMajor == b.kMajor;
 }
 
-/// Rewrites the chain of `mmas` (the mma.syncs of one block of `launch`, a
-/// block of 128 threads of `dims`), or returns failure leaving it as it is.
-static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
-                                  ThreadIds dims,
-                                  MutableArrayRef<nvgpu::MmaSyncOp> mmas) {
+/// What one wgmma per 16 of K computes of `tiles` (the mma.syncs of one
+/// block of `kernel`, in program order), if it can.
+static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
+                                            ArrayRef<MmaTile> tiles) {
   // The operands' panels, the same for every tile.
   std::optional<PanelRead> firstA =
-      getPanelRead(launch, mmas.front().getMatrixA(), 4);
+      getPanelRead(kernel, tiles.front().a, /*tiles=*/4);
   std::optional<PanelRead> firstB =
-      getPanelRead(launch, mmas.front().getMatrixB(), 2);
+      getPanelRead(kernel, tiles.front().b, /*tiles=*/2);
   if (!firstA || !firstB)
-    return failure();
+    return std::nullopt;
   auto sideOf = [](const PanelRead &read) -> std::optional<Side> {
     auto type = cast<MemRefType>(read.panel.getType());
     if (!type.hasStaticShape() || type.getElementTypeBitWidth() != 16)
@@ -217,7 +391,7 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
   };
   std::optional<Side> a = sideOf(*firstA), b = sideOf(*firstB);
   if (!a || !b)
-    return failure();
+    return std::nullopt;
   // A's M and B's N extents, and the K extents of both.
   auto extent = [](const Side &side, bool contiguous) {
     int64_t rank = side.type.getRank();
@@ -227,26 +401,23 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
   int64_t n = extent(*b, /*contiguous=*/!b->read.kMajor);
   int64_t kA = extent(*a, a->read.kMajor), kB = extent(*b, b->read.kMajor);
   if (m != kWgmmaM || n % kMmaN != 0 || n > 256)
-    return failure();
+    return std::nullopt;
 
   // Each tile's N and K from its reads by lane 0 of each warp: A's rows must
   // be the warp's 16-row slice, B's origin the same for every warp. The
   // tiles by 8 columns of C, then by K step, each once.
-  std::map<int64_t, std::map<int64_t, nvgpu::MmaSyncOp>> byN;
-  for (nvgpu::MmaSyncOp mma : mmas) {
-    std::optional<PanelRead> readA = getPanelRead(launch, mma.getMatrixA(), 4);
-    std::optional<PanelRead> readB = getPanelRead(launch, mma.getMatrixB(), 2);
-    auto accType = dyn_cast<VectorType>(mma.getMatrixC().getType());
+  WgmmaStep step{*a, *b, n, {}, {}, tiles.back().op};
+  const ThreadIds &dims = kernel.blockSize;
+  for (const MmaTile &tile : tiles) {
+    std::optional<PanelRead> readA = getPanelRead(kernel, tile.a, 4);
+    std::optional<PanelRead> readB = getPanelRead(kernel, tile.b, 2);
     if (!readA || !readB || !sameSource(*readA, a->read) ||
-        !sameSource(*readB, b->read) || !accType ||
-        accType.getShape() != ArrayRef<int64_t>{2, 2} ||
-        !accType.getElementType().isF32() ||
-        mma.getMmaShapeAsArray() != std::array<int64_t, 3>{kMmaM, kMmaN, kMmaK})
-      return failure();
+        !sameSource(*readB, b->read))
+      return std::nullopt;
     std::optional<int64_t> tileN, tileK;
     for (int64_t warp = 0; warp < kWarpgroupSize / mp::kWarpSize; ++warp) {
       int64_t linear = warp * mp::kWarpSize;
-      LaneEvaluator at(launch,
+      LaneEvaluator at(kernel,
                        {linear % dims[0], linear / dims[0] % dims[1],
                         linear / (dims[0] * dims[1])},
                        /*lane=*/0);
@@ -260,155 +431,206 @@ static LogicalResult convertChain(RewriterBase &rewriter, gpu::LaunchOp launch,
           at(readB->kMajor ? readB->column : readB->row);
       if (!aM || !aK || !bN || !bK || *aM != warp * kMmaM || *aK != *bK ||
           (tileN && (*tileN != *bN || *tileK != *bK)))
-        return failure();
+        return std::nullopt;
       tileN = bN;
       tileK = bK;
     }
     if (*tileN % kMmaN != 0 || *tileN < 0 || *tileN >= n ||
         *tileK % kMmaK != 0 || *tileK < 0 || *tileK + kMmaK > std::min(kA, kB))
-      return failure();
-    if (!byN[*tileN].emplace(*tileK, mma).second)
-      return failure();
+      return std::nullopt;
+    if (!step.byN[*tileN].emplace(*tileK, tile).second)
+      return std::nullopt;
   }
 
   // Every 8 columns of C, the same K steps, chained in order of K.
-  if (static_cast<int64_t>(byN.size()) != n / kMmaN)
-    return failure();
-  SmallVector<int64_t> steps;
-  for (auto &entry : byN.begin()->second)
-    steps.push_back(entry.first);
-  for (auto &[column, chain] : byN) {
-    if (chain.size() != steps.size())
-      return failure();
-    nvgpu::MmaSyncOp previous;
-    for (auto [step, entry] : llvm::zip(steps, chain)) {
-      if (entry.first != step)
-        return failure();
-      if (previous && (entry.second.getMatrixC() != previous.getRes() ||
-                       !previous.getRes().hasOneUse()))
-        return failure();
-      previous = entry.second;
+  if (static_cast<int64_t>(step.byN.size()) != n / kMmaN)
+    return std::nullopt;
+  for (auto &entry : step.byN.begin()->second)
+    step.steps.push_back(entry.first);
+  for (auto &[column, chain] : step.byN) {
+    if (chain.size() != step.steps.size())
+      return std::nullopt;
+    const MmaTile *previous = nullptr;
+    for (auto [k, entry] : llvm::zip(step.steps, chain)) {
+      if (entry.first != k ||
+          (previous && !accumulatesOnto(entry.second, *previous)))
+        return std::nullopt;
+      previous = &entry.second;
     }
   }
 
-  // Nothing between the tiles may synchronize: wgmma reads the panels as
-  // the first mma.sync finds them.
-  Operation *first = mmas.front();
-  for (Operation *op = first; op != mmas.back().getOperation();
+  // The wgmmas replace the last tile: nothing from the first one on may
+  // write memory or synchronize (nvvm.mma.sync declares no effects but has
+  // none) (wgmma reads the panels as the first
+  // mma.sync finds them), and what they start from must be there.
+  for (Operation *op = tiles.front().op; op != step.last;
        op = op->getNextNode())
-    if (isa<gpu::BarrierOp, nvgpu::DeviceAsyncWaitOp, NVVM::CpAsyncWaitGroupOp>(
-            op))
-      return failure();
-  DominanceInfo dominance(launch);
+    if (isa<gpu::BarrierOp, nvgpu::DeviceAsyncWaitOp>(op) ||
+        (!isa<NVVM::MmaOp>(op) && !isMemoryEffectFree(op) &&
+         !hasSingleEffect<MemoryEffects::Read>(op)))
+      return std::nullopt;
+  DominanceInfo dominance(kernel.op);
   for (Value value : {a->read.slot, b->read.slot})
-    if (value && !dominance.properlyDominates(value, first))
-      return failure();
-  for (auto &[column, chain] : byN)
-    if (!dominance.properlyDominates(chain.begin()->second.getMatrixC(), first))
-      return failure();
+    if (value && !dominance.properlyDominates(value, tiles.front().op))
+      return std::nullopt;
+  // Each chain starts from accumulators computed before the step (the bf16
+  // form extracts them from the carried vector next to each tile).
+  for (auto &[column, chain] : step.byN) {
+    Operation *tile = chain.begin()->second.op;
+    SmallVector<Value> accumulators;
+    if (auto mma = dyn_cast<NVVM::MmaOp>(tile))
+      llvm::append_range(accumulators, mma.getOperandC());
+    else
+      accumulators.push_back(cast<nvgpu::MmaSyncOp>(tile).getMatrixC());
+    for (Value c : accumulators) {
+      if (auto element = c.getDefiningOp<vector::ExtractOp>())
+        c = element.getSource();
+      if (!dominance.properlyDominates(c, tiles.front().op))
+        return std::nullopt;
+    }
+  }
+  return step;
+}
 
+/// The K steps of `kernel` that wgmma can compute.
+static SmallVector<WgmmaStep> analyzeKernel(const WarpgroupKernel &kernel) {
+  if (kernel.blockSize[0] * kernel.blockSize[1] * kernel.blockSize[2] !=
+      kWarpgroupSize)
+    return {};
+  llvm::MapVector<Block *, SmallVector<MmaTile>> blocks;
+  kernel.op->walk([&](Operation *op) {
+    if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
+      blocks[op->getBlock()].push_back(
+          getMmaTile(op).value_or(MmaTile{op, {}, {}}));
+  });
+  SmallVector<WgmmaStep> steps;
+  for (auto &[block, tiles] : blocks) {
+    if (llvm::any_of(tiles, [](const MmaTile &t) { return !t.a; }))
+      continue;
+    if (std::optional<WgmmaStep> step = analyzeStep(kernel, tiles))
+      steps.push_back(std::move(*step));
+  }
+  return steps;
+}
+
+/// Erases `tiles` once nothing reads them, and what computed their
+/// operands for them alone.
+static void eraseWithDeadOperands(RewriterBase &rewriter,
+                                  ArrayRef<Operation *> tiles) {
+  llvm::SetVector<Operation *> pending(llvm::from_range, tiles);
+  while (!pending.empty()) {
+    Operation *op = pending.pop_back_val();
+    if (!op->use_empty() ||
+        (!llvm::is_contained(tiles, op) && !wouldOpBeTriviallyDead(op)))
+      continue; // again when its last user goes
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        pending.insert(def);
+    rewriter.eraseOp(op);
+  }
+}
+
+/// Replaces `step`'s tiles by wgmmas.
+static void rewriteStep(RewriterBase &rewriter, const WgmmaStep &step) {
+  const Side &a = step.a, &b = step.b;
   // The accumulators (f32, N/2 per lane) in wgmma's order: 4 per 8
   // columns, rows lane/4 and lane/4 + 8, two columns each.
-  rewriter.setInsertionPoint(first);
-  Location loc = first->getLoc();
+  rewriter.setInsertionPoint(step.last);
+  Location loc = step.last->getLoc();
   MLIRContext *context = rewriter.getContext();
   Type f32 = rewriter.getF32Type();
-  auto structType =
-      LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(n / 2, f32));
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      context, SmallVector<Type>(step.n / 2, f32));
   Value acc = LLVM::PoisonOp::create(rewriter, loc, structType);
   int64_t position = 0;
-  for (auto &[column, chain] : byN)
-    for (int64_t row = 0; row < 2; ++row)
-      for (int64_t col = 0; col < 2; ++col) {
-        Value element = vector::ExtractOp::create(
-            rewriter, loc, chain.begin()->second.getMatrixC(),
-            ArrayRef<int64_t>{row, col});
-        acc = LLVM::InsertValueOp::create(rewriter, loc, acc, element,
-                                          position++);
-      }
+  for (auto &[column, chain] : step.byN)
+    for (Value element : getAccumulators(rewriter, chain.begin()->second))
+      acc =
+          LLVM::InsertValueOp::create(rewriter, loc, acc, element, position++);
 
-  Value addressA = buildPanelAddress(rewriter, loc, *a);
-  Value addressB = buildPanelAddress(rewriter, loc, *b);
+  Value addressA = buildPanelAddress(rewriter, loc, a);
+  Value addressB = buildPanelAddress(rewriter, loc, b);
   // The panels' own type: a bf16 panel is read through an f16 view by the
   // mma.syncs, not by wgmma.
-  NVVM::WGMMATypes type = a->type.getElementType().isBF16()
+  NVVM::WGMMATypes type = a.type.getElementType().isBF16()
                               ? NVVM::WGMMATypes::bf16
                               : NVVM::WGMMATypes::f16;
-  auto shape = NVVM::MMAShapeAttr::get(context, kWgmmaM, n, kMmaK);
+  auto shape = NVVM::MMAShapeAttr::get(context, kWgmmaM, step.n, kMmaK);
   NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-  for (int64_t k : steps) {
+  for (int64_t k : step.steps) {
     // In this order (not as arguments, whose order C++ leaves open).
-    Value descriptorA = buildDescriptor(rewriter, loc, *a, addressA, k);
-    Value descriptorB = buildDescriptor(rewriter, loc, *b, addressB, k);
+    Value descriptorA = buildDescriptor(rewriter, loc, a, addressA, k);
+    Value descriptorB = buildDescriptor(rewriter, loc, b, addressB, k);
     acc = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, acc, descriptorA, descriptorB, shape, type,
         type, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        a->read.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
-        b->read.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        a.read.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+        b.read.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         /*satfinite=*/nullptr);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
 
-  // The chains' results from the accumulators; the mma.syncs and the
-  // ldmatrix that fed them go.
+  // The chains' results from the accumulators; the mma.syncs and what only
+  // fed them (ldmatrix, register extractions) go, last ones first.
   position = 0;
-  // One ldmatrix may feed several tiles (A's, for every 8 columns).
-  llvm::SetVector<Operation *> loads;
-  for (auto &[column, chain] : byN) {
+  SmallVector<Operation *> tiles;
+  for (auto &[column, chain] : step.byN) {
     SmallVector<Value> elements;
     for (int64_t i = 0; i < 4; ++i)
       elements.push_back(
           LLVM::ExtractValueOp::create(rewriter, loc, acc, position++));
-    nvgpu::MmaSyncOp last = chain.rbegin()->second;
-    Value result = vector::FromElementsOp::create(
-        rewriter, loc, cast<VectorType>(last.getRes().getType()), elements);
-    rewriter.replaceAllUsesWith(last.getRes(), result);
+    replaceResult(rewriter, chain.rbegin()->second, elements, step.last);
+    for (auto &entry : chain)
+      tiles.push_back(entry.second.op);
   }
-  for (nvgpu::MmaSyncOp mma : llvm::reverse(mmas)) {
-    loads.insert(mma.getMatrixA().getDefiningOp());
-    loads.insert(mma.getMatrixB().getDefiningOp());
-    rewriter.eraseOp(mma);
+  eraseWithDeadOperands(rewriter, tiles);
+}
+
+/// The kernel of a gpu.launch, if its block size is constant.
+static std::optional<WarpgroupKernel> getKernel(gpu::LaunchOp launch) {
+  WarpgroupKernel kernel{launch, launch.getWorkgroupAttributions(), {}, {}};
+  gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
+  gpu::KernelDim3 ids = launch.getThreadIds();
+  kernel.threadIds = {ids.x, ids.y, ids.z};
+  for (auto [dim, size] : llvm::zip(
+           kernel.blockSize, std::array<Value, 3>{sizes.x, sizes.y, sizes.z})) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    if (!constant)
+      return std::nullopt;
+    dim = *constant;
   }
-  for (Operation *load : loads)
-    if (load->use_empty())
-      rewriter.eraseOp(load);
-  return success();
+  return kernel;
+}
+
+int64_t mlir::mp::countWgmmaChains(gpu::LaunchOp launch) {
+  std::optional<WarpgroupKernel> kernel = getKernel(launch);
+  return kernel ? analyzeKernel(*kernel).size() : 0;
 }
 
 int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
-                                       gpu::LaunchOp launch) {
-  ThreadIds dims;
-  gpu::KernelDim3 sizes = launch.getBlockSizeOperandValues();
-  for (auto [dim, size] :
-       llvm::zip(dims, std::array<Value, 3>{sizes.x, sizes.y, sizes.z})) {
-    std::optional<int64_t> constant = getConstantIntValue(size);
-    if (!constant)
-      return 0;
-    dim = *constant;
-  }
-  if (dims[0] * dims[1] * dims[2] != kWarpgroupSize)
+                                       gpu::GPUFuncOp func) {
+  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+  if (!known || known->size() != 3)
     return 0;
-  llvm::MapVector<Block *, SmallVector<nvgpu::MmaSyncOp>> chains;
-  launch.walk(
-      [&](nvgpu::MmaSyncOp mma) { chains[mma->getBlock()].push_back(mma); });
-  int64_t converted = 0;
-  for (auto &[block, mmas] : chains)
-    if (succeeded(convertChain(rewriter, launch, dims, mmas)))
-      ++converted;
-  if (!converted)
+  WarpgroupKernel kernel{func, func.getWorkgroupAttributions(), {}, {}};
+  llvm::copy(*known, kernel.blockSize.begin());
+  SmallVector<WgmmaStep> steps = analyzeKernel(kernel);
+  if (steps.empty())
     return 0;
+  for (const WgmmaStep &step : steps)
+    rewriteStep(rewriter, step);
   // wgmma reads shared memory through the async proxy: what the threads
   // wrote there (stores, cp.async) is made visible to it before each
   // barrier that orders those writes before the reads.
-  MLIRContext *context = launch.getContext();
-  launch.walk([&](gpu::BarrierOp barrier) {
+  MLIRContext *context = func.getContext();
+  func.walk([&](gpu::BarrierOp barrier) {
     rewriter.setInsertionPoint(barrier);
     NVVM::FenceProxyOp::create(
         rewriter, barrier.getLoc(),
         NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
         NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
   });
-  return converted;
+  return steps.size();
 }

@@ -4,10 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What mp-gpu-vector-to-mma (wgmma=true), mp-gpu-swizzle-panels and
-// mp-gpu-align-workgroup-buffers agree on about Hopper's wgmma.mma_async:
-// it reads its operands straight from the staged panels, through shared
-// memory descriptors that describe the panels' swizzled layout.
+// What mp-gpu-wgmma-variants, mp-gpu-swizzle-panels,
+// mp-gpu-align-workgroup-buffers and mp-gpu-merge-chip-variants agree on
+// about Hopper's wgmma.mma_async: it reads its operands straight from the
+// staged panels, through shared memory descriptors that describe the
+// panels' swizzled layout, and exists on sm_90a only, so its kernels are
+// variants of the mma.sync ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 
 namespace mlir {
 namespace gpu {
+class GPUFuncOp;
 class LaunchOp;
 } // namespace gpu
 namespace mp {
@@ -34,17 +37,22 @@ constexpr int64_t kWarpgroupSize = 128, kWgmmaM = 64;
 /// such a boundary.
 constexpr int64_t kWgmmaPanelAlignment = 1024;
 
-/// Rewrites the mma.sync chains of `launch` (upstream's nvgpu.mma.sync on
-/// ldmatrix'd panels, after the vector-to-nvgpu conversion; bf16 panels
-/// read through their f16 view) that one warpgroup computes on the whole of
-/// its panels as wgmma.mma_async: a block of 128 threads whose 4 warps each
-/// own 16 rows of a 64-row tile and all its N columns, per K step of 16 one
-/// m64nNk16 whose A and B are read through descriptors of the panels. The
-/// panels' writes must then be swizzled (mp-gpu-swizzle-panels recognises
-/// them by the `memref.extract_aligned_pointer_as_index` of the
-/// descriptors) and the buffers aligned (kWgmmaPanelAlignment). Chains of
-/// another shape stay as they are. Returns the chains rewritten.
-int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::LaunchOp launch);
+/// Rewrites the mma.sync chains of the outlined kernel `func` (after
+/// mp-gpu-vector-to-mma: upstream's nvgpu.mma.sync for f16, its bf16
+/// nvvm.mma.sync, both on ldmatrix'd panels) that one warpgroup computes on
+/// the whole of its panels as wgmma.mma_async: a block of 128 threads
+/// (`known_block_size`) whose 4 warps each own 16 rows of a 64-row tile and
+/// all its N columns, per K step of 16 one m64nNk16 whose A and B are read
+/// through descriptors of the panels. The panels' writes must then be
+/// swizzled (mp-gpu-swizzle-panels recognises them by the
+/// `memref.extract_aligned_pointer_as_index` of the descriptors) and the
+/// buffers aligned (kWgmmaPanelAlignment). Chains of another shape stay as
+/// they are. Returns the chains rewritten.
+int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::GPUFuncOp func);
+
+/// The chains of `launch` (the kernel stage, before outlining) that
+/// convertChainsToWgmma rewrites once it is outlined.
+int64_t countWgmmaChains(gpu::LaunchOp launch);
 
 } // namespace mp
 } // namespace mlir

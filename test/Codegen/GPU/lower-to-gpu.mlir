@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --input-file=%t.bf16.mlir --check-prefix=BF16 --implicit-check-not=mma.sync.aligned.m16n8k16.row.col.f32.f16 --implicit-check-not=mma.sync.aligned.m16n8k16.row.col.bf16 --implicit-check-not=sm_90a
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=ampere' 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=ptx80' 2>&1 | FileCheck %s --check-prefix=PTX
-// RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true chips=sm_80,sm_90a' 2>&1 | FileCheck %s --check-prefix=WGMMA-CHIP
+// RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true chips=sm_80,sm_86' 2>&1 | FileCheck %s --check-prefix=WGMMA-CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true tile-n=128' 2>&1 | FileCheck %s --check-prefix=WGMMA-TILE
 
 // The host code launches every kernel on one stream without waiting, and
@@ -36,7 +36,7 @@
 
 // CHIP: error: mp-lower-to-gpu: chips=ampere is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a
 // PTX: error: mp-lower-to-gpu: ptx-features=ptx80 is invalid: expected a PTX ISA version such as +ptx80
-// WGMMA-CHIP: error: mp-lower-to-gpu: wgmma runs on sm_90a only, not on chips=sm_80: leave chips out or compile without wgmma
+// WGMMA-CHIP: error: mp-lower-to-gpu: wgmma runs on sm_90a, which chips=sm_80,sm_86 leaves out: add it or compile without wgmma
 // WGMMA-TILE: error: mp-lower-to-gpu: with wgmma, a block is one warpgroup computing 64 rows (tile-m=64) and 16, 32 or 64 columns (tile-n), not 64x128
 
 // Every kernel assembles for both chips without spilling.

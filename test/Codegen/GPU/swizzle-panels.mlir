@@ -1,5 +1,5 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-swizzle-panels | FileCheck %s
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-gpu-swizzle-panels | FileCheck %s --check-prefix=GEMM
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --mp-gpu-swizzle-panels | FileCheck %s --check-prefix=GEMM
 
 // Every access of a panel (a workgroup buffer ldmatrix reads) gets the same
 // permutation of its row's 16-byte chunks: the last index XOR 8 x ((row /
@@ -10,7 +10,7 @@
 // (the subview) is left alone.
 // CHECK-DAG: #[[HALF:.*]] = affine_map<(d0) -> (((d0 floordiv 2) mod 4) * 8)>
 // CHECK-DAG: #[[FULL:.*]] = affine_map<(d0) -> ((d0 mod 8) * 8)>
-// CHECK-LABEL: func.func @panels
+// CHECK-LABEL: gpu.func @panels
 // CHECK: workgroup(%[[A:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<32x64xbf16, #gpu.address_space<workgroup>>, %[[O:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>)
 // CHECK: %[[P0:.*]] = affine.apply #[[HALF]](%[[TX:[^)]*]])
 // CHECK: %[[C0:.*]] = arith.xori %[[TY:[^,]*]], %[[P0]] : index
@@ -31,14 +31,15 @@
 // CHECK-NOT: arith.xori
 // CHECK: vector.store %{{.*}}, %[[O]][%[[TX]], %[[TY]]]
 // CHECK: nvgpu.ldmatrix %[[O]][%[[TX]], %[[TY]]]
-func.func @panels(%g: memref<64x64xf16>, %v: vector<8xf16>, %s: f16) {
-  %c1 = arith.constant 1 : index
-  %c0 = arith.constant 0 : index
-  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
-             threads(%tx, %ty, %tz) in (%x1 = %c1, %y1 = %c1, %z1 = %c1)
-             workgroup(%a : memref<2x64x32xf16, #gpu.address_space<workgroup>>,
-                       %b : memref<32x64xbf16, #gpu.address_space<workgroup>>,
-                       %other : memref<64x32xf16, #gpu.address_space<workgroup>>) {
+gpu.module @kernels {
+  gpu.func @panels(%g: memref<64x64xf16>, %v: vector<8xf16>, %s: f16)
+      workgroup(%a : memref<2x64x32xf16, #gpu.address_space<workgroup>>,
+                %b : memref<32x64xbf16, #gpu.address_space<workgroup>>,
+                %other : memref<64x32xf16, #gpu.address_space<workgroup>>) kernel {
+    %c1 = arith.constant 1 : index
+    %c0 = arith.constant 0 : index
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
     %t = nvgpu.device_async_copy %g[%tx, %ty], %a[%c0, %tx, %ty], 8 : memref<64x64xf16> to memref<2x64x32xf16, #gpu.address_space<workgroup>>
     memref.store %s, %a[%c1, %ty, %tx] : memref<2x64x32xf16, #gpu.address_space<workgroup>>
     %fa = nvgpu.ldmatrix %a[%c0, %tx, %ty] {numTiles = 4 : i32, transpose = false} : memref<2x64x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
@@ -49,16 +50,15 @@ func.func @panels(%g: memref<64x64xf16>, %v: vector<8xf16>, %s: f16) {
     vector.store %v, %other[%tx, %ty] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
     %sub = memref.subview %other[0, 0] [16, 32] [1, 1] : memref<64x32xf16, #gpu.address_space<workgroup>> to memref<16x32xf16, strided<[32, 1]>, #gpu.address_space<workgroup>>
     %fo = nvgpu.ldmatrix %other[%tx, %ty] {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
-    gpu.terminator
+    gpu.return
   }
-  return
 }
 
 // -----
 
 // The tiled stage of a double-buffered matmul (both panels, each of their
 // cp.async copies before and in the K loop, each ldmatrix).
-// GEMM-LABEL: func.func @gemm
+// GEMM-LABEL: gpu.func @gemm_kernel
 // GEMM: workgroup(%[[A:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>)
 // GEMM-COUNT-2: %[[X:.*]] = arith.xori %{{.*}} : index{{[[:space:]]*}}%{{.*}} = nvgpu.device_async_copy {{.*}}, %[[A]][%{{.*}}, %{{.*}}, %[[X]]], 8
 // GEMM-COUNT-2: %[[X:.*]] = arith.xori %{{.*}} : index{{[[:space:]]*}}%{{.*}} = nvgpu.device_async_copy {{.*}}, %[[B]][%{{.*}}, %{{.*}}, %[[X]]], 8
@@ -77,22 +77,19 @@ func.func @gemm(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf
 
 // A panel that wgmma reads (a descriptor starts from its address, no
 // ldmatrix) is swizzled as well; the address stays.
-// CHECK-LABEL: func.func @wgmma_panel
+// CHECK-LABEL: gpu.func @wgmma_panel
 // CHECK: workgroup(%[[P:.*]] : memref<64x32xf16, #gpu.address_space<workgroup>>)
 // CHECK: %[[X:.*]] = arith.xori
 // CHECK: vector.store %{{.*}}, %[[P]][%{{.*}}, %[[X]]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[P]]
-func.func @wgmma_panel(%v: vector<8xf16>) -> index {
-  %c1 = arith.constant 1 : index
-  %r = memref.alloca() : memref<index>
-  gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
-             threads(%tx, %ty, %tz) in (%x1 = %c1, %y1 = %c1, %z1 = %c1)
-             workgroup(%p : memref<64x32xf16, #gpu.address_space<workgroup>>) {
+gpu.module @kernels {
+  gpu.func @wgmma_panel(%v: vector<8xf16>, %r: memref<index>)
+      workgroup(%p : memref<64x32xf16, #gpu.address_space<workgroup>>) kernel {
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
     vector.store %v, %p[%tx, %ty] : memref<64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
     %address = memref.extract_aligned_pointer_as_index %p : memref<64x32xf16, #gpu.address_space<workgroup>> -> index
     memref.store %address, %r[] : memref<index>
-    gpu.terminator
+    gpu.return
   }
-  %a = memref.load %r[] : memref<index>
-  return %a : index
 }

@@ -112,3 +112,15 @@ func.func @stream_ordered_on_op(%x: f32) -> f32 {
   %0 = arith.negf %x {mp.gpu_stream_ordered} : f32
   return %0 : f32
 }
+
+// -----
+
+// expected-error @below {{'mp.gpu_chip_variants' must be a dictionary of module names to symbol references, got {a = "b"}}}
+module attributes {mp.gpu_chip_variants = {a = "b"}} {
+}
+
+// -----
+
+// expected-error @below {{'mp.gpu_chip_variants' must be a dictionary of module names to symbol references, got [@a]}}
+module attributes {mp.gpu_chip_variants = [@a]} {
+}

@@ -98,12 +98,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init(GPUTileContractionsPassOptions().doubleBuffer)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
-      llvm::cl::desc("Hopper (sm_90a) only: compute the generated GEMMs' K "
-                     "steps with wgmma.mma_async, blocks of one warpgroup "
+      llvm::cl::desc("On sm_90a (Hopper), compute the generated GEMMs' K "
+                     "steps with wgmma.mma_async (mp-gpu-wgmma-variants; the "
+                     "other chips keep mma.sync): blocks of one warpgroup "
                      "whose warps own 16 rows each (warp-m and warp-n are "
-                     "then 16 and tile-n; tile-m must be 64); chips defaults "
-                     "to sm_90a"),
-      llvm::cl::init(GPUVectorToMMAPassOptions().wgmma)};
+                     "then 16 and tile-n; tile-m must be 64)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Write mp-gpu-kernel-report's JSON (kernels, bytes "

@@ -676,23 +676,24 @@ def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
   let summary = "Swizzle the GEMM panels in shared memory against bank "
                 "conflicts";
   let description = [{
-    For each workgroup buffer of a `gpu.launch` that `nvgpu.ldmatrix` reads
-    (the GEMM panels of `mp-gpu-vector-to-mma`, bf16 ones through their f16
-    view): permutes the 16-byte chunks of each row by the row's index, in
-    every access of the buffer alike, writes (`vector.store`,
-    `memref.store`, `nvgpu.device_async_copy`) and reads (`nvgpu.ldmatrix`,
-    loads): chunk XOR ((row / rows per 128-byte line) mod min(chunks per
-    row, 8)). The 8 rows an ldmatrix phase reads at one chunk then fall on
-    8 different 16-byte slots of the 32 banks; unswizzled, rows of 64 bytes
-    are 4-way conflicts and rows of 128 bytes 8-way. A buffer with another
-    kind of access (a view, a transfer) stays as it was and is counted.
-    The panels that `wgmma` reads (`mp-gpu-vector-to-mma{wgmma}`: a
+    For each workgroup buffer of an outlined kernel (`gpu.func`) that
+    `nvgpu.ldmatrix` reads (the GEMM panels of `mp-gpu-vector-to-mma`, bf16
+    ones through their f16 view): permutes the 16-byte chunks of each row
+    by the row's index, in every access of the buffer alike, writes
+    (`vector.store`, `memref.store`, `nvgpu.device_async_copy`) and reads
+    (`nvgpu.ldmatrix`, loads): chunk XOR ((row / rows per 128-byte line) mod
+    min(chunks per row, 8)). The 8 rows an ldmatrix phase reads at one chunk
+    then fall on 8 different 16-byte slots of the 32 banks; unswizzled, rows
+    of 64 bytes are 4-way conflicts and rows of 128 bytes 8-way. A buffer
+    with another kind of access (a view, a transfer) stays as it was and is
+    counted.
+    The panels that `wgmma` reads (`mp-gpu-wgmma-variants`: a
     `memref.extract_aligned_pointer_as_index` of the buffer starts its
     descriptors) are swizzled the same way, which is the canonical layout
     of wgmma's 32-, 64- and 128-byte swizzle modes; one that cannot be is
     an error.
     The emulation does not run it (it changes addresses, not values). Part
-    of `mp-lower-to-gpu`, after `mp-gpu-vector-to-mma`.
+    of `mp-lower-to-gpu`, after outlining and `mp-gpu-wgmma-variants`.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
@@ -700,6 +701,64 @@ def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
     Statistic<"numSwizzled", "swizzled", "Panels swizzled">,
     Statistic<"numLeft", "left", "Panels the swizzle could not take">,
   ];
+}
+
+def GPUWgmmaVariantsPass
+    : Pass<"mp-gpu-wgmma-variants", "::mlir::ModuleOp"> {
+  let summary = "Give GEMM kernels an sm_90a variant on wgmma.mma_async";
+  let description = [{
+    For each `gpu.module` whose targets include `#nvvm.target<chip =
+    "sm_90a">` (after outlining and `nvvm-attach-target`) and that has a
+    kernel whose K steps wgmma can compute: in a block of one warpgroup (a
+    `known_block_size` of 128 threads) whose 4 warps each own 16 rows of a
+    64-row tile and all its N columns (N a multiple of 8, panels of 32-, 64-
+    or 128-byte rows), each K step's mma.sync chains (`nvgpu.mma.sync` for
+    f16, `nvvm.mma.sync` for bf16, on `nvgpu.ldmatrix`'d panels) become one
+    `wgmma.mma_async` m64nNk16 per 16 of K (f32 accumulators) that reads A
+    and B from the panels through shared memory descriptors of their
+    swizzled layout (`mp-gpu-swizzle-panels` must then swizzle them),
+    between a `wgmma.fence` and a commit and wait; a
+    `fence.proxy.async.shared::cta` before each barrier of the kernel makes
+    the panels' writes visible to it.
+
+    The rewrite goes into a copy of the module, `<name>_sm_90a`, whose
+    only target is sm_90a; the module keeps mma.sync and its other targets,
+    so that a build for sm_80 and sm_90a runs on both. The top-level module's
+    `mp.gpu_chip_variants` dictionary maps each copy to its module, and
+    `mp-gpu-merge-chip-variants` puts the copy's binary into the module's
+    after `gpu-module-to-binary`, so that both are one kernel for the
+    runtime. A module whose only target is sm_90a is rewritten in place.
+    Part of `mp-lower-to-gpu{wgmma}`.
+
+    ```
+    gpu.module @mm_kernel [#nvvm.target<chip = "sm_80">] { ... nvgpu.mma.sync ... }
+    gpu.module @mm_kernel_sm_90a [#nvvm.target<chip = "sm_90a">] { ... nvvm.wgmma.mma_async ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numVariants", "variants", "Modules given an sm_90a variant">,
+    Statistic<"numWgmma", "wgmma", "K steps computed with wgmma.mma_async">,
+  ];
+}
+
+def GPUMergeChipVariantsPass
+    : Pass<"mp-gpu-merge-chip-variants", "::mlir::ModuleOp"> {
+  let summary = "Put each chip variant's binary into its module's";
+  let description = [{
+    After `gpu-module-to-binary`: for each entry `variant = @module` of the
+    top-level module's `mp.gpu_chip_variants` (`mp-gpu-wgmma-variants`),
+    appends the objects of `gpu.binary @variant` to those of
+    `gpu.binary @module` and erases the variant, then drops the dictionary.
+    The kernels keep their names in both, so the launches of `@module`
+    run the variant's code on its chip: `mp-gpu-fatbin` packs the objects
+    into one fatbin, and `mp-run --save-ptx` writes each as the module's
+    PTX for its chip. A missing binary is an error.
+  }];
 }
 
 def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
@@ -718,24 +777,9 @@ def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
     upstream lacks, takes the same conversion with its operand reads
     re-typed as f16 (bf16 fragments have f16's layout; the loads move bits)
     and becomes `nvvm.mma.sync` with `multiplicandAPtxType = bf16` on those
-    registers. Vector and scalar code elsewhere is left alone.
-
-    With `wgmma` (Hopper, sm_90a only): in a block of one warpgroup (128
-    threads) whose 4 warps each own 16 rows of a 64-row tile and all its N
-    columns (N a multiple of 8, panels of 32-, 64- or 128-byte rows), each
-    K step's mma.sync chains become one `wgmma.mma_async` m64nNk16 per 16
-    of K (f32 accumulators, f16 or bf16 operands) that reads A and B from
-    the panels through shared memory descriptors of their swizzled layout
-    (`mp-gpu-swizzle-panels` must then swizzle them), between a
-    `wgmma.fence` and a commit and wait; a `fence.proxy.async.shared::cta`
-    before each barrier of the kernel makes the panels' writes visible to
-    it. Other blocks keep mma.sync. Part of `mp-lower-to-gpu`.
+    registers. Vector and scalar code elsewhere is left alone. Part of
+    `mp-lower-to-gpu`.
   }];
-  let options = [
-    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
-           "Compute the K steps of warpgroup-shaped blocks with wgmma.mma_async "
-           "(sm_90a)">,
-  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
@@ -746,7 +790,6 @@ def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {
                            "::mlir::vector::VectorDialect"];
   let statistics = [
     Statistic<"numConverted", "converted", "Tiled stages lowered to mma.sync">,
-    Statistic<"numWgmma", "wgmma", "K steps computed with wgmma.mma_async">,
   ];
 }
 
@@ -1021,7 +1064,11 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     Per kernel the JSON also gives its name (`mp-gpu-name-kernels`), the
     ops computed in it (the locations of the source ops fused into it) and
     its workgroup (shared) memory; `mp-gpu-fatbin{kernel-report=FILE}` adds
-    its registers and spills.
+    its registers and spills. With `wgmma`, a GEMM kernel whose K steps
+    `mp-gpu-wgmma-variants` will compute with `wgmma.mma_async` on sm_90a
+    (the same analysis, run on the launch) is a `wgmma GEMM`, counted as
+    `wgmma_kernels` and in the summary as `N of them on wgmma for
+    sm_90a`; it runs mma.sync on the other chips.
     `report=FILE` writes JSON, `summary` prints one line per function to
     stderr, `dot=FILE` a Graphviz view: per function, per kernel a cluster
     of its ops filled by kind (GEMM on mma.sync green, parallel loops grey),
@@ -1041,6 +1088,9 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     Option<"dot", "dot", "std::string", /*default=*/"",
            "Write a Graphviz (DOT) view of the kernels to this file ('-': "
            "stdout)">,
+    Option<"wgmma", "wgmma", "bool", /*default=*/"false",
+           "Report the GEMM kernels whose K steps mp-gpu-wgmma-variants "
+           "computes with wgmma.mma_async on sm_90a as `wgmma GEMM`">,
   ];
 }
 

@@ -111,6 +111,15 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == GpuStreamOrderedAttrHelper::getNameStr())
     return check(isa<UnitAttr>(value), "a unit attribute");
+  if (name == GpuChipVariantsAttrHelper::getNameStr()) {
+    auto variants = dyn_cast<DictionaryAttr>(value);
+    return check(variants && llvm::all_of(variants,
+                                          [](NamedAttribute entry) {
+                                            return isa<FlatSymbolRefAttr>(
+                                                entry.getValue());
+                                          }),
+                 "a dictionary of module names to symbol references");
+  }
   return op->emitError() << "unknown mp attribute '" << name
                          << "' (known: " << OverrideAttrHelper::getNameStr()
                          << ", " << ClassAttrHelper::getNameStr() << ", "
@@ -120,7 +129,8 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                          << GpuTileAttrHelper::getNameStr() << ", "
                          << GpuGemmAttrHelper::getNameStr() << ", "
                          << GpuCopyAttrHelper::getNameStr() << ", "
-                         << GpuStreamOrderedAttrHelper::getNameStr() << ")";
+                         << GpuStreamOrderedAttrHelper::getNameStr() << ", "
+                         << GpuChipVariantsAttrHelper::getNameStr() << ")";
 }
 
 std::string MPDialect::getRoleAttrName(Role role) {

@@ -1,4 +1,4 @@
-"""Checks the shared memory descriptors of mp-gpu-vector-to-mma{wgmma}
+"""Checks the shared memory descriptors of mp-gpu-wgmma-variants
 against the panels as mp-gpu-swizzle-panels lays them out, with neither
 pass's code: reads MLIR (after both passes, canonicalized; `// -----`
 between functions) on stdin, and for each wgmma.mma_async

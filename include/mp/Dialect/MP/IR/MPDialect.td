@@ -89,7 +89,11 @@ def MP_Dialect : Dialect {
     // on the CUDA backend's stream, in order with the kernels, and returns
     // before it ran (set by mp-gpu-library-gemm, used by
     // mp-gpu-async-launches).
-    "::mlir::UnitAttr":$gpu_stream_ordered
+    "::mlir::UnitAttr":$gpu_stream_ordered,
+    // On the top-level module: the name of each GPU module that is a chip
+    // variant of another to a reference to that module (set by
+    // mp-gpu-wgmma-variants, used by mp-gpu-merge-chip-variants).
+    "::mlir::DictionaryAttr":$gpu_chip_variants
   );
   let extraClassDeclaration = [{
     /// The name of the attribute that gives `role` to a function argument
