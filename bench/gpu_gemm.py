@@ -3,7 +3,8 @@
 (--gpu-gemm codegen; "codegen-single" the same with --gpu-double-buffer=false,
 panels single-buffered without cp.async; "codegen-128x64" with blocks of
 128 x 64; "codegen-wgmma" with Hopper's wgmma.mma_async on sm_90a, blocks
-of 64 x 64 on mma.sync elsewhere) and
+of 64 x 64 on mma.sync elsewhere; "codegen-wgmma-128x64" with two
+warpgroups per block) and
 its cuBLASLt calls
 (--gpu-gemm library) against
 PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
@@ -47,6 +48,10 @@ PATHS = {
     # Hopper's wgmma (on sm_90a; mma.sync elsewhere): blocks of one
     # warpgroup, 64 x 64.
     "codegen-wgmma": ["--gpu-gemm", "codegen", "--gpu-wgmma"],
+    # Two warpgroups, 128 x 64, single-buffered (as codegen-128x64).
+    "codegen-wgmma-128x64": ["--gpu-gemm", "codegen", "--gpu-wgmma",
+                             "--gpu-tile", "128,64,32,32",
+                             "--gpu-double-buffer=false"],
     "library": ["--gpu-gemm", "library"],
 }
 

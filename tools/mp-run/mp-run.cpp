@@ -203,7 +203,8 @@ static cl::opt<bool> gpuWgmma(
     "gpu-wgmma",
     cl::desc("With --backend cuda or gpu-emulation: compute the generated "
              "GEMMs' K steps with Hopper's wgmma.mma_async on sm_90a (H100, "
-             "H200; mma.sync on the other chips), in blocks of one warpgroup "
+             "H200; mma.sync on the other chips), in blocks of one or two "
+             "warpgroups "
              "whose warps own 16 rows each (mp-lower-to-gpu's wgmma)"),
     cl::init(CompileOptions().gpuWgmma), cl::cat(category));
 

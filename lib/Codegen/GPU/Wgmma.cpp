@@ -364,6 +364,29 @@ static Value buildPanelAddress(OpBuilder &b, Location loc, const Side &side) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), base);
 }
 
+/// (thread id / kWarpgroupSize) x `bytes`, as i64: the offset of the calling
+/// thread's warpgroup in a block of several.
+static Value buildWarpgroupOffset(OpBuilder &b, Location loc,
+                                  const WarpgroupKernel &kernel,
+                                  int64_t bytes) {
+  // One op per statement: C++ leaves the order of arguments open.
+  const ThreadIds &dims = kernel.blockSize;
+  Value x = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+  Value dimX = arith::ConstantIndexOp::create(b, loc, dims[0]);
+  Value dimY = arith::ConstantIndexOp::create(b, loc, dims[1]);
+  Value size = arith::ConstantIndexOp::create(b, loc, kWarpgroupSize);
+  Value scale = arith::ConstantIndexOp::create(b, loc, bytes);
+  Value linear = arith::MulIOp::create(b, loc, z, dimY);
+  linear = arith::AddIOp::create(b, loc, linear, y);
+  linear = arith::MulIOp::create(b, loc, linear, dimX);
+  linear = arith::AddIOp::create(b, loc, linear, x);
+  Value group = arith::DivUIOp::create(b, loc, linear, size);
+  Value offset = arith::MulIOp::create(b, loc, group, scale);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), offset);
+}
+
 /// Whether `a` and `b` read the same panel slot the same way.
 static bool sameSource(const PanelRead &a, const PanelRead &b) {
   return a.panel == b.panel && a.slot == b.slot && a.kMajor == b.kMajor;
@@ -400,14 +423,16 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
   int64_t m = extent(*a, /*contiguous=*/!a->read.kMajor);
   int64_t n = extent(*b, /*contiguous=*/!b->read.kMajor);
   int64_t kA = extent(*a, a->read.kMajor), kB = extent(*b, b->read.kMajor);
-  if (m != kWgmmaM || n % kMmaN != 0 || n > 256)
+  const ThreadIds &dims = kernel.blockSize;
+  int64_t warps = dims[0] * dims[1] * dims[2] / mp::kWarpSize;
+  if (m != kWgmmaM * (warps * mp::kWarpSize / kWarpgroupSize) ||
+      n % kMmaN != 0 || n > 256)
     return std::nullopt;
 
   // Each tile's N and K from its reads by lane 0 of each warp: A's rows must
   // be the warp's 16-row slice, B's origin the same for every warp. The
   // tiles by 8 columns of C, then by K step, each once.
   WgmmaStep step{*a, *b, n, {}, {}, tiles.back().op};
-  const ThreadIds &dims = kernel.blockSize;
   for (const MmaTile &tile : tiles) {
     std::optional<PanelRead> readA = getPanelRead(kernel, tile.a, 4);
     std::optional<PanelRead> readB = getPanelRead(kernel, tile.b, 2);
@@ -415,7 +440,7 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
         !sameSource(*readB, b->read))
       return std::nullopt;
     std::optional<int64_t> tileN, tileK;
-    for (int64_t warp = 0; warp < kWarpgroupSize / mp::kWarpSize; ++warp) {
+    for (int64_t warp = 0; warp < warps; ++warp) {
       int64_t linear = warp * mp::kWarpSize;
       LaneEvaluator at(kernel,
                        {linear % dims[0], linear / dims[0] % dims[1],
@@ -494,8 +519,9 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
 
 /// The K steps of `kernel` that wgmma can compute.
 static SmallVector<WgmmaStep> analyzeKernel(const WarpgroupKernel &kernel) {
-  if (kernel.blockSize[0] * kernel.blockSize[1] * kernel.blockSize[2] !=
-      kWarpgroupSize)
+  int64_t threads =
+      kernel.blockSize[0] * kernel.blockSize[1] * kernel.blockSize[2];
+  if (threads <= 0 || threads % kWarpgroupSize != 0)
     return {};
   llvm::MapVector<Block *, SmallVector<MmaTile>> blocks;
   kernel.op->walk([&](Operation *op) {
@@ -531,7 +557,8 @@ static void eraseWithDeadOperands(RewriterBase &rewriter,
 }
 
 /// Replaces `step`'s tiles by wgmmas.
-static void rewriteStep(RewriterBase &rewriter, const WgmmaStep &step) {
+static void rewriteStep(RewriterBase &rewriter, const WarpgroupKernel &kernel,
+                        const WgmmaStep &step) {
   const Side &a = step.a, &b = step.b;
   // The accumulators (f32, N/2 per lane) in wgmma's order: 4 per 8
   // columns, rows lane/4 and lane/4 + 8, two columns each.
@@ -550,6 +577,13 @@ static void rewriteStep(RewriterBase &rewriter, const WgmmaStep &step) {
 
   Value addressA = buildPanelAddress(rewriter, loc, a);
   Value addressB = buildPanelAddress(rewriter, loc, b);
+  // With several warpgroups in the block, each computes its own 64 rows of
+  // C: its A tile starts 64 rows down the (K-major) panel.
+  if (int64_t rows = a.type.getDimSize(a.type.getRank() - 2);
+      a.read.kMajor && rows > kWgmmaM)
+    addressA = arith::AddIOp::create(
+        rewriter, loc, addressA,
+        buildWarpgroupOffset(rewriter, loc, kernel, kWgmmaM * a.rowBytes));
   // The panels' own type: a bf16 panel is read through an f16 view by the
   // mma.syncs, not by wgmma.
   NVVM::WGMMATypes type = a.type.getElementType().isBF16()
@@ -620,7 +654,7 @@ int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
   if (steps.empty())
     return 0;
   for (const WgmmaStep &step : steps)
-    rewriteStep(rewriter, step);
+    rewriteStep(rewriter, kernel, step);
   // wgmma reads shared memory through the async proxy: what the threads
   // wrote there (stores, cp.async) is made visible to it before each
   // barrier that orders those writes before the reads.

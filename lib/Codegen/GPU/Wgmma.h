@@ -40,10 +40,11 @@ constexpr int64_t kWgmmaPanelAlignment = 1024;
 /// Rewrites the mma.sync chains of the outlined kernel `func` (after
 /// mp-gpu-vector-to-mma: upstream's nvgpu.mma.sync for f16, its bf16
 /// nvvm.mma.sync, both on ldmatrix'd panels) that one warpgroup computes on
-/// the whole of its panels as wgmma.mma_async: a block of 128 threads
-/// (`known_block_size`) whose 4 warps each own 16 rows of a 64-row tile and
-/// all its N columns, per K step of 16 one m64nNk16 whose A and B are read
-/// through descriptors of the panels. The panels' writes must then be
+/// the whole of its panels as wgmma.mma_async: a block of warpgroups of 128
+/// threads (`known_block_size`) whose warps each own 16 rows of the tile
+/// (warpgroup g rows 64 g to 64 g + 63) and all its N columns, per K step of
+/// 16 and warpgroup one m64nNk16 whose A and B are read through descriptors
+/// of the panels. The panels' writes must then be
 /// swizzled (mp-gpu-swizzle-panels recognises them by the
 /// `memref.extract_aligned_pointer_as_index` of the descriptors) and the
 /// buffers aligned (kWgmmaPanelAlignment). Chains of another shape stay as

@@ -2,6 +2,9 @@
 // RUN: FileCheck %s --check-prefix=WGMMA --input-file=%t.wgmma.mlir --implicit-check-not=nvgpu.mma.sync --implicit-check-not=nvvm.mma.sync --implicit-check-not=nvgpu.ldmatrix --implicit-check-not=mp.gpu_chip_variants
 // RUN: %python %S/Inputs/wgmma_layout.py < %t.wgmma.mlir | FileCheck %s --check-prefix=LAYOUT
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-n=32 warp-m=16 warp-n=32' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse | %python %S/Inputs/wgmma_layout.py | FileCheck %s --check-prefix=LAYOUT32
+// RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-m=128 warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse -o %t.wgmma128.mlir
+// RUN: FileCheck %s --check-prefix=TWO-GROUPS --input-file=%t.wgmma128.mlir
+// RUN: %python %S/Inputs/wgmma_layout.py < %t.wgmma128.mlir | FileCheck %s --check-prefix=LAYOUT128
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --canonicalize --cse | FileCheck %s --check-prefix=VARIANTS
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=SM80 --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=NOT-WARPGROUP --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
@@ -34,6 +37,38 @@
 // VARIANTS-NOT: nvvm.mma.sync
 // VARIANTS-COUNT-2: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // VARIANTS-NOT: nvvm.mma.sync
+
+// Blocks of two warpgroups (128 x 64, 8 warps of 16 x 64): each warpgroup
+// computes its 64 rows, its A descriptor starting (thread id / 128) x 64
+// rows (4096 bytes of 64-byte rows) down the panel. A^T x B, whose A panel
+// would be read M-major with rows of 128 elements (256 bytes, wider than
+// any swizzle mode), keeps mma.sync.
+// TWO-GROUPS-LABEL: gpu.module @ab_kernel
+// TWO-GROUPS: known_block_size = array<i32: 32, 8, 1>
+// TWO-GROUPS: %[[Z:.*]] = gpu.thread_id z
+// TWO-GROUPS-NEXT: %[[ZY:.*]] = arith.muli %[[Z]], %c8 : index
+// TWO-GROUPS-NEXT: %[[Y:.*]] = arith.addi %[[ZY]], %thread_id_y : index
+// TWO-GROUPS-NEXT: %[[YX:.*]] = arith.muli %[[Y]], %c32 : index
+// TWO-GROUPS-NEXT: %[[LINEAR:.*]] = arith.addi %[[YX]], %thread_id_x : index
+// TWO-GROUPS-NEXT: %[[GROUP:.*]] = arith.divui %[[LINEAR]], %c128 : index
+// TWO-GROUPS-NEXT: %[[BYTES:.*]] = arith.muli %[[GROUP]], %c4096 : index
+// TWO-GROUPS-NEXT: %[[OFFSET:.*]] = arith.index_cast %[[BYTES]] : index to i64
+// TWO-GROUPS-NEXT: arith.addi %{{.*}}, %[[OFFSET]] : i64
+// TWO-GROUPS-NEXT: nvvm.wgmma.fence.aligned
+// TWO-GROUPS-COUNT-2: nvvm.wgmma.mma_async
+// TWO-GROUPS-LABEL: gpu.module @atb_kernel
+// TWO-GROUPS-NOT: wgmma
+// TWO-GROUPS: nvgpu.mma.sync
+// TWO-GROUPS-NOT: wgmma
+// TWO-GROUPS-LABEL: gpu.module @abt_kernel
+// TWO-GROUPS: nvvm.wgmma.mma_async
+// LAYOUT128: ab: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: ab: wgmma m64n64k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: abt: wgmma m64n64k16 #0: A K-major, B K-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: abt: wgmma m64n64k16 #1: A K-major, B K-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: bf16: wgmma m64n64k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
 
 // Without sm_90a among its targets, a module is left as it is.
 // SM80-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">]
@@ -92,18 +127,18 @@
 // Read as the PTX ISA defines the canonical layouts of the swizzle modes,
 // the descriptors address exactly the elements of each K slice in the
 // panels as mp-gpu-swizzle-panels lays them out (wgmma_layout.py).
-// LAYOUT: ab: wgmma m64n64k16 #0: A K-major, B N-major, tiles match
-// LAYOUT-NEXT: ab: wgmma m64n64k16 #1: A K-major, B N-major, tiles match
-// LAYOUT-NEXT: atb: wgmma m64n64k16 #0: A M-major, B N-major, tiles match
-// LAYOUT-NEXT: atb: wgmma m64n64k16 #1: A M-major, B N-major, tiles match
-// LAYOUT-NEXT: abt: wgmma m64n64k16 #0: A K-major, B K-major, tiles match
-// LAYOUT-NEXT: abt: wgmma m64n64k16 #1: A K-major, B K-major, tiles match
-// LAYOUT-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, tiles match
-// LAYOUT-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, tiles match
-// LAYOUT-NEXT: bf16: wgmma m64n64k16 #1: A K-major, B N-major, tiles match
+// LAYOUT: ab: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: ab: wgmma m64n64k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: atb: wgmma m64n64k16 #0: A M-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: atb: wgmma m64n64k16 #1: A M-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: abt: wgmma m64n64k16 #0: A K-major, B K-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: abt: wgmma m64n64k16 #1: A K-major, B K-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: bf16: wgmma m64n64k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
 // 32 columns per block: B's rows of 64 bytes take the 64-byte swizzle.
-// LAYOUT32: ab: wgmma m64n32k16 #0: A K-major, B N-major, tiles match
-// LAYOUT32: bf16: wgmma m64n32k16 #1: A K-major, B N-major, tiles match
+// LAYOUT32: ab: wgmma m64n32k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT32: bf16: wgmma m64n32k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
 // Blocks of 2x2 warps of 32x32 (the default tiles) are not one warpgroup's
 // wgmma: they keep mma.sync, and no module gets a variant.
 // NOT-WARPGROUP-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">, #nvvm.target<chip = "sm_90a">]

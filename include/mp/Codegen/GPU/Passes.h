@@ -100,9 +100,10 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "wgmma",
       llvm::cl::desc("On sm_90a (Hopper), compute the generated GEMMs' K "
                      "steps with wgmma.mma_async (mp-gpu-wgmma-variants; the "
-                     "other chips keep mma.sync): blocks of one warpgroup "
-                     "whose warps own 16 rows each (warp-m and warp-n are "
-                     "then 16 and tile-n; tile-m must be 64)"),
+                     "other chips keep mma.sync): blocks of one or two "
+                     "warpgroups whose warps own 16 rows each (warp-m and "
+                     "warp-n are then 16 and tile-n; tile-m must be 64 or "
+                     "128)"),
       llvm::cl::init(false)};
   PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",

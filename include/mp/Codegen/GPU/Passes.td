@@ -709,14 +709,15 @@ def GPUWgmmaVariantsPass
   let description = [{
     For each `gpu.module` whose targets include `#nvvm.target<chip =
     "sm_90a">` (after outlining and `nvvm-attach-target`) and that has a
-    kernel whose K steps wgmma can compute: in a block of one warpgroup (a
-    `known_block_size` of 128 threads) whose 4 warps each own 16 rows of a
-    64-row tile and all its N columns (N a multiple of 8, panels of 32-, 64-
-    or 128-byte rows), each K step's mma.sync chains (`nvgpu.mma.sync` for
-    f16, `nvvm.mma.sync` for bf16, on `nvgpu.ldmatrix`'d panels) become one
-    `wgmma.mma_async` m64nNk16 per 16 of K (f32 accumulators) that reads A
-    and B from the panels through shared memory descriptors of their
-    swizzled layout (`mp-gpu-swizzle-panels` must then swizzle them),
+    kernel whose K steps wgmma can compute: in a block of warpgroups (a
+    `known_block_size` of 128 threads per warpgroup) whose warps each own
+    16 rows of the tile (warpgroup g rows 64 g to 64 g + 63) and all its N
+    columns (N a multiple of 8, panels of 32-, 64- or 128-byte rows), each
+    K step's mma.sync chains (`nvgpu.mma.sync` for f16, `nvvm.mma.sync` for
+    bf16, on `nvgpu.ldmatrix`'d panels) become one `wgmma.mma_async`
+    m64nNk16 per 16 of K and warpgroup (f32 accumulators) that reads A and
+    B from the panels through shared memory descriptors of their swizzled
+    layout (warpgroup g's A 64 g rows down a K-major panel) (`mp-gpu-swizzle-panels` must then swizzle them),
     between a `wgmma.fence` and a commit and wait; a
     `fence.proxy.async.shared::cta` before each barrier of the kernel makes
     the panels' writes visible to it.

@@ -17,7 +17,8 @@ between functions) on stdin, and for each wgmma.mma_async
   along it; then the swizzle mode's XOR of address bits 4.. with bits 7..;
 - requires every element of the 64 x 16 A tile and the 16 x N B tile of
   the i-th wgmma after a wgmma.fence to be the panel's element at K offset
-  16 i.
+  16 i; in a block of several warpgroups (known_block_size), evaluated for
+  the first thread of each, warpgroup g's A tile is rows 64 g to 64 g + 63.
 
 Prints one line per wgmma and fails on the first wrong element."""
 import re
@@ -46,25 +47,29 @@ class Function:
             if op == "nvvm.wgmma.mma_async":
                 self.wgmmas.append(rest)
 
-    def evaluate(self, name, slot):
-        """The value of `name` and the panel (shape) its address is of."""
+    def evaluate(self, name, slot, tid=(0, 0, 0)):
+        """The value of `name` for thread `tid` and the panel (shape) its
+        address is of."""
         op, rest = self.defs[name]
         if op == "arith.constant":
             return int(rest.split(":")[0]), None
+        if op == "gpu.thread_id":
+            return tid["xyz".index(rest.strip())], None
         if op == "memref.extract_aligned_pointer_as_index":
             return 0, parse_memref(rest)
         operands = re.findall(r"%[-\w#.$]+", rest.split(":")[0])
         if op == "arith.index_cast":
-            return self.evaluate(operands[0], slot)
+            return self.evaluate(operands[0], slot, tid)
         if op.startswith("affine.apply") or op not in (
                 "arith.addi", "arith.muli", "arith.shrui", "arith.andi",
-                "arith.ori"):
+                "arith.ori", "arith.divui"):
             # The slot index of a double-buffered panel.
             return slot, None
-        (x, px), (y, py) = (self.evaluate(o, slot) if o in self.defs else
-                            (slot, None) for o in operands)
+        (x, px), (y, py) = (self.evaluate(o, slot, tid) if o in self.defs
+                            else (slot, None) for o in operands)
         mask = (1 << 64) - 1
         value = {"arith.addi": lambda: x + y, "arith.muli": lambda: x * y,
+                 "arith.divui": lambda: x // y,
                  "arith.shrui": lambda: (x & mask) >> y,
                  "arith.andi": lambda: x & y,
                  "arith.ori": lambda: x | y}[op]()
@@ -114,7 +119,8 @@ def read_operand(descriptor, image, k_major, extent):
     return tile
 
 
-def check(function, label):
+def check(function, label, block):
+    groups = block[0] * block[1] * block[2] // 128
     step = 0
     for rest in function.wgmmas:
         if rest == "fence":
@@ -124,11 +130,15 @@ def check(function, label):
         n = int(re.search(r"n = (\d+)", rest).group(1))
         a_layout = re.search(r"A\[<\w+>, <\w+>, <(\w+)>\]", rest).group(1)
         b_layout = re.search(r"B\[<\w+>, <\w+>, <(\w+)>\]", rest).group(1)
-        for slot in (0, 1):
+        for slot, group in ((s, g) for s in (0, 1) for g in range(groups)):
+            # The first thread of the warpgroup.
+            linear = 128 * group
+            tid = (linear % block[0], linear // block[0] % block[1],
+                   linear // (block[0] * block[1]))
             for which, desc, extent, k_major in (
                     ("A", descs[0], 64, a_layout == "row"),
                     ("B", descs[1], n, b_layout == "col")):
-                value, shape = function.evaluate(desc, slot)
+                value, shape = function.evaluate(desc, slot, tid)
                 if len(shape) == 2 and slot:
                     continue
                 # Element (slot, row, col) of the panel is that triple.
@@ -137,17 +147,21 @@ def check(function, label):
                                     extent)
                 for (i, k), got in sorted(tile.items()):
                     kk = 16 * step + k
+                    if which == "A":
+                        i += 64 * group
                     want = (slot, i, kk) if k_major else (slot, kk, i)
                     if len(shape) == 2:
                         want = (0,) + want[1:]
                     if got != want:
-                        sys.exit("%s: wgmma %d, %s slot %d: element (%d, %d) "
-                                 "reads panel %s, expected %s"
-                                 % (label, step, which, slot, i, k, got[1:],
-                                    want[1:]))
-        print("%s: wgmma m64n%dk16 #%d: A %s-major, B %s-major, tiles match"
+                        sys.exit("%s: wgmma %d, %s slot %d warpgroup %d: "
+                                 "element (%d, %d) reads panel %s, expected "
+                                 "%s" % (label, step, which, slot, group, i,
+                                         k, got[1:], want[1:]))
+        print("%s: wgmma m64n%dk16 #%d: A %s-major, B %s-major, %d "
+              "warpgroup%s, tiles match"
               % (label, n, step, "K" if a_layout == "row" else "M",
-                 "K" if b_layout == "col" else "N"))
+                 "K" if b_layout == "col" else "N", groups,
+                 "s" if groups > 1 else ""))
         step += 1
 
 
@@ -155,8 +169,11 @@ def main():
     text = sys.stdin.read()
     for chunk in text.split("// -----"):
         name = re.search(r"func\.func @(\w+)", chunk)
-        if name:
-            check(Function(chunk.splitlines()), name.group(1))
+        block = re.search(r"known_block_size = array<i32: (\d+), (\d+), "
+                          r"(\d+)>", chunk)
+        if name and block:
+            check(Function(chunk.splitlines()), name.group(1),
+                  [int(d) for d in block.groups()])
 
 
 if __name__ == "__main__":

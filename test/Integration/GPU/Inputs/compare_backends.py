@@ -92,7 +92,8 @@ def backend_flags(backend, args):
     if backend == "cpu":
         return ["--bf16-dot", "off"]
     return ["--gpu-gemm", args.gpu_gemm] + (
-        ["--gpu-wgmma"] if args.gpu_wgmma else [])
+        ["--gpu-wgmma"] if args.gpu_wgmma else []) + (
+        ["--gpu-tile", args.gpu_tile] if args.gpu_tile else [])
 
 
 def run_graph(path, entry, args, seed, tmp, tally, name):
@@ -171,6 +172,7 @@ def main():
     parser.add_argument("--gpu-gemm", default="codegen",
                         choices=["codegen", "library", "auto"])
     parser.add_argument("--gpu-wgmma", action="store_true")
+    parser.add_argument("--gpu-tile", metavar="M,N,WARP_M,WARP_N")
     args = parser.parse_intermixed_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
