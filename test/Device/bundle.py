@@ -55,6 +55,11 @@ CASES += [(ODD, e, amp, "wgmma")
                     "f16_operands") for amp in ("fp16", "bf16")]
 CASES += [(f"examples/{g}.mlir", g, "bf16", "wgmma")
           for g in ("mlp_grad", "conv_block")]
+# Blocks of two warpgroups (128 x 64).
+CASES += [(ODD, e, "fp16", "wgmma2") for e in ("odd", "batch",
+                                               "f16_operands")]
+CASES += [(ODD, "bias_act", "bf16", "wgmma2"),
+          ("examples/mlp_grad.mlir", "mlp_grad", "bf16", "wgmma2")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
@@ -71,9 +76,13 @@ def case_name(name, amp, gemm):
 
 def gpu_flags(gemm):
     """mp-run's flags for a case's way of computing contractions: --gpu-gemm
-    codegen|library|auto, or "wgmma" (generated, on wgmma)."""
+    codegen|library|auto, or "wgmma" (generated, on wgmma; "wgmma2" in
+    blocks of two warpgroups)."""
     if gemm == "wgmma":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma"]
+    if gemm == "wgmma2":
+        return ["--gpu-gemm", "codegen", "--gpu-wgmma", "--gpu-tile",
+                "128,64,32,32", "--gpu-double-buffer=false"]
     return ["--gpu-gemm", gemm]
 DATASET = os.environ.get("MP_DATASET_DIR", "/usr/share/datasets/fashion-mnist")
 
