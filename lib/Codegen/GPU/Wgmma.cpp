@@ -247,12 +247,21 @@ static bool accumulatesOnto(const MmaTile &next, const MmaTile &previous) {
   return true;
 }
 
+/// The accumulator operands of `tile`: the vector<2x2xf32> of
+/// nvgpu.mma.sync, the 4 f32 of the bf16 nvvm.mma.sync.
+static SmallVector<Value> getAccumulatorOperands(const MmaTile &tile) {
+  if (auto mma = dyn_cast<NVVM::MmaOp>(tile.op))
+    return llvm::to_vector(mma.getOperandC());
+  return {cast<nvgpu::MmaSyncOp>(tile.op).getMatrixC()};
+}
+
 /// The 4 accumulators (f32; rows lane/4 and + 8, two columns each) that
 /// `tile` starts from, as values available at the builder's point.
 static SmallVector<Value> getAccumulators(OpBuilder &b, const MmaTile &tile) {
-  if (auto mma = dyn_cast<NVVM::MmaOp>(tile.op))
-    return llvm::to_vector(mma.getOperandC());
-  Value c = cast<nvgpu::MmaSyncOp>(tile.op).getMatrixC();
+  SmallVector<Value> operands = getAccumulatorOperands(tile);
+  if (isa<NVVM::MmaOp>(tile.op))
+    return operands;
+  Value c = operands.front();
   SmallVector<Value> elements;
   for (int64_t row = 0; row < 2; ++row)
     for (int64_t col = 0; col < 2; ++col)
@@ -501,13 +510,7 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
   // Each chain starts from accumulators computed before the step (the bf16
   // form extracts them from the carried vector next to each tile).
   for (auto &[column, chain] : step.byN) {
-    Operation *tile = chain.begin()->second.op;
-    SmallVector<Value> accumulators;
-    if (auto mma = dyn_cast<NVVM::MmaOp>(tile))
-      llvm::append_range(accumulators, mma.getOperandC());
-    else
-      accumulators.push_back(cast<nvgpu::MmaSyncOp>(tile).getMatrixC());
-    for (Value c : accumulators) {
+    for (Value c : getAccumulatorOperands(chain.begin()->second)) {
       if (auto element = c.getDefiningOp<vector::ExtractOp>())
         c = element.getSource();
       if (!dominance.properlyDominates(c, tiles.front().op))
