@@ -6,7 +6,9 @@ its own diagnostic.
 
 Each run uses --verify-each=false so an invalid output is printed (in the
 generic form) instead of being caught; the output is then parsed and
-verified again by a plain mp-opt.
+verified again by a plain mp-opt. One mp-opt process takes every chunk
+(--split-input-file) per pass; when it crashes, the chunks run one per
+process to name the one that crashed.
 
 Usage: verify_each.py ROOT
 """
@@ -37,16 +39,35 @@ PASSES = [
 ]
 
 
-def run(args, stdin):
+MARKER = "// -----"
+SPLIT = ["--split-input-file", f"--output-split-marker={MARKER}"]
+
+
+def run(args, stdin, timeout=120):
     return subprocess.run(["mp-opt"] + args, input=stdin, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=timeout)
 
 
-def check(chunk, name, flag):
-    """None if fine, else why not."""
+def crashed(out):
+    return (out.returncode < 0 or out.returncode >= 128
+            or "Stack dump" in out.stderr)
+
+
+def run_chunks(args, chunks):
+    """Runs mp-opt once over all chunks (--split-input-file); returns the
+    process and each chunk's output, empty where mp-opt refused the chunk."""
+    out = run(SPLIT + args + ["-"], f"\n{MARKER}\n".join(chunks), timeout=900)
+    outputs = out.stdout.split(MARKER)
+    if crashed(out) or len(outputs) != len(chunks):
+        return out, None
+    return out, [o.strip() for o in outputs]
+
+
+def check_one(chunk, name, flag):
+    """None if fine, else why not: one chunk in a process of its own."""
     out = run(["--verify-each=false", "--mlir-print-op-generic",
                f"--{flag}", "-"], chunk)
-    if out.returncode < 0 or out.returncode >= 128 or "Stack dump" in out.stderr:
+    if crashed(out):
         return f"{name}: --{flag} crashed:\n{out.stderr[-2000:]}"
     if out.returncode != 0:
         return None  # refused the input with a diagnostic
@@ -56,26 +77,48 @@ def check(chunk, name, flag):
     return None
 
 
+def check_pass(chunks, names, flag):
+    """Why each chunk failed under --flag (None where it is fine). All chunks
+    go through one process; a crash reruns them one by one to name it."""
+    out, outputs = run_chunks(["--verify-each=false", "--mlir-print-op-generic",
+                               f"--{flag}"], chunks)
+    if outputs is not None:
+        # Chunks the pass refused print nothing and stay out of the re-parse.
+        done = [i for i, o in enumerate(outputs) if o]
+        again, reparsed = run_chunks([], [outputs[i] for i in done])
+        if reparsed is not None:
+            whys = [None] * len(chunks)
+            for i, o in zip(done, reparsed):
+                if not o:
+                    whys[i] = (f"{names[i]}: --{flag} emitted invalid IR:\n"
+                               f"{again.stderr[-2000:]}")
+            return whys
+    return [check_one(c, n, flag) for c, n in zip(chunks, names)]
+
+
 def main():
     root = sys.argv[1]
     files = sorted(glob.glob(os.path.join(root, "test", "**", "*.mlir"),
                              recursive=True)
                    + glob.glob(os.path.join(root, "examples", "**", "*.mlir"),
                                recursive=True))
-    jobs = []
+    chunks, names = [], []
     for path in files:
-        text = open(path).read()
-        for i, chunk in enumerate(text.split("// -----")):
-            # Inputs that do not parse and verify are the parser's tests.
-            if run(["-"], chunk).returncode != 0:
-                continue
-            name = f"{os.path.relpath(path, root)}#{i}"
-            jobs += [(chunk, name, flag) for flag in PASSES]
+        for i, chunk in enumerate(open(path).read().split(MARKER)):
+            chunks.append(chunk)
+            names.append(f"{os.path.relpath(path, root)}#{i}")
+    # Inputs that do not parse and verify are the parser's tests.
+    _, parsed = run_chunks([], chunks)
+    keep = [i for i, o in enumerate(parsed) if o]
+    chunks = [chunks[i] for i in keep]
+    names = [names[i] for i in keep]
     tally = Tally()
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for why in pool.map(lambda job: check(*job), jobs):
-            tally.record(why is None, why)
-    print(f"{len(jobs)} runs of {len(PASSES)} passes")
+        for whys in pool.map(lambda flag: check_pass(chunks, names, flag),
+                             PASSES):
+            for why in whys:
+                tally.record(why is None, why)
+    print(f"{len(chunks) * len(PASSES)} runs of {len(PASSES)} passes")
     return tally.finish()
 
 
