@@ -72,11 +72,15 @@ using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
-constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76;
+constexpr int kComputeCapabilityMajor = 75, kComputeCapabilityMinor = 76,
+              kMaxSharedMemoryPerBlockOptin = 97;
+constexpr int kFuncMaxDynamicSharedSizeBytes = 8;
+/// The shared memory every kernel may take without opting in.
+constexpr int32_t kDefaultSharedMemoryLimit = 48 * 1024;
 constexpr unsigned kMemAttachGlobal = 1;
 constexpr int kMemLocationTypeDevice = 1;
-constexpr CUresult kNoBinaryForGpu = 209, kUnsupportedPtxVersion = 222,
-                   kNotReady = 600;
+constexpr CUresult kInvalidValue = 1, kNoBinaryForGpu = 209,
+                   kUnsupportedPtxVersion = 222, kNotReady = 600;
 
 /// The driver entry points the backend uses, resolved from libcuda.
 struct Driver {
@@ -93,6 +97,7 @@ struct Driver {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, CUstream, void **,
                              void **);
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuStreamQuery)(CUstream);
@@ -141,6 +146,10 @@ struct Cuda {
   /// modules in the order they were loaded, the order of the IR's
   /// gpu.binary ops).
   std::map<CUfunction, std::string> kernels;
+  /// The dynamic shared memory each kernel was allowed beyond 48 KiB.
+  std::map<CUfunction, int32_t> sharedMemoryAllowed;
+  /// The most shared memory a block gets on the device (0: unknown).
+  int maxSharedMemoryPerBlock = 0;
   std::map<CUmodule, int> moduleNumbers;
   /// The stream every launch uses.
   CUstream stream = nullptr;
@@ -474,6 +483,35 @@ struct Cuda {
   /// Loads the driver and makes the device's primary context current on
   /// the calling thread; false (with `unusable` set) if it cannot.
   bool ensure();
+
+  /// Lets `function` take `bytes` of dynamic shared memory, more than the
+  /// 48 KiB a kernel takes without opting in (mp-gpu-dynamic-shared-memory's
+  /// kernels); false (recorded) if the device cannot give them.
+  bool allowSharedMemory(CUfunction function, int32_t bytes) {
+    int32_t &allowed = sharedMemoryAllowed[function];
+    if (bytes <= allowed)
+      return true;
+    const std::string &kernel = kernels[function];
+    if (maxSharedMemoryPerBlock > 0 && bytes > maxSharedMemoryPerBlock) {
+      if (pending.empty()) {
+        pending = "kernel " + kernel + " needs " + std::to_string(bytes) +
+                  " bytes of shared memory, more than a block gets on " +
+                  deviceName + " (" + std::to_string(maxSharedMemoryPerBlock) +
+                  "); compile it with smaller tiles (mp-lower-to-gpu tile-m, "
+                  "tile-n)";
+        pendingResult = kInvalidValue;
+      }
+      return false;
+    }
+    if (!check(api.cuFuncSetAttribute(function, kFuncMaxDynamicSharedSizeBytes,
+                                      bytes),
+               "cuFuncSetAttribute(" + kernel +
+                   ", CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, " +
+                   std::to_string(bytes) + ")"))
+      return false;
+    allowed = bytes;
+    return true;
+  }
   mp_status takeError() {
     if (pending.empty())
       return MP_OK;
@@ -513,6 +551,7 @@ bool Cuda::ensure() {
     resolve("cuModuleUnload", d.cuModuleUnload);
     resolve("cuModuleGetFunction", d.cuModuleGetFunction);
     resolve("cuLaunchKernel", d.cuLaunchKernel);
+    resolve("cuFuncSetAttribute", d.cuFuncSetAttribute);
     resolve("cuStreamCreate", d.cuStreamCreate);
     resolve("cuStreamSynchronize", d.cuStreamSynchronize);
     resolve("cuStreamQuery", d.cuStreamQuery);
@@ -586,6 +625,9 @@ bool Cuda::ensure() {
       return false;
     }
     deviceName = name;
+    if (api.cuDeviceGetAttribute(&maxSharedMemoryPerBlock,
+                                 kMaxSharedMemoryPerBlockOptin, dev) != 0)
+      maxSharedMemoryPerBlock = 0;
     auto isSet = [](const char *var) {
       const char *value = std::getenv(var);
       return value && *value && std::strcmp(value, "0") != 0;
@@ -651,10 +693,13 @@ void *mgpuModuleGetFunction(void *module, const char *name) {
     return nullptr;
   CUfunction function = nullptr;
   if (cuda.check(cuda.api.cuModuleGetFunction(&function, module, name),
-                 std::string("cuModuleGetFunction(") + name + ")"))
-    cuda.kernels.emplace(function,
-                         std::string(name) + " in module #" +
-                             std::to_string(cuda.moduleNumbers[module]));
+                 std::string("cuModuleGetFunction(") + name + ")")) {
+    // A handle of an unloaded module's kernel may come back for another.
+    cuda.kernels.insert_or_assign(
+        function, std::string(name) + " in module #" +
+                      std::to_string(cuda.moduleNumbers[module]));
+    cuda.sharedMemoryAllowed.erase(function);
+  }
   return function;
 }
 
@@ -684,6 +729,9 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   if (gridX == 0 || gridY == 0 || gridZ == 0)
     return; // an empty grid: nothing to do (the driver rejects it)
+  if (sharedMemory > kDefaultSharedMemoryLimit &&
+      !cuda.allowSharedMemory(function, sharedMemory))
+    return;
   mp_runtime::cuda::startLaunch(cuda.kernels[function]);
   CUresult result =
       cuda.api.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,

@@ -621,11 +621,11 @@ TEST(CudaBackendTest, ProbeAndAuto) {
 }
 
 // Calls the fake module's `twice` `calls` times; "ok" or the first error.
-std::string callTwice(int calls) {
+std::string callTwice(int calls, const char *name = "twice") {
   mp_module *module = nullptr;
   mp_entry *entry = nullptr;
   if (mp_module_load(MP_FAKE_GPU_MODULE, "cuda", &module) != MP_OK ||
-      mp_module_find_entry(module, "twice", &entry) != MP_OK)
+      mp_module_find_entry(module, name, &entry) != MP_OK)
     return mp_last_error();
   std::vector<float> input(1000);
   for (int i = 0; i < 1000; ++i)
@@ -891,6 +891,44 @@ TEST(CudaBackendTest, FailingLaunches) {
       },
       "^call 0: CUDA backend: cuLaunchKernel\\(double_kernel in module #0\\): "
       "CUDA error 999\n");
+}
+
+// A kernel launched with more than 48 KiB of shared memory (a 128 x 128 GEMM
+// block) is allowed it once; more than the device gives a block, or a
+// failing cuFuncSetAttribute, fails the call with the kernel and the bytes.
+TEST(CudaBackendTest, DynamicSharedMemory) {
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        std::string result = callTwice(3, "twice_shared");
+        finish(result + " | attribute set " +
+               std::to_string(driverCalls("cuFuncSetAttribute")) +
+               " | launches " + std::to_string(driverCalls("cuLaunchKernel")));
+      },
+      "^ok \\| attribute set 1 \\| launches 3\n");
+  // Without the attribute the fake driver refuses the launch, as CUDA does.
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver("cuFuncSetAttribute:1");
+        finish(callTwice(1, "twice_shared"));
+      },
+      "^call 0: CUDA backend: cuFuncSetAttribute\\(double_kernel in module "
+      "#0, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 98304\\): "
+      "CUDA_ERROR_INVALID_VALUE\n");
+  EXPECT_SCENARIO(
+      {
+        useFakeDriver();
+        setenv("MP_FAKE_CUDA_SHARED", "65536", 1);
+        std::string result = callTwice(1, "twice_shared");
+        finish(result + " | attribute set " +
+               std::to_string(driverCalls("cuFuncSetAttribute")) +
+               " | launches " + std::to_string(driverCalls("cuLaunchKernel")));
+      },
+      "^call 0: CUDA backend: kernel double_kernel in module #0 needs 98304 "
+      "bytes of shared memory, more than a block gets on mp fake GPU "
+      "\\(65536\\); compile it with smaller tiles \\(mp-lower-to-gpu "
+      "tile-m, tile-n\\) \\| attribute set 0 \\| "
+      "launches 0\n");
 }
 
 // Out of device memory: the pool gives its cached blocks back to the driver

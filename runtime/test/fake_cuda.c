@@ -11,6 +11,11 @@
  *                                        commas;
  *   MP_FAKE_CUDA_SM=NN                   the device's compute capability
  *                                        (default 80);
+ *   MP_FAKE_CUDA_SHARED=BYTES            the most shared memory a block
+ *                                        gets (default 232448, 227 KiB); a
+ *                                        launch with more than 48 KiB
+ *                                        fails unless cuFuncSetAttribute
+ *                                        allowed the kernel that much;
  *   MP_FAKE_CUDA_MEMORY=BYTES            managed memory available (default:
  *                                        no limit);
  *   MP_FAKE_CUDA_TRACE=1                 each launch, stream and event
@@ -170,11 +175,28 @@ CUresult cuDeviceGetName(char *name, int length, int device) {
   return enter("cuDeviceGetName");
 }
 
+static int maxSharedMemory(void) {
+  const char *shared = getenv("MP_FAKE_CUDA_SHARED");
+  return shared ? atoi(shared) : 232448;
+}
+
 CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
   (void)device;
   const char *sm = getenv("MP_FAKE_CUDA_SM");
   int version = sm ? atoi(sm) : 80;
-  *value = attribute == 75 ? version / 10 : version % 10;
+  switch (attribute) {
+  case 75: /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
+    *value = version / 10;
+    break;
+  case 76: /* ..._MINOR */
+    *value = version % 10;
+    break;
+  case 97: /* CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN */
+    *value = maxSharedMemory();
+    break;
+  default:
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  }
   return enter("cuDeviceGetAttribute");
 }
 
@@ -204,6 +226,20 @@ CUresult cuModuleUnload(void *m) {
 }
 
 static int function, hostFunction;
+/* The dynamic shared memory the kernels were allowed
+   (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES; one for all). */
+static unsigned sharedAllowed = 48 * 1024;
+
+CUresult cuFuncSetAttribute(void *f, int attribute, int value) {
+  (void)f;
+  CUresult result = enter("cuFuncSetAttribute");
+  if (result)
+    return result;
+  if (attribute != 8 || value < 0 || value > maxSharedMemory())
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
+  sharedAllowed = (unsigned)value;
+  return 0;
+}
 CUresult cuModuleGetFunction(void **out, void *m, const char *name) {
   (void)m;
   *out = strncmp(name, "host_", 5) == 0 ? &hostFunction : &function;
@@ -214,8 +250,10 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
                         unsigned bx, unsigned by, unsigned bz, unsigned shared,
                         void *stream, void **params, void **extra) {
   (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz;
-  (void)shared, (void)extra;
+  (void)extra;
   CUresult result = enter("cuLaunchKernel");
+  if (!result && shared > sharedAllowed)
+    return 1; /* CUDA_ERROR_INVALID_VALUE */
   if (!result && f == &hostFunction) {
     Work work = {kHostKernel, *(void **)params[1],           NULL,
                  0,           *(void (**)(void *))params[0], NULL};

@@ -47,15 +47,15 @@ typedef struct {
   int64_t offset, sizes[1], strides[1];
 } Memref1D;
 
-/* twice(x) = x + x over f32[1000]. */
-const char _mp_sig_twice[] = "f32[1000]->f32[1000]";
-void _mp_entry_twice(void **args) {
+/* x + x over f32[1000], by a kernel launched with `shared` bytes of dynamic
+   shared memory. */
+static void twice(void **args, int32_t shared) {
   Memref1D *out = (Memref1D *)args[0];
   Memref1D *x = (Memref1D *)args[1];
   float *data = (float *)_mlir_memref_to_llvm_alloc(1000 * sizeof(float));
   void *stream = mgpuStreamCreate();
   void *params[] = {&x->aligned, &data};
-  mgpuLaunchKernel(kernel, 4, 1, 1, 256, 1, 1, 0, stream, params, NULL, 2);
+  mgpuLaunchKernel(kernel, 4, 1, 1, 256, 1, 1, shared, stream, params, NULL, 2);
   mgpuStreamSynchronize(stream);
   mgpuStreamDestroy(stream);
   for (int i = 0; i < 1000; ++i)
@@ -65,6 +65,14 @@ void _mp_entry_twice(void **args) {
   out->sizes[0] = 1000;
   out->strides[0] = 1;
 }
+
+/* twice(x) = x + x over f32[1000]. */
+const char _mp_sig_twice[] = "f32[1000]->f32[1000]";
+void _mp_entry_twice(void **args) { twice(args, 0); }
+
+/* The same with 96 KiB of shared memory (a 128 x 128 GEMM block's). */
+const char _mp_sig_twice_shared[] = "f32[1000]->f32[1000]";
+void _mp_entry_twice_shared(void **args) { twice(args, 96 * 1024); }
 
 typedef struct {
   int64_t *allocated, *aligned;

@@ -60,6 +60,9 @@ CASES += [(ODD, e, "fp16", "wgmma2") for e in ("odd", "batch",
                                                "f16_operands")]
 CASES += [(ODD, "bias_act", "bf16", "wgmma2"),
           ("examples/mlp_grad.mlir", "mlp_grad", "bf16", "wgmma2")]
+# Blocks of 128 x 128 on mma.sync, whose 96 KiB of shared memory is dynamic.
+CASES += [(ODD, e, "fp16", "tile128") for e in ("odd", "f16_operands")]
+CASES += [("examples/mlp_grad.mlir", "mlp_grad", "bf16", "tile128")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
@@ -77,12 +80,15 @@ def case_name(name, amp, gemm):
 def gpu_flags(gemm):
     """mp-run's flags for a case's way of computing contractions: --gpu-gemm
     codegen|library|auto, or "wgmma" (generated, on wgmma; "wgmma2" in
-    blocks of two warpgroups)."""
+    blocks of two warpgroups, double-buffered: dynamic shared memory with
+    wgmma's alignment), or "tile128" (generated in blocks of 128 x 128)."""
     if gemm == "wgmma":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma"]
     if gemm == "wgmma2":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma", "--gpu-tile",
-                "128,64,32,32", "--gpu-double-buffer=false"]
+                "128,64,32,32"]
+    if gemm == "tile128":
+        return ["--gpu-gemm", "codegen", "--gpu-tile", "128,128,32,32"]
     return ["--gpu-gemm", gemm]
 DATASET = os.environ.get("MP_DATASET_DIR", "/usr/share/datasets/fashion-mnist")
 

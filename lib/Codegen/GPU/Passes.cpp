@@ -207,6 +207,9 @@ static void addTargetStage(OpPassManager &pm,
     pm.addPass(createGPUWgmmaVariantsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUSwizzlePanelsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
+  // Over 48 KiB (a 128 x 128 GEMM block) a kernel's buffers must be dynamic
+  // shared memory.
+  pm.addPass(createGPUDynamicSharedMemoryPass());
   pm.addPass(createConvertNVGPUToNVVMPass());
   // Masked transfers (the tile copies at a GEMM's edges) as checked loads
   // and stores.

@@ -672,6 +672,52 @@ def GPUAlignWorkgroupBuffersPass : Pass<"mp-gpu-align-workgroup-buffers"> {
   ];
 }
 
+def GPUDynamicSharedMemoryPass
+    : Pass<"mp-gpu-dynamic-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Move the workgroup buffers of big kernels to dynamic shared "
+                "memory";
+  let description = [{
+    A CUDA kernel may declare at most 48 KiB of static shared memory; more
+    (up to 163 KiB a block on sm_80, 227 KiB on sm_90) must be dynamic
+    shared memory that the launch asks for and the kernel opts into. For
+    each outlined kernel whose workgroup attributions take more than
+    `static-limit` bytes (each at its `llvm.align`), this pass replaces
+    them with `memref.view`s at fixed offsets of one
+    `gpu.dynamic_shared_memory` buffer and gives every `gpu.launch_func`
+    of the kernel that many bytes as its `dynamic_shared_memory_size` (the
+    runtime raises the kernel's `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_
+    BYTES` to it). Where a buffer needs more alignment than the dynamic
+    buffer's 16 bytes (wgmma's 1024), the views start at the buffer's first
+    address so aligned, and the launch asks for the bytes that may cost. A
+    chip variant (`mp.gpu_chip_variants`) counts for its module's launches.
+    A kernel that needs more than a block gets on one of its module's
+    chips is an error naming the kernel, the bytes and the chip. Part of
+    `mp-lower-to-gpu` (after `mp-gpu-align-workgroup-buffers`).
+
+    ```mlir
+    gpu.func @k() workgroup(%c : memref<128x128xf32, #wg>) kernel
+    // becomes
+    gpu.func @k() kernel {
+      %0 = gpu.dynamic_shared_memory : memref<?xi8, #wg>
+      %c = memref.view %0[%c0][] : memref<?xi8, #wg> to memref<128x128xf32, #wg>
+    // and its launches
+    gpu.launch_func @m::@k ... dynamic_shared_memory_size %c65536_i32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"staticLimit", "static-limit", "int64_t", /*default=*/"49152",
+           "Bytes of workgroup buffers a kernel keeps as static shared "
+           "memory (more become dynamic)">,
+  ];
+  let statistics = [
+    Statistic<"numDynamic", "dynamic",
+              "Kernels given dynamic shared memory">,
+  ];
+}
+
 def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
   let summary = "Swizzle the GEMM panels in shared memory against bank "
                 "conflicts";

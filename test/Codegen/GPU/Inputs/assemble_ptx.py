@@ -10,9 +10,13 @@ mma.sync.aligned.m16n8k16.row.col.f32.TYPE.TYPE.f32 and every wgmma
 wgmma.mma_async.sync.aligned.m64nNk16.f32.TYPE.TYPE (f32 accumulation, the
 policy's type); others are reported and fail.
 
+A kernel with more than 48 KiB of static shared memory fails: CUDA launches
+only dynamic shared memory beyond that (mp-gpu-dynamic-shared-memory).
+Kernels with dynamic shared memory (`.extern .shared`) are counted.
+
 Usage: assemble_ptx.py PTXAS DIR [MLIR_FILE] [--mma TYPE]
 Prints 'N PTX files, F failed, G GEMM kernels, S spilling GEMMs' and, if
-any, ', W on wgmma'; exit status 1 if a PTX does not assemble or an mma is
+any, ', W on wgmma' and ', D with dynamic shared memory'; exit status 1 if a PTX does not assemble or an mma is
 of another type.
 """
 import argparse
@@ -55,7 +59,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     if args.mlir:
         extract(args.mlir, out)
-    failures = gemms = spilling_gemms = wgmmas = 0
+    failures = gemms = spilling_gemms = wgmmas = dynamic = 0
     paths = sorted(glob.glob(os.path.join(out, "*.ptx")))
     for path in paths:
         name, chip = os.path.basename(path)[:-len(".ptx")].rsplit(".", 1)
@@ -85,6 +89,13 @@ def main():
         spilled = sum(int(a) + int(b) for a, b in spills)
         regs = max([int(r) for r in re.findall(r'Used (\d+) registers',
                                                run.stderr)] or [0])
+        smem = max([int(b) for b in re.findall(r'(\d+) bytes smem',
+                                               run.stderr)] or [0])
+        if smem > 48 * 1024:
+            failures += 1
+            print(f"{name} {chip}: {smem} bytes of static shared memory, "
+                  "more than the 48 KiB a launch allows")
+        dynamic += ".extern .shared" in text
         gemms += gemm
         wgmmas += wgmma
         spilling_gemms += gemm and spilled > 0
@@ -92,7 +103,8 @@ def main():
               f"{spilled} bytes spilled")
     print(f"{len(paths)} PTX files, {failures} failed, {gemms} GEMM kernels, "
           f"{spilling_gemms} spilling GEMMs"
-          + (f", {wgmmas} on wgmma" if wgmmas else ""))
+          + (f", {wgmmas} on wgmma" if wgmmas else "")
+          + (f", {dynamic} with dynamic shared memory" if dynamic else ""))
     return 1 if failures or not paths else 0
 
 
