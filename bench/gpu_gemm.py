@@ -5,7 +5,7 @@ panels single-buffered without cp.async; "codegen-128x64" and
 "codegen-128x128" with blocks of 128 x 64 and 128 x 128, whose shared memory
 passes 48 KiB and is dynamic; "codegen-wgmma" with Hopper's wgmma.mma_async
 on sm_90a, blocks of 64 x 64 on mma.sync elsewhere; "codegen-wgmma-128x64"
-with two warpgroups per block) and
+and "codegen-wgmma-128x128" with two warpgroups per block) and
 its cuBLASLt calls
 (--gpu-gemm library) against
 PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
@@ -53,6 +53,10 @@ PATHS = {
     # Two warpgroups, 128 x 64 (as codegen-128x64).
     "codegen-wgmma-128x64": ["--gpu-gemm", "codegen", "--gpu-wgmma",
                              "--gpu-tile", "128,64,32,32"],
+    # Two warpgroups of 64 x 128 (m64n128k16; B's panel in 64-column
+    # blocks).
+    "codegen-wgmma-128x128": ["--gpu-gemm", "codegen", "--gpu-wgmma",
+                              "--gpu-tile", "128,128,32,32"],
     "library": ["--gpu-gemm", "library"],
 }
 

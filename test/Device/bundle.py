@@ -60,9 +60,12 @@ CASES += [(ODD, e, "fp16", "wgmma2") for e in ("odd", "batch",
                                                "f16_operands")]
 CASES += [(ODD, "bias_act", "bf16", "wgmma2"),
           ("examples/mlp_grad.mlir", "mlp_grad", "bf16", "wgmma2")]
-# Blocks of 128 x 128 on mma.sync, whose 96 KiB of shared memory is dynamic.
+# Blocks of 128 x 128 on mma.sync, whose 96 KiB of shared memory is dynamic,
+# and on wgmma (m64n128k16, B's and A^T's panels in 64-column blocks).
 CASES += [(ODD, e, "fp16", "tile128") for e in ("odd", "f16_operands")]
 CASES += [("examples/mlp_grad.mlir", "mlp_grad", "bf16", "tile128")]
+CASES += [(ODD, e, "fp16", "wgmma-n128") for e in ("odd", "transposed_relu")]
+CASES += [("examples/mlp_grad.mlir", "mlp_grad", "bf16", "wgmma-n128")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
@@ -81,12 +84,16 @@ def gpu_flags(gemm):
     """mp-run's flags for a case's way of computing contractions: --gpu-gemm
     codegen|library|auto, or "wgmma" (generated, on wgmma; "wgmma2" in
     blocks of two warpgroups, double-buffered: dynamic shared memory with
-    wgmma's alignment), or "tile128" (generated in blocks of 128 x 128)."""
+    wgmma's alignment; "wgmma-n128" in blocks of 128 x 128), or "tile128"
+    (generated in blocks of 128 x 128)."""
     if gemm == "wgmma":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma"]
     if gemm == "wgmma2":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma", "--gpu-tile",
                 "128,64,32,32"]
+    if gemm == "wgmma-n128":
+        return ["--gpu-gemm", "codegen", "--gpu-wgmma", "--gpu-tile",
+                "128,128,32,32"]
     if gemm == "tile128":
         return ["--gpu-gemm", "codegen", "--gpu-tile", "128,128,32,32"]
     return ["--gpu-gemm", gemm]

@@ -16,9 +16,10 @@ parameters after step 3 (skipped) must equal those after step 2 bit for
 bit. Where compute-sanitizer is found (PATH, /usr/local/cuda/bin), one
 training step of each fp16 case runs under its memcheck and racecheck
 tools, which must report 0 errors. Cases compiled with --gpu-wgmma (name
-ending in -wgmma, or -wgmma2 for blocks of two warpgroups) run wgmma on
-sm_90a GPUs and mma.sync on the others; -wgmma2 and -tile128 (blocks of
-128 x 128) cases launch kernels with dynamic shared memory.
+ending in -wgmma, or -wgmma2 and -wgmma-n128 for blocks of two
+warpgroups) run wgmma on sm_90a GPUs and mma.sync on the others; the
+-wgmma2, -wgmma-n128 and -tile128 (128 x 128 on mma.sync) cases launch
+kernels with dynamic shared memory.
 Prints one line per case and 'N passed, N failed'; --repeat N also times
 both backends.
 

@@ -17,6 +17,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "Wgmma.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -72,13 +74,19 @@ static SmallVector<Value> getViews(BlockArgument buffer) {
 
 /// Swizzles `panel` (a workgroup buffer of 16-bit elements) with its
 /// `views`; false, changing nothing, if one of their uses is not
-/// an access this understands or its rows are not whole chunks.
-static bool swizzle(BlockArgument panel, ArrayRef<Value> views) {
+/// an access this understands or its rows are not whole chunks. With
+/// `split` (a panel that wgmma reads), rows wider than a line are laid out
+/// as their blocks of a line's width one after the other (kSplitPanelRows).
+static bool swizzle(BlockArgument panel, ArrayRef<Value> views, bool split) {
   auto type = cast<MemRefType>(panel.getType());
   int64_t rowBytes = type.getShape().back() * type.getElementTypeBitWidth() / 8;
   int64_t chunks = rowBytes / kChunkBytes;
   if (type.getRank() < 2 || rowBytes % kChunkBytes != 0 || chunks < 2 ||
       !llvm::isPowerOf2_64(chunks))
+    return false;
+  split = split && rowBytes > kLineBytes;
+  int64_t rows = type.getShape()[type.getRank() - 2];
+  if (split && rows % kSplitPanelRows != 0)
     return false;
   SmallVector<MutableOperandRange> accesses;
   for (Value view : views) {
@@ -102,8 +110,23 @@ static bool swizzle(BlockArgument panel, ArrayRef<Value> views) {
   int64_t elementsPerChunk = type.getShape().back() / chunks;
   MLIRContext *context = panel.getContext();
   AffineExpr row = getAffineDimExpr(0, context);
-  AffineMap bitsMap = AffineMap::get(
-      1, 0, (row.floorDiv(rowsPerLine) % period) * elementsPerChunk);
+  AffineExpr column = getAffineDimExpr(1, context);
+  // The line of (row, column): with `split`, line-wide block b of row r is
+  // line b * rows + r, and the panel's rows (of `blocks` lines) hold the
+  // lines in order.
+  AffineExpr line = row;
+  AffineMap rowMap, columnMap;
+  if (split) {
+    int64_t lineElements = type.getShape().back() * kLineBytes / rowBytes;
+    int64_t blocks = rowBytes / kLineBytes;
+    line = column.floorDiv(lineElements) * rows + row;
+    rowMap = AffineMap::get(2, 0, line.floorDiv(blocks));
+    columnMap = AffineMap::get(
+        2, 0, (line % blocks) * lineElements + column % lineElements);
+  }
+  AffineMap bitsMap =
+      AffineMap::get(split ? 2 : 1, 0,
+                     (line.floorDiv(rowsPerLine) % period) * elementsPerChunk);
   OpBuilder builder(context);
   for (MutableOperandRange &range : accesses) {
     Operation *access = range.getOwner();
@@ -111,8 +134,17 @@ static bool swizzle(BlockArgument panel, ArrayRef<Value> views) {
         llvm::map_range(range, [](OpOperand &o) { return o.get(); }));
     builder.setInsertionPoint(access);
     Location loc = access->getLoc();
-    Value bits = affine::AffineApplyOp::create(builder, loc, bitsMap,
-                                               indices[indices.size() - 2]);
+    SmallVector<Value, 2> rowColumn{indices[indices.size() - 2],
+                                    indices.back()};
+    Value bits = affine::AffineApplyOp::create(
+        builder, loc, bitsMap,
+        ArrayRef<Value>(rowColumn).take_front(bitsMap.getNumDims()));
+    if (split) {
+      indices[indices.size() - 2] =
+          affine::AffineApplyOp::create(builder, loc, rowMap, rowColumn);
+      indices.back() =
+          affine::AffineApplyOp::create(builder, loc, columnMap, rowColumn);
+    }
     indices.back() = arith::XOrIOp::create(builder, loc, indices.back(), bits);
     range.assign(ValueRange(indices));
   }
@@ -138,7 +170,7 @@ struct GPUSwizzlePanelsPass
                                   llvm::IsaPred<nvgpu::LdMatrixOp>);
             }))
           continue;
-        if (swizzle(buffer, views)) {
+        if (swizzle(buffer, views, /*split=*/wgmma)) {
           ++numSwizzled;
           continue;
         }

@@ -131,8 +131,14 @@ struct PanelRead {
 struct Side {
   PanelRead read;
   MemRefType type;
-  /// Bytes per panel row (the swizzle mode's width).
+  /// Bytes per panel row.
   int64_t rowBytes;
+  /// The swizzle mode's width: the row, or for an M/N-major panel of wider
+  /// rows (128 or 256 columns) the 128 bytes of each of the column blocks
+  /// that mp-gpu-swizzle-panels lays out one after the other.
+  int64_t lineBytes;
+  /// The distance between those blocks (0: one block).
+  int64_t blockBytes;
 };
 
 /// A K step that one wgmma per 16 of K computes: its two sides, its tiles
@@ -140,7 +146,7 @@ struct Side {
 /// the last tile in program order (where the wgmmas go).
 struct WgmmaStep {
   Side a, b;
-  int64_t n;
+  int64_t m, n;
   std::map<int64_t, std::map<int64_t, MmaTile>> byN;
   SmallVector<int64_t> steps;
   Operation *last;
@@ -336,17 +342,22 @@ static std::optional<PanelRead> getPanelRead(const WarpgroupKernel &kernel,
 /// 32-45, base offset 0 (the panels start at 1024-byte boundaries and
 /// slices move within a pattern's rows or by whole patterns), swizzle mode
 /// in 62-63 (1: 128-byte, 2: 64-byte, 3: 32-byte rows). The stride byte
-/// offset is the distance between groups of 8 rows (8 panel rows); the
-/// leading byte offset is unused by these layouts (K-major: within the
-/// swizzle width; M/N-major: the tile is one swizzle width wide) and set
-/// to 16 bytes for K-major, as CUTLASS does, and to the stride for M/N-major.
+/// offset is the distance between groups of 8 rows (8 lines of the swizzle
+/// width). The leading byte offset is, for an M/N-major panel of several
+/// 64-column blocks, the distance between the blocks (the canonical layout
+/// ((8,8,m),(8,k)) : ((1,8,LBO),(64,SBO)) of 16-bit elements, as CUTLASS
+/// writes it); otherwise the layouts do not use it (K-major: within the
+/// swizzle width; M/N-major: the tile is one block wide) and it is 16 bytes
+/// for K-major, as CUTLASS sets it, and the stride for M/N-major.
 static Value buildDescriptor(OpBuilder &b, Location loc, const Side &side,
                              Value panelAddress, int64_t k) {
   int64_t elementBytes = side.type.getElementTypeBitWidth() / 8;
-  int64_t offset = side.read.kMajor ? k * elementBytes : k * side.rowBytes;
-  uint64_t mode = side.rowBytes == 128 ? 1 : side.rowBytes == 64 ? 2 : 3;
-  uint64_t stride = 8 * side.rowBytes;
-  uint64_t leading = side.read.kMajor ? 16 : stride;
+  int64_t offset = side.read.kMajor ? k * elementBytes : k * side.lineBytes;
+  uint64_t mode = side.lineBytes == 128 ? 1 : side.lineBytes == 64 ? 2 : 3;
+  uint64_t stride = 8 * side.lineBytes;
+  uint64_t leading = side.read.kMajor  ? 16
+                     : side.blockBytes ? side.blockBytes
+                                       : stride;
   uint64_t fields = ((leading >> 4) << 16) | ((stride >> 4) << 32) | mode << 62;
   Type i64 = b.getI64Type();
   auto constant = [&](uint64_t v) -> Value {
@@ -417,9 +428,16 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
     if (!type.hasStaticShape() || type.getElementTypeBitWidth() != 16)
       return std::nullopt;
     int64_t rowBytes = type.getShape().back() * 2;
-    if (rowBytes != 32 && rowBytes != 64 && rowBytes != 128)
+    if (rowBytes == 32 || rowBytes == 64 || rowBytes == 128)
+      return Side{read, type, rowBytes, rowBytes, 0};
+    // M/N-major rows of 128 or 256 columns: 64-column blocks of whole
+    // 8-row patterns (kSplitPanelRows).
+    int64_t rows = type.getDimSize(type.getRank() - 2);
+    if (read.kMajor || (rowBytes != 256 && rowBytes != 512) ||
+        rows % kSplitPanelRows != 0)
       return std::nullopt;
-    return Side{read, type, rowBytes};
+    return Side{read, type, rowBytes, kSplitPanelBlockBytes,
+                rows * kSplitPanelBlockBytes};
   };
   std::optional<Side> a = sideOf(*firstA), b = sideOf(*firstB);
   if (!a || !b)
@@ -441,7 +459,7 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
   // Each tile's N and K from its reads by lane 0 of each warp: A's rows must
   // be the warp's 16-row slice, B's origin the same for every warp. The
   // tiles by 8 columns of C, then by K step, each once.
-  WgmmaStep step{*a, *b, n, {}, {}, tiles.back().op};
+  WgmmaStep step{*a, *b, m, n, {}, {}, tiles.back().op};
   for (const MmaTile &tile : tiles) {
     std::optional<PanelRead> readA = getPanelRead(kernel, tile.a, 4);
     std::optional<PanelRead> readB = getPanelRead(kernel, tile.b, 2);
@@ -521,7 +539,7 @@ static std::optional<WgmmaStep> analyzeStep(const WarpgroupKernel &kernel,
 }
 
 /// The K steps of `kernel` that wgmma can compute.
-static SmallVector<WgmmaStep> analyzeKernel(const WarpgroupKernel &kernel) {
+static SmallVector<WgmmaStep, 2> analyzeKernel(const WarpgroupKernel &kernel) {
   int64_t threads =
       kernel.blockSize[0] * kernel.blockSize[1] * kernel.blockSize[2];
   if (threads <= 0 || threads % kWarpgroupSize != 0)
@@ -532,7 +550,7 @@ static SmallVector<WgmmaStep> analyzeKernel(const WarpgroupKernel &kernel) {
       blocks[op->getBlock()].push_back(
           getMmaTile(op).value_or(MmaTile{op, {}, {}}));
   });
-  SmallVector<WgmmaStep> steps;
+  SmallVector<WgmmaStep, 2> steps;
   for (auto &[block, tiles] : blocks) {
     if (llvm::any_of(tiles, [](const MmaTile &t) { return !t.a; }))
       continue;
@@ -581,12 +599,14 @@ static void rewriteStep(RewriterBase &rewriter, const WarpgroupKernel &kernel,
   Value addressA = buildPanelAddress(rewriter, loc, a);
   Value addressB = buildPanelAddress(rewriter, loc, b);
   // With several warpgroups in the block, each computes its own 64 rows of
-  // C: its A tile starts 64 rows down the (K-major) panel.
-  if (int64_t rows = a.type.getDimSize(a.type.getRank() - 2);
-      a.read.kMajor && rows > kWgmmaM)
+  // C: its A tile starts 64 rows down a K-major panel, or at the next
+  // 64-column block of an M-major one.
+  if (step.m > kWgmmaM)
     addressA = arith::AddIOp::create(
         rewriter, loc, addressA,
-        buildWarpgroupOffset(rewriter, loc, kernel, kWgmmaM * a.rowBytes));
+        buildWarpgroupOffset(rewriter, loc, kernel,
+                             a.read.kMajor ? kWgmmaM * a.rowBytes
+                                           : a.blockBytes));
   // The panels' own type: a bf16 panel is read through an f16 view by the
   // mma.syncs, not by wgmma.
   NVVM::WGMMATypes type = a.type.getElementType().isBF16()
@@ -653,7 +673,7 @@ int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
     return 0;
   WarpgroupKernel kernel{func, func.getWorkgroupAttributions(), {}, {}};
   llvm::copy(*known, kernel.blockSize.begin());
-  SmallVector<WgmmaStep> steps = analyzeKernel(kernel);
+  SmallVector<WgmmaStep, 2> steps = analyzeKernel(kernel);
   if (steps.empty())
     return 0;
   for (const WgmmaStep &step : steps)

@@ -37,6 +37,14 @@ constexpr int64_t kWarpgroupSize = 128, kWgmmaM = 64;
 /// such a boundary.
 constexpr int64_t kWgmmaPanelAlignment = 1024;
 
+/// A panel that wgmma reads with rows wider than the widest swizzle pattern
+/// (128 bytes: M- or N-major operands of 128 or 256 columns) is laid out by
+/// mp-gpu-swizzle-panels as its 64-column blocks one after the other, each
+/// a panel of 128-byte rows swizzled in the 128-byte pattern: what the
+/// descriptors' leading byte offset steps over. Its rows must be whole
+/// 8-row patterns, so that each block starts at a pattern's boundary.
+constexpr int64_t kSplitPanelRows = 8, kSplitPanelBlockBytes = 128;
+
 /// Rewrites the mma.sync chains of the outlined kernel `func` (after
 /// mp-gpu-vector-to-mma: upstream's nvgpu.mma.sync for f16, its bf16
 /// nvvm.mma.sync, both on ldmatrix'd panels) that one warpgroup computes on

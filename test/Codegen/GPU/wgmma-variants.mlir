@@ -5,6 +5,9 @@
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-m=128 warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse -o %t.wgmma128.mlir
 // RUN: FileCheck %s --check-prefix=TWO-GROUPS --input-file=%t.wgmma128.mlir
 // RUN: %python %S/Inputs/wgmma_layout.py < %t.wgmma128.mlir | FileCheck %s --check-prefix=LAYOUT128
+// RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-m=128 tile-n=128 warp-m=16 warp-n=128' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse -o %t.wgmma-n128.mlir
+// RUN: FileCheck %s --check-prefix=N128 --input-file=%t.wgmma-n128.mlir --implicit-check-not=nvgpu.mma.sync --implicit-check-not=nvvm.mma.sync --implicit-check-not=nvgpu.ldmatrix
+// RUN: %python %S/Inputs/wgmma_layout.py < %t.wgmma-n128.mlir | FileCheck %s --check-prefix=LAYOUT-N128
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --canonicalize --cse | FileCheck %s --check-prefix=VARIANTS
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=SM80 --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=NOT-WARPGROUP --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
@@ -40,9 +43,11 @@
 
 // Blocks of two warpgroups (128 x 64, 8 warps of 16 x 64): each warpgroup
 // computes its 64 rows, its A descriptor starting (thread id / 128) x 64
-// rows (4096 bytes of 64-byte rows) down the panel. A^T x B, whose A panel
-// would be read M-major with rows of 128 elements (256 bytes, wider than
-// any swizzle mode), keeps mma.sync.
+// rows (4096 bytes of 64-byte rows) down the panel. A^T x B reads its A
+// panel M-major, with rows of 128 elements (256 bytes, wider than any
+// swizzle mode): mp-gpu-swizzle-panels lays the panel out as its two
+// 64-column blocks (32 rows of 128 bytes each), and warpgroup g's A starts
+// at block g, g x 4096 bytes in.
 // TWO-GROUPS-LABEL: gpu.module @ab_kernel
 // TWO-GROUPS: known_block_size = array<i32: 32, 8, 1>
 // TWO-GROUPS: %[[Z:.*]] = gpu.thread_id z
@@ -57,18 +62,48 @@
 // TWO-GROUPS-NEXT: nvvm.wgmma.fence.aligned
 // TWO-GROUPS-COUNT-2: nvvm.wgmma.mma_async
 // TWO-GROUPS-LABEL: gpu.module @atb_kernel
-// TWO-GROUPS-NOT: wgmma
-// TWO-GROUPS: nvgpu.mma.sync
-// TWO-GROUPS-NOT: wgmma
+// TWO-GROUPS-NOT: nvgpu.mma.sync
+// TWO-GROUPS: %[[GROUP:.*]] = arith.divui %{{.*}}, %c128 : index
+// TWO-GROUPS-NEXT: %[[BYTES:.*]] = arith.muli %[[GROUP]], %c4096 : index
+// TWO-GROUPS-NEXT: %[[OFFSET:.*]] = arith.index_cast %[[BYTES]] : index to i64
+// TWO-GROUPS-NEXT: arith.addi %{{.*}}, %[[OFFSET]] : i64
+// TWO-GROUPS-NEXT: nvvm.wgmma.fence.aligned
+// TWO-GROUPS-COUNT-2: nvvm.wgmma.mma_async
+// TWO-GROUPS-NOT: nvgpu.mma.sync
 // TWO-GROUPS-LABEL: gpu.module @abt_kernel
 // TWO-GROUPS: nvvm.wgmma.mma_async
 // LAYOUT128: ab: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: ab: wgmma m64n64k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: atb: wgmma m64n64k16 #0: A M-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: atb: wgmma m64n64k16 #1: A M-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: abt: wgmma m64n64k16 #0: A K-major, B K-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: abt: wgmma m64n64k16 #1: A K-major, B K-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: bf16: wgmma m64n64k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+
+// Blocks of 128 x 128 (two warpgroups of 64 x 128): one m64n128k16 per 16
+// of K and warpgroup. An N-major B panel of 128 columns is laid out as two
+// 64-column blocks of 32 rows: its descriptors' leading byte offset is the
+// 4096 bytes between them (field 256 at bit 16), the stride byte offset the
+// 1024 bytes of 8 rows of 128 bytes (64 at bit 32), the 128-byte swizzle
+// (1 at bit 62): 0x4000004001000000 = 4611686293322072064. A K-major B
+// (A x B^T) of 128 rows needs no blocks. Every element is where the ISA's
+// canonical layouts say (LAYOUT-N128).
+// N128-LABEL: gpu.module @ab_kernel
+// N128-DAG: arith.constant 4611686293322072064 : i64
+// N128: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// N128-LABEL: gpu.module @abt_kernel
+// N128: nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// LAYOUT-N128: ab: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: ab: wgmma m64n128k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: atb: wgmma m64n128k16 #0: A M-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: atb: wgmma m64n128k16 #1: A M-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: abt: wgmma m64n128k16 #0: A K-major, B K-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: abt: wgmma m64n128k16 #1: A K-major, B K-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: k16: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: bf16: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: bf16: wgmma m64n128k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
 
 // Without sm_90a among its targets, a module is left as it is.
 // SM80-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">]

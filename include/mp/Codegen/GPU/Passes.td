@@ -736,8 +736,12 @@ def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
     The panels that `wgmma` reads (`mp-gpu-wgmma-variants`: a
     `memref.extract_aligned_pointer_as_index` of the buffer starts its
     descriptors) are swizzled the same way, which is the canonical layout
-    of wgmma's 32-, 64- and 128-byte swizzle modes; one that cannot be is
-    an error.
+    of wgmma's 32-, 64- and 128-byte swizzle modes; one with rows wider
+    than 128 bytes (an M- or N-major operand of 128 or 256 columns) is laid
+    out as its 64-column blocks one after the other (block b of row r at
+    line b x rows + r, each line of 128 bytes swizzled by its number),
+    which wgmma's descriptors step through with their leading byte offset;
+    one that cannot be is an error.
     The emulation does not run it (it changes addresses, not values). Part
     of `mp-lower-to-gpu`, after outlining and `mp-gpu-wgmma-variants`.
   }];

@@ -8,7 +8,10 @@ between functions) on stdin, and for each wgmma.mma_async
   slot of a double-buffered panel 0 and 1;
 - lays the panel out as docs/GPU.md says mp-gpu-swizzle-panels does: row r
   at r * (bytes per row), its 16-byte chunk c at chunk
-  c XOR ((r / rows per 128-byte line) mod min(chunks per row, 8));
+  c XOR ((r / rows per 128-byte line) mod min(chunks per row, 8)); rows
+  wider than 128 bytes as their 128-byte blocks one after the other: block
+  b of row r is line b * rows + r, at (b * rows + r) * 128, its chunk c at
+  c XOR (line mod 8);
 - reads the operand the way the PTX ISA defines wgmma's canonical layouts
   ("shared memory matrix layout", "matrix descriptor"): groups of 8 rows of
   the swizzle width (32, 64 or 128 bytes) apart, groups stride-byte-offset
@@ -81,16 +84,20 @@ def panel_image(shape, values):
     laid out by mp-gpu-swizzle-panels."""
     slots, rows, cols = ([1] + shape)[-3:]
     row_bytes = cols * 2
-    chunks = row_bytes // 16
+    line_bytes = min(row_bytes, 128)
+    chunks = line_bytes // 16
     rows_per_line = max(1, 128 // row_bytes)
     period = min(chunks, 8)
     image = {}
     for s in range(slots):
         for r in range(rows):
             for c in range(cols):
-                chunk, within = divmod(c * 2, 16)
-                chunk ^= (r // rows_per_line) % period
-                address = (s * rows + r) * row_bytes + chunk * 16 + within
+                block, byte = divmod(c * 2, line_bytes)
+                line = block * rows + r
+                chunk, within = divmod(byte, 16)
+                chunk ^= (line // rows_per_line) % period
+                address = (s * rows * row_bytes + line * line_bytes +
+                           chunk * 16 + within)
                 image[address] = values(s, r, c)
     return image
 
