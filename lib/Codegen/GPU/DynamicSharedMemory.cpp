@@ -90,24 +90,45 @@ struct SharedLayout {
 };
 } // namespace
 
-/// The buffers of `func` (of static shapes, as gpu.func requires) one after
-/// the other, each at its `llvm.align` (at least its element's size).
-static SharedLayout getSharedLayout(gpu::GPUFuncOp func) {
+/// The bytes of an element of `type` in shared memory (index as the NVVM
+/// lowering's 64 bits), or std::nullopt if unknown.
+static std::optional<int64_t> getElementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    std::optional<int64_t> bytes = getElementBytes(vector.getElementType());
+    if (!bytes || vector.isScalable())
+      return std::nullopt;
+    return *bytes * vector.getNumElements();
+  }
+  if (!type.isIntOrFloat())
+    return std::nullopt;
+  return llvm::divideCeil(type.getIntOrFloatBitWidth(), 8u);
+}
+
+/// The buffers of `func` one after the other, each at its `llvm.align` (at
+/// least its element's size); std::nullopt if a buffer's size is unknown (a
+/// dynamic shape or an element type of unknown size: such a kernel does not
+/// lower anyway).
+static std::optional<SharedLayout> getSharedLayout(gpu::GPUFuncOp func) {
   SharedLayout layout;
   StringRef alignName = LLVM::LLVMDialect::getAlignAttrName();
   for (auto [i, buffer] : llvm::enumerate(func.getWorkgroupAttributions())) {
     auto type = cast<MemRefType>(buffer.getType());
+    std::optional<int64_t> elementBytes =
+        getElementBytes(type.getElementType());
+    if (!type.hasStaticShape() || !elementBytes)
+      return std::nullopt;
     if (!type.getLayout().isIdentity() && !layout.unviewable)
       layout.unviewable = i;
-    int64_t elementBytes =
-        llvm::divideCeil(type.getElementTypeBitWidth(), int64_t(8));
-    int64_t alignment = elementBytes;
+    int64_t alignment = llvm::PowerOf2Ceil(*elementBytes);
     if (auto align = dyn_cast_or_null<IntegerAttr>(
-            func.getWorkgroupAttributionAttr(i, alignName)))
+            func.getWorkgroupAttributionAttr(i, alignName));
+        align && align.getInt() > 0 && llvm::isPowerOf2_64(align.getInt()))
       alignment = std::max(alignment, align.getInt());
     layout.bytes = llvm::alignTo(layout.bytes, alignment);
     layout.offsets.push_back(layout.bytes);
-    layout.bytes += type.getNumElements() * elementBytes;
+    layout.bytes += type.getNumElements() * *elementBytes;
     layout.alignment = std::max(layout.alignment, alignment);
   }
   return layout;
@@ -193,9 +214,10 @@ struct GPUDynamicSharedMemoryPass
       for (auto func : gpuModule.getOps<gpu::GPUFuncOp>()) {
         if (!func.isKernel() || func.getNumWorkgroupAttributions() == 0)
           continue;
-        SharedLayout layout = getSharedLayout(func);
-        if (layout.bytes <= staticLimit)
+        std::optional<SharedLayout> found = getSharedLayout(func);
+        if (!found || found->bytes <= staticLimit)
           continue;
+        const SharedLayout &layout = *found;
         if (layout.unviewable) {
           func.emitError() << "kernel '" << func.getName() << "' needs "
                            << layout.bytes << " bytes of shared memory, more "

@@ -137,3 +137,29 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+#wg = #gpu.address_space<workgroup>
+
+// Elements of index (64 bits, as NVVM lowers them) and vector types are
+// sized; an invalid alignment is ignored. A kernel with a buffer of unknown
+// size (a dynamic shape, which does not lower anyway) is left as it is.
+// CHECK-LABEL: gpu.func @unknown() workgroup(
+// CHECK: gpu.func @sized() kernel {
+// CHECK: memref.view %{{.*}}[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<8192xindex, #gpu.address_space<workgroup>>
+// CHECK: memref.view %{{.*}}[%c65536][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<10xvector<4xf32>, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @m [#nvvm.target<chip = "sm_90a">] {
+    func.func private @use(memref<8192xindex, #wg>, memref<?xf32, #wg>)
+    gpu.func @unknown() workgroup(%c : memref<8192xindex, #wg>, %d : memref<?xf32, #wg>) kernel {
+      func.call @use(%c, %d) : (memref<8192xindex, #wg>, memref<?xf32, #wg>) -> ()
+      gpu.return
+    }
+    func.func private @use_sized(memref<8192xindex, #wg>, memref<10xvector<4xf32>, #wg>)
+    gpu.func @sized() workgroup(%c : memref<8192xindex, #wg>, %d : memref<10xvector<4xf32>, #wg> {llvm.align = 0 : i64}) kernel {
+      func.call @use_sized(%c, %d) : (memref<8192xindex, #wg>, memref<10xvector<4xf32>, #wg>) -> ()
+      gpu.return
+    }
+  }
+}
