@@ -36,6 +36,9 @@ PASSES = [
     "mp-strided-copies-to-linalg", "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu", "mp-lower-to-cpu=bf16-dot=true",
+    "mp-gpu-wgmma-variants", "mp-gpu-merge-chip-variants",
+    "mp-gpu-align-workgroup-buffers", "mp-gpu-swizzle-panels",
+    "mp-gpu-dynamic-shared-memory",
 ]
 
 
