@@ -4,8 +4,9 @@
 panels single-buffered without cp.async; "codegen-128x64" and
 "codegen-128x128" with blocks of 128 x 64 and 128 x 128, whose shared memory
 passes 48 KiB and is dynamic; "codegen-wgmma" with Hopper's wgmma.mma_async
-on sm_90a, blocks of 64 x 64 on mma.sync elsewhere; "codegen-wgmma-128x64"
-and "codegen-wgmma-128x128" with two warpgroups per block) and
+on sm_90a, blocks of 64 x 64 on mma.sync elsewhere; "codegen-wgmma-128x64",
+"codegen-wgmma-128x128" and "codegen-wgmma-128x256" with two warpgroups per
+block) and
 its cuBLASLt calls
 (--gpu-gemm library) against
 PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
@@ -57,6 +58,11 @@ PATHS = {
     # blocks).
     "codegen-wgmma-128x128": ["--gpu-gemm", "codegen", "--gpu-wgmma",
                               "--gpu-tile", "128,128,32,32"],
+    # Two warpgroups of 64 x 256 (CUTLASS's usual Hopper tile),
+    # single-buffered: double-buffered, sm_80's copy would need 176 KiB.
+    "codegen-wgmma-128x256": ["--gpu-gemm", "codegen", "--gpu-wgmma",
+                              "--gpu-tile", "128,256,32,32",
+                              "--gpu-double-buffer=false"],
     "library": ["--gpu-gemm", "library"],
 }
 

@@ -85,11 +85,11 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
                           ", which chips=" + llvm::join(options.chips, ",") +
                           " leaves out: add it or compile without wgmma");
     if ((options.tileM != kWgmmaM && options.tileM != 2 * kWgmmaM) ||
-        !llvm::is_contained({16, 32, 64, 128}, options.tileN))
+        !llvm::is_contained({16, 32, 64, 128, 256}, options.tileN))
       return errorHandler(
           "mp-lower-to-gpu: with wgmma, a block is one or "
           "two warpgroups computing 64 rows each (tile-m=64 "
-          "or 128) and 16, 32, 64 or 128 columns (tile-n), not " +
+          "or 128) and 16, 32, 64, 128 or 256 columns (tile-n), not " +
           Twine(options.tileM) + "x" + Twine(options.tileN));
   }
   auto tiles = getTileOptions<GPUChooseTilesPassOptions>(options);

@@ -8,6 +8,7 @@
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-m=128 tile-n=128 warp-m=16 warp-n=128' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse -o %t.wgmma-n128.mlir
 // RUN: FileCheck %s --check-prefix=N128 --input-file=%t.wgmma-n128.mlir --implicit-check-not=nvgpu.mma.sync --implicit-check-not=nvvm.mma.sync --implicit-check-not=nvgpu.ldmatrix
 // RUN: %python %S/Inputs/wgmma_layout.py < %t.wgmma-n128.mlir | FileCheck %s --check-prefix=LAYOUT-N128
+// RUN: mp-opt %S/Inputs/wgmma_gemm_n256.mlir --mp-gpu-tile-contractions='tile-m=128 tile-n=256 warp-m=16 warp-n=256' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse | %python %S/Inputs/wgmma_layout.py | FileCheck %s --check-prefix=LAYOUT-N256
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --canonicalize --cse | FileCheck %s --check-prefix=VARIANTS
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=SM80 --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=NOT-WARPGROUP --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
@@ -104,6 +105,9 @@
 // LAYOUT-N128-NEXT: k16: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT-N128-NEXT: bf16: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT-N128-NEXT: bf16: wgmma m64n128k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+// And blocks of 128 x 256, B's panel in four 64-column blocks.
+// LAYOUT-N256: ab256: wgmma m64n256k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N256-NEXT: ab256: wgmma m64n256k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
 
 // Without sm_90a among its targets, a module is left as it is.
 // SM80-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">]

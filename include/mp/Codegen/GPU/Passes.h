@@ -103,7 +103,7 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "other chips keep mma.sync): blocks of one or two "
                      "warpgroups whose warps own 16 rows each (warp-m and "
                      "warp-n are then 16 and tile-n; tile-m must be 64 or "
-                     "128)"),
+                     "128, tile-n 16, 32, 64, 128 or 256)"),
       llvm::cl::init(false)};
   PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",
