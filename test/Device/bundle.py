@@ -15,6 +15,9 @@ runtime library, for the CPU modules; and the training steps of the
 models at batch 256 (bench/models) for the CUDA backend, which only
 gpu_train.py --batch 256 runs. Fashion-MNIST is cut to its first
 16384 training and 2000 test images (the device tool carries 64 MiB).
+There, OUT/run.sh OUT RESULTS [check|gemm|train|train256|probe ...] runs
+them all (or the stages named), each with a time limit, output in
+RESULTS/<stage>.txt.
 
 Usage: bundle.py OUT [--mp-run PATH]   (OUT is created; run from anywhere)
 """
@@ -191,7 +194,7 @@ def main():
     # GEMMs of 1024..8192, generated and on cuBLASLt (bench/gpu_gemm.py).
     run([sys.executable, os.path.join(ROOT, "bench", "gpu_gemm.py"), "build",
          args.out, "--build", args.build])
-    for script in ("check.py", "probe_cublaslt.py"):
+    for script in ("check.py", "probe_cublaslt.py", "run.sh"):
         shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                  script), args.out)
     print(f"{len(CASES)} cases and {len(TRAIN)} training steps in "

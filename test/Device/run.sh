@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+#===- test/Device/run.sh - Everything the bundle measures, on the GPU -----===#
+# Usage: run.sh BUNDLE RESULTS [STAGE...]
+#   STAGE: check | gemm | train | train256 | probe   (default: all, in order)
+# On the GPU machine (no MLIR needed), after test/Device/bundle.py BUNDLE
+# here: runs each stage with a time limit (a hang fails that stage, not the
+# machine), writes its output to RESULTS/<stage>.txt and prints one line
+# per stage with its exit status and seconds. Stages can be run in separate
+# calls, so that each fits a limited session on a lent GPU.
+set -uo pipefail
+if [ $# -lt 2 ]; then
+  echo "usage: run.sh BUNDLE RESULTS [check|gemm|train|train256|probe ...]" >&2
+  exit 2
+fi
+bundle="$(cd "$1" && pwd)" || exit 2
+results="$2"
+shift 2
+mkdir -p "$results" || exit 2
+stages=("$@")
+[ ${#stages[@]} -gt 0 ] || stages=(check gemm train train256 probe)
+for stage in "${stages[@]}"; do
+  case "$stage" in
+  check | gemm | train | train256 | probe) ;;
+  *) echo "run.sh: unknown stage '$stage' (check, gemm, train, train256, probe)" >&2
+     exit 2 ;;
+  esac
+done
+python="${PYTHON:-python3}"
+{ nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; } \
+  > "$results/device.txt" 2>&1
+status=0
+for stage in "${stages[@]}"; do
+  case "$stage" in
+  check) cmd=("$python" "$bundle/check.py" "$bundle"); limit=540 ;;
+  gemm) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10); limit=540 ;;
+  train) cmd=("$python" "$bundle/gpu_train.py" "$bundle"); limit=300 ;;
+  train256) cmd=("$python" "$bundle/gpu_train.py" "$bundle" --batch 256); limit=420 ;;
+  probe) cmd=("$python" "$bundle/probe_cublaslt.py"); limit=120 ;;
+  esac
+  start=$SECONDS
+  timeout "$limit" "${cmd[@]}" > "$results/$stage.txt" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || status=1
+  echo "run.sh: $stage: exit $rc in $((SECONDS - start)) s ($results/$stage.txt)$([ $rc -eq 124 ] && echo ", timed out after $limit s")"
+done
+exit $status
