@@ -39,6 +39,8 @@ using namespace mlir::mp;
 /// Bytes of a chunk that ldmatrix reads per row, and of a line of the 32
 /// four-byte banks.
 static constexpr int64_t kChunkBytes = 16, kLineBytes = 128;
+static_assert(kSplitPanelBlockBytes == kLineBytes,
+              "wgmma's descriptors step over blocks of the swizzle's lines");
 
 /// The indices of `op`'s access to `view`, if it is one of the accesses the
 /// swizzle rewrites (ldmatrix, a cp.async into it, vector and scalar loads
