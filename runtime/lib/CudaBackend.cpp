@@ -1014,7 +1014,8 @@ private:
     if (targets)
       text += std::string("; the module has ") + targets;
     if (cuda.pendingResult == kNoBinaryForGpu)
-      text += ": compile it for this GPU (mp-lower-to-gpu chips=sm_" + sm +
+      text += ": compile it for this GPU (mp-run --gpu-chips sm_" + sm +
+              ", mp-lower-to-gpu chips=sm_" + sm +
               "; mma.sync needs sm_80 or newer, wgmma sm_90a)";
     else if (cuda.pendingResult == kUnsupportedPtxVersion)
       text += ": the driver is older than the PTX (mp-lower-to-gpu "

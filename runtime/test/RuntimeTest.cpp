@@ -868,7 +868,8 @@ TEST(CudaBackendTest, NoBinaryForTheGpu) {
       "^CUDA backend: cuModuleLoadData: CUDA_ERROR_NO_BINARY_FOR_GPU loading "
       "the GPU code of '.*fake_gpu_module.so' on mp fake GPU \\(sm_75\\); the "
       "module has SASS for sm_80 and PTX for sm_80: compile it for this GPU "
-      "\\(mp-lower-to-gpu chips=sm_75; mma.sync needs sm_80 or newer, wgmma "
+      "\\(mp-run --gpu-chips sm_75, mp-lower-to-gpu chips=sm_75; mma.sync "
+      "needs sm_80 or newer, wgmma "
       "sm_90a\\)\n");
 }
 

@@ -77,6 +77,8 @@ static void setGpuOptions(const CompileOptions &options,
   gpu.gemm = options.gpuGemm;
   gpu.doubleBuffer = options.gpuDoubleBuffer;
   gpu.wgmma = options.gpuWgmma;
+  if (!options.gpuChips.empty())
+    gpu.chips = ArrayRef<std::string>(options.gpuChips);
   gpu.tileM = options.gpuTile[0];
   gpu.tileN = options.gpuTile[1];
   gpu.warpM = options.gpuTile[2];

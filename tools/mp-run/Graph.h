@@ -68,6 +68,8 @@ struct CompileOptions {
   /// With cuda or gpu-emulation: GEMM K steps on wgmma on sm_90a, in
   /// blocks of one warpgroup.
   bool gpuWgmma = false;
+  /// With cuda: the chips to compile for (empty: mp-lower-to-gpu's).
+  std::vector<std::string> gpuChips;
   /// With cuda or gpu-emulation: the block's and a warp's tile of C (M, N,
   /// warp M, warp N).
   std::array<int64_t, 4> gpuTile = {

@@ -208,6 +208,13 @@ static cl::opt<bool> gpuWgmma(
              "whose warps own 16 rows each (mp-lower-to-gpu's wgmma)"),
     cl::init(CompileOptions().gpuWgmma), cl::cat(category));
 
+static cl::list<std::string> gpuChips(
+    "gpu-chips", cl::CommaSeparated, cl::value_desc("sm_NN,..."),
+    cl::desc("With --backend cuda: the NVIDIA GPU architectures to compile "
+             "for (mp-lower-to-gpu's chips; default sm_80,sm_90a): SASS for "
+             "each, and PTX for those without an 'a' suffix"),
+    cl::cat(category));
+
 static cl::list<int64_t> gpuTile(
     "gpu-tile", cl::CommaSeparated, cl::value_desc("M,N,WARP_M,WARP_N"),
     cl::desc("With --backend cuda or gpu-emulation: the thread block's and "
@@ -559,6 +566,7 @@ static CompileOptions getCompileOptions() {
   options.gpuGemm = gpuGemm;
   options.gpuDoubleBuffer = gpuDoubleBuffer;
   options.gpuWgmma = gpuWgmma;
+  options.gpuChips.assign(gpuChips.begin(), gpuChips.end());
   if (!gpuTile.empty())
     std::copy(gpuTile.begin(), gpuTile.end(), options.gpuTile.begin());
   options.kernelReport = kernelReport;
@@ -703,14 +711,20 @@ static llvm::Error checkFlags() {
                  "auto");
   if (gpuWgmma.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-wgmma needs --backend cuda, gpu-emulation or auto");
-  if (gpuTile.getNumOccurrences() || gpuWgmma) {
-    if (backend == Backend::cpu)
+  if (gpuChips.getNumOccurrences() && backend != Backend::cuda &&
+      backend != Backend::automatic)
+    return error("--gpu-chips needs --backend cuda or auto");
+  if (gpuTile.getNumOccurrences() || gpuWgmma || gpuChips.getNumOccurrences()) {
+    if (gpuTile.getNumOccurrences() && backend == Backend::cpu)
       return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
     if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
       return error("--gpu-tile: expected 4 numbers M,N,WARP_M,WARP_N, got " +
                    std::to_string(gpuTile.size()));
     mp::GpuPipelineOptions tiles;
     tiles.wgmma = gpuWgmma;
+    std::vector<std::string> chips(gpuChips.begin(), gpuChips.end());
+    if (!chips.empty())
+      tiles.chips = ArrayRef<std::string>(chips);
     if (gpuTile.getNumOccurrences()) {
       tiles.tileM = gpuTile[0];
       tiles.tileN = gpuTile[1];
@@ -722,9 +736,10 @@ static llvm::Error checkFlags() {
           problem = message.str();
           return failure();
         })))
-      return error(
-          (gpuTile.getNumOccurrences() ? "--gpu-tile: " : "--gpu-wgmma: ") +
-          problem);
+      return error((gpuTile.getNumOccurrences()    ? "--gpu-tile: "
+                    : gpuChips.getNumOccurrences() ? "--gpu-chips: "
+                                                   : "--gpu-wgmma: ") +
+                   problem);
   }
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&
                       backend != Backend::automatic))
