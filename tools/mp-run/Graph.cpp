@@ -71,9 +71,8 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// Sets mp-lower-to-gpu's options from mp-run's.
-static void setGpuOptions(const CompileOptions &options,
-                          mp::GpuPipelineOptions &gpu) {
+void mp_run::setGpuOptions(const CompileOptions &options,
+                           mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
   gpu.doubleBuffer = options.gpuDoubleBuffer;
   gpu.wgmma = options.gpuWgmma;

@@ -85,6 +85,11 @@ struct CompileOptions {
   std::string kernelDot;    ///< with cuda: its Graphviz view here
 };
 
+/// Sets mp-lower-to-gpu's options from mp-run's (what the CUDA and
+/// emulation backends compile with, and mp-run's flag checks verify).
+void setGpuOptions(const CompileOptions &options,
+                   mlir::mp::GpuPipelineOptions &gpu);
+
 /// mp-run --compile-only: compiles `module` (lowered in place) as `options`
 /// say, into `soPath` (for cuda without --save-ptx too), and prints one
 /// line, headed `label`, saying what was made; with `outputDir` (whose

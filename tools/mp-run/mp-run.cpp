@@ -720,19 +720,11 @@ static llvm::Error checkFlags() {
     if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
       return error("--gpu-tile: expected 4 numbers M,N,WARP_M,WARP_N, got " +
                    std::to_string(gpuTile.size()));
-    mp::GpuPipelineOptions tiles;
-    tiles.wgmma = gpuWgmma;
-    std::vector<std::string> chips(gpuChips.begin(), gpuChips.end());
-    if (!chips.empty())
-      tiles.chips = ArrayRef<std::string>(chips);
-    if (gpuTile.getNumOccurrences()) {
-      tiles.tileM = gpuTile[0];
-      tiles.tileN = gpuTile[1];
-      tiles.warpM = gpuTile[2];
-      tiles.warpN = gpuTile[3];
-    }
+    // The options the pipeline will get, as the compiler sets them.
+    mp::GpuPipelineOptions gpu;
+    setGpuOptions(getCompileOptions(), gpu);
     std::string problem;
-    if (failed(mp::verifyGpuPipelineOptions(tiles, [&](const Twine &message) {
+    if (failed(mp::verifyGpuPipelineOptions(gpu, [&](const Twine &message) {
           problem = message.str();
           return failure();
         })))
