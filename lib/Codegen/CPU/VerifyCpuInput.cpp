@@ -29,16 +29,18 @@ struct VerifyCpuInputPass
   void runOnOperation() override {
     WalkResult result =
         getOperation()->walk<WalkOrder::PreOrder>(
-            [](Operation *op) {
+            [&](Operation *op) {
               if (!isa_and_present<gpu::GPUDialect, nvgpu::NVGPUDialect,
                                    NVVM::NVVMDialect>(op->getDialect()))
                 return WalkResult::advance();
               op->emitError()
-                  << "mp-lower-to-cpu: '" << op->getName()
-                  << "' is GPU code, which the CPU pipeline cannot "
-                     "lower; compile it with mp-lower-to-gpu (or run its "
-                     "tiled stage on the CPU with "
-                     "mp-lower-to-gpu-emulation)";
+                  << pipeline << ": '" << op->getName()
+                  << "' is GPU code, which " << pipeline
+                  << " does not take: it compiles linalg on tensors (the "
+                     "output of mp-amp-pipeline or mp-train-pipeline); "
+                     "mp-lower-to-gpu makes GPU code from that, and "
+                     "mp-lower-to-gpu-emulation runs its tiled stage on the "
+                     "CPU";
               return WalkResult::interrupt();
             });
     if (result.wasInterrupted())

@@ -45,16 +45,18 @@ static Value getExtractedTensor(Value value) {
 namespace {
 /// The scalar computation of a value from 0-d tensors: `ops` in order (pure
 /// scalar ops without regions and constants), reading `tensors` through
-/// their `tensor.extract`s.
+/// their `tensor.extract`s (`reads`).
 struct ScalarSlice {
   SetVector<Operation *> ops;
   SetVector<Value> tensors;
+  SetVector<Value> reads;
 
   /// Adds the computation of `value`; false if it is not one (a block
   /// argument, a non-scalar op, one with regions or effects).
   bool add(Value value) {
-    if (getExtractedTensor(value)) {
-      tensors.insert(getExtractedTensor(value));
+    if (Value tensor = getExtractedTensor(value)) {
+      tensors.insert(tensor);
+      reads.insert(value);
       return true;
     }
     Operation *op = value.getDefiningOp();
@@ -72,14 +74,13 @@ struct ScalarSlice {
   }
 
   /// Clones the computation into a linalg body whose arguments `args` are
-  /// `tensors`' elements.
+  /// `tensors`' elements; `mapping` then maps the reads and the ops'
+  /// results to their clones.
   void clone(OpBuilder &b, ArrayRef<BlockArgument> args,
              IRMapping &mapping) const {
-    for (Operation *op : ops)
-      for (Value operand : op->getOperands())
-        if (Value tensor = getExtractedTensor(operand))
-          mapping.map(operand,
-                      args[llvm::find(tensors, tensor) - tensors.begin()]);
+    for (Value read : reads)
+      mapping.map(read, args[llvm::find(tensors, getExtractedTensor(read)) -
+                             tensors.begin()]);
     for (Operation *op : ops)
       b.clone(*op, mapping);
   }
@@ -237,8 +238,11 @@ struct GPUDeviceScalarsPass
     RewritePatternSet patterns(&getContext());
     patterns.add<FromElementsToGeneric, CapturedScalarsToOperands, IfToSelect>(
         &getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation()->emitError()
+          << getArgument() << ": the scalar rewrites did not converge";
       return signalPassFailure();
+    }
   }
 };
 } // namespace

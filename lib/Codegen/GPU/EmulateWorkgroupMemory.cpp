@@ -7,7 +7,10 @@
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 
 namespace mlir {
 namespace mp {
@@ -19,14 +22,29 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// `type` without its GPU address space if it is a buffer in one.
-static Type getHostType(Type type) {
+/// Whether `type` is a buffer in a GPU address space.
+static bool isGpuBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
-  if (!memref ||
-      !isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace()))
-    return type;
-  return MemRefType::get(memref.getShape(), memref.getElementType(),
-                         memref.getLayout());
+  return memref &&
+         isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+}
+
+/// Whether `op` is GPU code that needs its buffers in a GPU address space
+/// (a kernel's workgroup attributions, asynchronous copies, ldmatrix).
+static bool needsGpuBuffers(Operation *op) {
+  if (!isa_and_present<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
+          op->getDialect()))
+    return false;
+  auto hasGpuBuffer = [](TypeRange types) {
+    return llvm::any_of(types, isGpuBuffer);
+  };
+  return hasGpuBuffer(op->getOperandTypes()) ||
+         hasGpuBuffer(op->getResultTypes()) ||
+         llvm::any_of(op->getRegions(), [&](Region &region) {
+           return llvm::any_of(region, [&](Block &block) {
+             return hasGpuBuffer(block.getArgumentTypes());
+           });
+         });
 }
 
 namespace {
@@ -34,17 +52,32 @@ struct GPUEmulateWorkgroupMemoryPass
     : public mp::impl::GPUEmulateWorkgroupMemoryPassBase<
           GPUEmulateWorkgroupMemoryPass> {
   void runOnOperation() override {
-    // The ops on these buffers (alloc, dealloc, views, loads, stores,
-    // transfers) constrain the memory space only to agree between operands
-    // and results, so re-typing every value keeps the IR valid.
-    getOperation()->walk([](Operation *op) {
-      for (Value result : op->getResults())
-        result.setType(getHostType(result.getType()));
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            arg.setType(getHostType(arg.getType()));
+    WalkResult gpuCode = getOperation()->walk([&](Operation *op) {
+      if (!needsGpuBuffers(op))
+        return WalkResult::advance();
+      op->emitError() << getArgument() << ": '" << op->getName()
+                      << "' needs its buffers in GPU memory, which the "
+                         "emulation makes host buffers: run the pass on "
+                         "the tiled stage (mp-gpu-tile-contractions), "
+                         "before the kernel stage of mp-lower-to-gpu";
+      return WalkResult::interrupt();
     });
+    if (gpuCode.wasInterrupted())
+      return signalPassFailure();
+    // The ops on these buffers (alloc, dealloc, views, loads, stores,
+    // transfers, calls) constrain the memory space only to agree between
+    // operands, results and function types, so re-typing every type and
+    // attribute keeps the IR valid.
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([](MemRefType type) -> std::optional<Type> {
+      if (!isGpuBuffer(type))
+        return std::nullopt;
+      return MemRefType::get(type.getShape(), type.getElementType(),
+                             type.getLayout());
+    });
+    replacer.recursivelyReplaceElementsIn(getOperation(), /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
   }
 };
 } // namespace

@@ -109,6 +109,8 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
 /// rather than the emulation.
 static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
                            bool onCuda) {
+  pm.addPass(createVerifyCpuInputPass(
+      {onCuda ? "mp-lower-to-gpu" : "mp-lower-to-gpu-emulation"}));
   pm.addNestedPass<func::FuncOp>(createConvertMPToStandardPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
@@ -274,7 +276,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   addTensorStage(pm, options, /*onCuda=*/false);
   addLibraryCalls(pm, /*emulate=*/true);
   addTiledStage(pm, options);
-  pm.addNestedPass<func::FuncOp>(createGPUEmulateWorkgroupMemoryPass());
+  pm.addPass(createGPUEmulateWorkgroupMemoryPass());
   pm.addNestedPass<func::FuncOp>(createGPUEmulateSubgroupReducePass());
   // The kernel stage's loop order for reductions (same summation order).
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());

@@ -1,15 +1,25 @@
 // RUN: mp-opt %s --split-input-file --verify-diagnostics --mp-verify-cpu-input
 // RUN: sed "s|// expected-error.*||" %s | not mp-opt --split-input-file --mp-lower-to-cpu -o /dev/null 2>&1 | FileCheck %s
+// RUN: sed "s|// expected-error.*||" %s | not mp-opt --split-input-file --mp-lower-to-gpu -o /dev/null 2>&1 | FileCheck %s --check-prefix=GPU
+// RUN: sed "s|// expected-error.*||" %s | not mp-opt --split-input-file --mp-lower-to-gpu-emulation -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMU
 
 // GPU code given to the CPU pipeline is an error at its first GPU op (a
 // launch with workgroup buffers used to come out half converted); host code
-// passes.
-// CHECK: error: mp-lower-to-cpu: 'gpu.launch' is GPU code, which the CPU pipeline cannot lower; compile it with mp-lower-to-gpu (or run its tiled stage on the CPU with mp-lower-to-gpu-emulation)
+// passes. The GPU pipelines make their own GPU code from linalg and refuse
+// it the same way (mp-lower-to-gpu crashed bufferizing a launch with
+// workgroup buffers, the emulation made it invalid).
+// GPU: error: mp-lower-to-gpu: 'gpu.launch' is GPU code, which mp-lower-to-gpu does not take
+// GPU: error: mp-lower-to-gpu: 'nvgpu.ldmatrix' is GPU code
+// GPU-NOT: error
+// EMU: error: mp-lower-to-gpu-emulation: 'gpu.launch' is GPU code, which mp-lower-to-gpu-emulation does not take
+// EMU: error: mp-lower-to-gpu-emulation: 'nvgpu.ldmatrix' is GPU code
+// EMU-NOT: error
+// CHECK: error: mp-lower-to-cpu: 'gpu.launch' is GPU code, which mp-lower-to-cpu does not take: it compiles linalg on tensors (the output of mp-amp-pipeline or mp-train-pipeline); mp-lower-to-gpu makes GPU code from that, and mp-lower-to-gpu-emulation runs its tiled stage on the CPU
 // CHECK: error: mp-lower-to-cpu: 'nvgpu.ldmatrix' is GPU code
 // CHECK-NOT: error
 func.func @kernel(%v: vector<8xf16>) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{mp-lower-to-cpu: 'gpu.launch' is GPU code, which the CPU pipeline cannot lower; compile it with mp-lower-to-gpu (or run its tiled stage on the CPU with mp-lower-to-gpu-emulation)}}
+  // expected-error @+1 {{mp-lower-to-cpu: 'gpu.launch' is GPU code, which mp-lower-to-cpu does not take: it compiles linalg on tensors (the output of mp-amp-pipeline or mp-train-pipeline); mp-lower-to-gpu makes GPU code from that, and mp-lower-to-gpu-emulation runs its tiled stage on the CPU}}
   gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
              threads(%tx, %ty, %tz) in (%x1 = %c1, %y1 = %c1, %z1 = %c1)
              workgroup(%a : memref<64x32xf16, #gpu.address_space<workgroup>>) {

@@ -91,6 +91,32 @@ func.func @captured(%x: tensor<4xf32>, %scale: tensor<f32>) -> tensor<4xf32> {
 
 // -----
 
+// The element itself used in a kernel's body (the gradient seed read
+// without arithmetic; the pass looped forever on it, adding the tensor as
+// an operand again and again) and copied into a new 0-d tensor.
+// CHECK-LABEL: func.func @read
+// CHECK-SAME: (%[[B:.*]]: tensor<4xf32>, %[[SEED:.*]]: tensor<f32>)
+// CHECK-NOT: tensor.extract
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%[[SEED]] : tensor<f32>) outs(%[[B]] : tensor<4xf32>)
+// CHECK-NEXT: ^bb0(%[[S:.*]]: f32, %[[O:.*]]: f32):
+// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[O]], %[[S]] : f32
+// CHECK-NEXT: linalg.yield %[[M]]
+// CHECK: linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []} ins(%[[SEED]] : tensor<f32>)
+// CHECK-NEXT: ^bb0(%[[S2:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[S2]]
+func.func @read(%b: tensor<4xf32>, %seed: tensor<f32>) -> (tensor<4xf32>, tensor<f32>) {
+  %s = tensor.extract %seed[] : tensor<f32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]} outs(%b : tensor<4xf32>) {
+  ^bb0(%o: f32):
+    %m = arith.mulf %o, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %t = tensor.from_elements %s : tensor<f32>
+  return %g, %t : tensor<4xf32>, tensor<f32>
+}
+
+// -----
+
 // Left alone: a condition that is not a 0-d tensor's element, a branch with
 // a side effect, a scalar from a function argument, a dynamic result.
 // CHECK-LABEL: func.func @left_alone

@@ -37,7 +37,7 @@ def DecomposeAggregatesPass : Pass<"mp-decompose-aggregates"> {
 }
 
 def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
-  let summary = "Reject GPU code given to the CPU pipeline";
+  let summary = "Reject GPU code given to a pipeline that lowers linalg";
   let description = [{
     Fails with an error at the first op of the `gpu`, `nvgpu` or `nvvm`
     dialects: kernels, their workgroup memory and Tensor Core instructions
@@ -45,8 +45,15 @@ def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
     half converted (a `gpu.launch` whose workgroup buffers the LLVM
     conversion cannot type). GPU code is compiled by `mp-lower-to-gpu`, and
     its tiled stage runs on the CPU through `mp-lower-to-gpu-emulation`.
-    First pass of `mp-lower-to-cpu`.
+    Both of those compile linalg on tensors and make their own GPU code, so
+    they start with this check as well (`pipeline` names the pipeline in
+    the error): a `gpu.launch` given to them would be bufferized and
+    retyped into invalid IR. First pass of all three pipelines.
   }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", "\"mp-lower-to-cpu\"",
+           "The pipeline the error names">,
+  ];
 }
 
 def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {

@@ -638,14 +638,19 @@ def GPUEmulateSubgroupReducePass : Pass<"mp-gpu-emulate-subgroup-reduce"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
-def GPUEmulateWorkgroupMemoryPass : Pass<"mp-gpu-emulate-workgroup-memory"> {
+def GPUEmulateWorkgroupMemoryPass
+    : Pass<"mp-gpu-emulate-workgroup-memory", "::mlir::ModuleOp"> {
   let summary = "Make the tiled stage's workgroup buffers host buffers";
   let description = [{
     Drops the GPU address space (`#gpu.address_space<workgroup>`) from every
-    buffer type, so that the tiled stage of `mp-gpu-tile-contractions`, whose
-    thread blocks stage their operand panels in workgroup buffers, compiles
-    for the CPU: each block iteration allocates its panels on the host.
-    Part of `mp-lower-to-gpu-emulation`.
+    buffer type in the module (values, block arguments, function types and
+    type attributes), so that the tiled stage of `mp-gpu-tile-contractions`,
+    whose thread blocks stage their operand panels in workgroup buffers,
+    compiles for the CPU: each block iteration allocates its panels on the
+    host. GPU code that needs its buffers in GPU memory (a `gpu.launch`
+    with workgroup attributions, `nvgpu` copies and `ldmatrix`: the kernel
+    stage of `mp-lower-to-gpu`) is an error. Part of
+    `mp-lower-to-gpu-emulation`.
   }];
 }
 
