@@ -47,7 +47,9 @@
 using namespace mlir;
 
 namespace {
-/// The passes and pipelines of test/Integration/Inputs/verify_each.py.
+/// The passes and pipelines of test/Integration/Inputs/verify_each.py, but
+/// mp-lower-to-gpu (LLVM's NVPTX code generation would take most of each
+/// run; its stages before that are the emulation's).
 const char *const kPipelines[] = {
     "mp-classify-precision",
     "mp-insert-casts",
@@ -77,6 +79,36 @@ const char *const kPipelines[] = {
     "mp-train-pipeline",
     "mp-lower-to-cpu",
     "mp-lower-to-cpu{bf16-dot=true}",
+    "mp-gpu-wgmma-variants",
+    "mp-gpu-merge-chip-variants",
+    "mp-gpu-align-workgroup-buffers",
+    "mp-gpu-swizzle-panels",
+    "mp-gpu-dynamic-shared-memory",
+    "mp-gpu-device-scalars",
+    "mp-gpu-select-gemm",
+    "mp-gpu-select-gemm{gemm=library}",
+    "mp-gpu-conv-to-gemm",
+    "mp-gpu-choose-tiles",
+    "mp-gpu-generate-pads",
+    "mp-gpu-materialize-constants",
+    "mp-gpu-library-gemm",
+    "mp-gpu-library-conv",
+    "mp-gpu-tile-contractions",
+    "mp-gpu-tile-contractions{double-buffer=true}",
+    "mp-gpu-tile-reductions",
+    "mp-gpu-emulate-workgroup-memory",
+    "mp-gpu-emulate-subgroup-reduce",
+    "mp-gpu-async-copies",
+    "mp-gpu-map-forall-to-launch",
+    "mp-gpu-subgroup-reduce-to-shuffles",
+    "mp-gpu-vector-to-mma",
+    "mp-gpu-copies-to-linalg",
+    "mp-gpu-parallel-dims-outermost",
+    "mp-gpu-scalar-ops-to-parallel",
+    "mp-gpu-map-parallel-loops",
+    "mp-gpu-name-kernels",
+    "mp-gpu-async-launches",
+    "mp-lower-to-gpu-emulation",
 };
 
 /// Attributes the mutator sets on ops, functions and arguments.

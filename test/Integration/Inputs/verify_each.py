@@ -7,8 +7,8 @@ its own diagnostic.
 Each run uses --verify-each=false so an invalid output is printed (in the
 generic form) instead of being caught; the output is then parsed and
 verified again by a plain mp-opt. One mp-opt process takes every chunk
-(--split-input-file) per pass; when it crashes, the chunks run one per
-process to name the one that crashed.
+(--split-input-file) per pass; when it crashes or hangs, the chunks run one
+per process to name the one that did.
 
 Usage: verify_each.py ROOT
 """
@@ -39,6 +39,19 @@ PASSES = [
     "mp-gpu-wgmma-variants", "mp-gpu-merge-chip-variants",
     "mp-gpu-align-workgroup-buffers", "mp-gpu-swizzle-panels",
     "mp-gpu-dynamic-shared-memory",
+    "mp-gpu-device-scalars", "mp-gpu-select-gemm",
+    "mp-gpu-select-gemm=gemm=library", "mp-gpu-conv-to-gemm",
+    "mp-gpu-choose-tiles", "mp-gpu-generate-pads",
+    "mp-gpu-materialize-constants", "mp-gpu-library-gemm",
+    "mp-gpu-library-conv", "mp-gpu-tile-contractions",
+    "mp-gpu-tile-contractions=double-buffer=true", "mp-gpu-tile-reductions",
+    "mp-gpu-emulate-workgroup-memory", "mp-gpu-emulate-subgroup-reduce",
+    "mp-gpu-async-copies", "mp-gpu-map-forall-to-launch",
+    "mp-gpu-subgroup-reduce-to-shuffles", "mp-gpu-vector-to-mma",
+    "mp-gpu-copies-to-linalg", "mp-gpu-parallel-dims-outermost",
+    "mp-gpu-scalar-ops-to-parallel", "mp-gpu-map-parallel-loops",
+    "mp-gpu-name-kernels", "mp-gpu-async-launches",
+    "mp-lower-to-gpu-emulation", "mp-lower-to-gpu=format=isa",
 ]
 
 
@@ -58,8 +71,13 @@ def crashed(out):
 
 def run_chunks(args, chunks):
     """Runs mp-opt once over all chunks (--split-input-file); returns the
-    process and each chunk's output, empty where mp-opt refused the chunk."""
-    out = run(SPLIT + args + ["-"], f"\n{MARKER}\n".join(chunks), timeout=900)
+    process and each chunk's output, empty where mp-opt refused the chunk
+    (no outputs if it crashed or hung)."""
+    try:
+        out = run(SPLIT + args + ["-"], f"\n{MARKER}\n".join(chunks),
+                  timeout=900)
+    except subprocess.TimeoutExpired:
+        return None, None
     outputs = out.stdout.split(MARKER)
     if crashed(out) or len(outputs) != len(chunks):
         return out, None
@@ -68,8 +86,11 @@ def run_chunks(args, chunks):
 
 def check_one(chunk, name, flag):
     """None if fine, else why not: one chunk in a process of its own."""
-    out = run(["--verify-each=false", "--mlir-print-op-generic",
-               f"--{flag}", "-"], chunk)
+    try:
+        out = run(["--verify-each=false", "--mlir-print-op-generic",
+                   f"--{flag}", "-"], chunk)
+    except subprocess.TimeoutExpired:
+        return f"{name}: --{flag} hung (more than 120 s)"
     if crashed(out):
         return f"{name}: --{flag} crashed:\n{out.stderr[-2000:]}"
     if out.returncode != 0:
@@ -111,7 +132,10 @@ def main():
             chunks.append(chunk)
             names.append(f"{os.path.relpath(path, root)}#{i}")
     # Inputs that do not parse and verify are the parser's tests.
-    _, parsed = run_chunks([], chunks)
+    out, parsed = run_chunks([], chunks)
+    if parsed is None:
+        sys.exit(f"verify_each.py: mp-opt could not parse the inputs:\n"
+                 f"{out.stderr[-2000:] if out else 'it hung'}")
     keep = [i for i, o in enumerate(parsed) if o]
     chunks = [chunks[i] for i in keep]
     names = [names[i] for i in keep]
