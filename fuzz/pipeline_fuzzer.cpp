@@ -106,7 +106,7 @@ const char *const kPipelines[] = {
     "mp-gpu-parallel-dims-outermost",
     "mp-gpu-scalar-ops-to-parallel",
     "mp-gpu-map-parallel-loops",
-    "mp-gpu-name-kernels",
+    "func.func(mp-gpu-name-kernels)",
     "mp-gpu-async-launches",
     "mp-lower-to-gpu-emulation",
 };

@@ -9,6 +9,7 @@
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
@@ -53,4 +54,10 @@ mlir::mp::copiesToLinalg(Operation *root,
                                                 copy.getTarget());
   }
   return copies.size();
+}
+
+bool mlir::mp::isGpuBuffer(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref &&
+         isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace());
 }

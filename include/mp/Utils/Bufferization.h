@@ -12,6 +12,7 @@
 namespace mlir {
 class OpPassManager;
 class Operation;
+class Type;
 namespace memref {
 class CopyOp;
 } // namespace memref
@@ -31,6 +32,10 @@ void addBufferizationPasses(
 /// library call); returns how many.
 unsigned copiesToLinalg(Operation *root,
                         llvm::function_ref<bool(memref::CopyOp)> select);
+
+/// Whether `type` is a buffer in a GPU address space (`#gpu.address_space`:
+/// workgroup, private or global memory).
+bool isGpuBuffer(Type type);
 
 } // namespace mp
 } // namespace mlir

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Utils/Bufferization.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -21,13 +22,6 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
-
-/// Whether `type` is a buffer in a GPU address space.
-static bool isGpuBuffer(Type type) {
-  auto memref = dyn_cast<MemRefType>(type);
-  return memref &&
-         isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace());
-}
 
 /// Whether `op` is GPU code that needs its buffers in a GPU address space
 /// (a kernel's workgroup attributions, asynchronous copies, ldmatrix).

@@ -10,12 +10,15 @@
 // workgroup buffers, the emulation made it invalid).
 // GPU: error: mp-lower-to-gpu: 'gpu.launch' is GPU code, which mp-lower-to-gpu does not take
 // GPU: error: mp-lower-to-gpu: 'nvgpu.ldmatrix' is GPU code
+// GPU: error: mp-lower-to-gpu: 'func.func' has a buffer in GPU memory
 // GPU-NOT: error
 // EMU: error: mp-lower-to-gpu-emulation: 'gpu.launch' is GPU code, which mp-lower-to-gpu-emulation does not take
 // EMU: error: mp-lower-to-gpu-emulation: 'nvgpu.ldmatrix' is GPU code
+// EMU: error: mp-lower-to-gpu-emulation: 'func.func' has a buffer in GPU memory
 // EMU-NOT: error
 // CHECK: error: mp-lower-to-cpu: 'gpu.launch' is GPU code, which mp-lower-to-cpu does not take: it compiles linalg on tensors (the output of mp-amp-pipeline or mp-train-pipeline); mp-lower-to-gpu makes GPU code from that, and mp-lower-to-gpu-emulation runs its tiled stage on the CPU
 // CHECK: error: mp-lower-to-cpu: 'nvgpu.ldmatrix' is GPU code
+// CHECK: error: mp-lower-to-cpu: 'func.func' has a buffer in GPU memory
 // CHECK-NOT: error
 func.func @kernel(%v: vector<8xf16>) {
   %c1 = arith.constant 1 : index
@@ -36,6 +39,13 @@ func.func @fragment(%a: memref<64x32xf16, 3>, %i: index) -> vector<4x2xf16> {
   %f = nvgpu.ldmatrix %a[%i, %i] {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, 3> -> vector<4x2xf16>
   return %f : vector<4x2xf16>
 }
+
+// -----
+
+// Buffers in GPU memory are GPU code too, even in a declaration's signature
+// (the LLVM conversion failed on them with errors that had no location).
+// expected-error @+1 {{mp-lower-to-cpu: 'func.func' has a buffer in GPU memory ('memref<64x32xf16, #gpu.address_space<workgroup>>'), that is GPU code, which mp-lower-to-cpu does not take}}
+func.func private @use(memref<64x32xf16, #gpu.address_space<workgroup>>)
 
 // -----
 

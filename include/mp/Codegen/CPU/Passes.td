@@ -40,7 +40,9 @@ def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
   let summary = "Reject GPU code given to a pipeline that lowers linalg";
   let description = [{
     Fails with an error at the first op of the `gpu`, `nvgpu` or `nvvm`
-    dialects: kernels, their workgroup memory and Tensor Core instructions
+    dialects or with a buffer in a GPU address space (a result, a block
+    argument, a function's signature, a global): kernels, their workgroup
+    memory and Tensor Core instructions
     have no CPU lowering, and would otherwise come out of `mp-lower-to-cpu`
     half converted (a `gpu.launch` whose workgroup buffers the LLVM
     conversion cannot type). GPU code is compiled by `mp-lower-to-gpu`, and
