@@ -21,6 +21,7 @@
 #include "mp/InitAll.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -183,13 +184,33 @@ bool crashesUpstreamParser(llvm::StringRef text) {
   return std::regex_search(text.begin(), text.end(), batchMatmul);
 }
 
+/// Whether `module` passes MLIR 22's verifier but is invalid all the same:
+/// a `tensor.pad` whose source and result element types differ (its
+/// verifier checks only the shapes; bufferization then makes a memref.copy
+/// between the two types, which fails verification). Upstream's defect,
+/// not mp's (docs/Reliability.md); such inputs are skipped.
+bool slipsPastUpstreamVerifier(ModuleOp module) {
+  return module
+      ->walk([](tensor::PadOp pad) {
+        return pad.getSourceType().getElementType() ==
+                       pad.getResultType().getElementType()
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
 /// Parses and verifies `text`; diagnostics are dropped.
 OwningOpRef<ModuleOp> parse(llvm::StringRef text) {
   if (crashesUpstreamParser(text))
     return nullptr;
   ScopedDiagnosticHandler quiet(&getContext(),
                                 [](Diagnostic &) { return success(); });
-  return parseSourceString<ModuleOp>(text, &getContext());
+  OwningOpRef<ModuleOp> module =
+      parseSourceString<ModuleOp>(text, &getContext());
+  if (module && slipsPastUpstreamVerifier(*module))
+    return nullptr;
+  return module;
 }
 
 template <typename T, size_t N>

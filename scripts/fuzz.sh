@@ -6,6 +6,8 @@
 #   for SECONDS;
 #   CI runs `all`)
 #   BUILD_DIR: the sanitizer build (default: build-sanitize)
+#   MP_FUZZ_MAX_SEED_BYTES: for `pipeline`, leave out seed chunks larger
+#   than this (default: none left out; CI: 4096).
 #   MP_FUZZ_SEED: libFuzzer's -seed (default: a random one). With a fixed
 #   seed and an empty corpus a run is the same sequence of inputs each time,
 #   cut where SECONDS end: CI uses one so that it runs what was checked here.
@@ -68,6 +70,12 @@ if [ "$target" = pipeline ]; then
   # crashes on mutated launches. The GPU passes' inputs before kernels
   # (linalg, the tiled stage) are kept.
   grep -lE 'gpu\.(launch|module|func|binary)' -r "${seeds[1]}" | xargs -r rm -f
+  # Each seed runs through all 58 passes and pipelines before the first
+  # mutation, about 5 minutes for all of them under ASan: a short run
+  # (CI's) takes the small ones.
+  if [ -n "${MP_FUZZ_MAX_SEED_BYTES:-}" ]; then
+    find "${seeds[1]}" -type f -size +"${MP_FUZZ_MAX_SEED_BYTES}"c -delete
+  fi
 else
   seeds+=("$root/fuzz/corpus/$target")
 fi

@@ -12,4 +12,5 @@ build="${1:-$root/build}"
 ctest --test-dir "$build" --output-on-failure
 "$root/scripts/sanitize.sh" "$build-sanitize"
 MP_FUZZ_SEED="${MP_FUZZ_SEED:-1}" \
+  MP_FUZZ_MAX_SEED_BYTES="${MP_FUZZ_MAX_SEED_BYTES:-4096}" \
   "$root/scripts/fuzz.sh" all "${MP_FUZZ_SECONDS:-15}" "$build-sanitize"
