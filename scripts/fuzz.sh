@@ -53,9 +53,13 @@ out="$build/fuzz"
 seeds=("$out/corpus-$target")
 mkdir -p "${seeds[0]}"
 max_len=4096
+timeout=30
 extra=()
 if [ "$target" = pipeline ]; then
   max_len=65536
+  # The largest seeds (library_gemms.mlir) take up to 30 s through all the
+  # pipelines under ASan on 2 busy cores.
+  timeout=120
   extra=(-cross_over=0) # byte-level: see LLVMFuzzerCustomMutator
   seeds+=("$out/seeds-pipeline")
   rm -rf "${seeds[1]}" && mkdir -p "${seeds[1]}"
@@ -93,7 +97,7 @@ log="$out/$target.log"
 seed=()
 if [ -n "${MP_FUZZ_SEED:-}" ]; then seed=(-seed="$MP_FUZZ_SEED"); fi
 if ! LD_PRELOAD="$asan_runtime" "./${target}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" \
-     -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 "${seed[@]}" "${extra[@]}" "${seeds[@]}" \
+     -timeout="$timeout" -rss_limit_mb=4096 -print_final_stats=1 "${seed[@]}" "${extra[@]}" "${seeds[@]}" \
      >"$log" 2>&1; then
   tail -40 "$log" >&2
   echo "fuzz.sh: $target failed; the input is in $out (crash-*)" >&2
