@@ -52,6 +52,9 @@ PASSES = [
     "mp-gpu-scalar-ops-to-parallel", "mp-gpu-map-parallel-loops",
     "mp-gpu-name-kernels", "mp-gpu-async-launches",
     "mp-lower-to-gpu-emulation", "mp-lower-to-gpu=format=isa",
+    # Hopper's variants in blocks of two warpgroups: the split panels and
+    # dynamic shared memory on every input.
+    "mp-lower-to-gpu=format=isa wgmma=true tile-m=128 tile-n=128",
 ]
 
 
