@@ -10,8 +10,10 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -60,4 +62,28 @@ bool mlir::mp::isGpuBuffer(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   return memref &&
          isa_and_nonnull<gpu::AddressSpaceAttr>(memref.getMemorySpace());
+}
+
+Type mlir::mp::findGpuBuffer(Operation *op) {
+  for (TypeRange types :
+       {TypeRange(op->getOperandTypes()), TypeRange(op->getResultTypes())})
+    for (Type type : types)
+      if (isGpuBuffer(type))
+        return type;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Type type : block.getArgumentTypes())
+        if (isGpuBuffer(type))
+          return type;
+  Type found;
+  op->getAttrDictionary().walk([&](Type type) {
+    if (!found && isGpuBuffer(type))
+      found = type;
+  });
+  return found;
+}
+
+bool mlir::mp::isGpuDialectOp(Operation *op) {
+  return isa_and_present<gpu::GPUDialect, nvgpu::NVGPUDialect,
+                         NVVM::NVVMDialect>(op->getDialect());
 }

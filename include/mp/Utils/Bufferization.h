@@ -37,6 +37,14 @@ unsigned copiesToLinalg(Operation *root,
 /// workgroup, private or global memory).
 bool isGpuBuffer(Type type);
 
+/// A buffer type in GPU memory that `op` uses or defines (operands, results,
+/// its regions' block arguments, types in its attributes: a function's
+/// signature, a global's type), or null.
+Type findGpuBuffer(Operation *op);
+
+/// Whether `op` is GPU code: an op of the `gpu`, `nvgpu` or `nvvm` dialects.
+bool isGpuDialectOp(Operation *op);
+
 } // namespace mp
 } // namespace mlir
 

@@ -7,9 +7,6 @@
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Utils/Bufferization.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir {
@@ -22,26 +19,6 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// A buffer type in GPU memory that `op` has (results, its regions' block
-/// arguments, types in its attributes: a function's signature, a global's
-/// type), or null.
-static Type findGpuBuffer(Operation *op) {
-  for (Type type : op->getResultTypes())
-    if (isGpuBuffer(type))
-      return type;
-  for (Region &region : op->getRegions())
-    for (Block &block : region)
-      for (Type type : block.getArgumentTypes())
-        if (isGpuBuffer(type))
-          return type;
-  Type found;
-  op->getAttrDictionary().walk([&](Type type) {
-    if (!found && isGpuBuffer(type))
-      found = type;
-  });
-  return found;
-}
-
 namespace {
 struct VerifyCpuInputPass
     : public mp::impl::VerifyCpuInputPassBase<VerifyCpuInputPass> {
@@ -50,8 +27,7 @@ struct VerifyCpuInputPass
   void runOnOperation() override {
     WalkResult result =
         getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-          bool gpuOp = isa_and_present<gpu::GPUDialect, nvgpu::NVGPUDialect,
-                                       NVVM::NVVMDialect>(op->getDialect());
+          bool gpuOp = isGpuDialectOp(op);
           Type buffer = gpuOp ? Type() : findGpuBuffer(op);
           if (!gpuOp && !buffer)
             return WalkResult::advance();

@@ -7,10 +7,7 @@
 #include "mp/Codegen/GPU/Passes.h"
 #include "mp/Utils/Bufferization.h"
 
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 
 namespace mlir {
@@ -23,31 +20,14 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// Whether `op` is GPU code that needs its buffers in a GPU address space
-/// (a kernel's workgroup attributions, asynchronous copies, ldmatrix).
-static bool needsGpuBuffers(Operation *op) {
-  if (!isa_and_present<gpu::GPUDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect>(
-          op->getDialect()))
-    return false;
-  auto hasGpuBuffer = [](TypeRange types) {
-    return llvm::any_of(types, isGpuBuffer);
-  };
-  return hasGpuBuffer(op->getOperandTypes()) ||
-         hasGpuBuffer(op->getResultTypes()) ||
-         llvm::any_of(op->getRegions(), [&](Region &region) {
-           return llvm::any_of(region, [&](Block &block) {
-             return hasGpuBuffer(block.getArgumentTypes());
-           });
-         });
-}
-
 namespace {
 struct GPUEmulateWorkgroupMemoryPass
     : public mp::impl::GPUEmulateWorkgroupMemoryPassBase<
           GPUEmulateWorkgroupMemoryPass> {
   void runOnOperation() override {
     WalkResult gpuCode = getOperation()->walk([&](Operation *op) {
-      if (!needsGpuBuffers(op))
+      // A kernel's workgroup attributions, asynchronous copies, ldmatrix.
+      if (!isGpuDialectOp(op) || !findGpuBuffer(op))
         return WalkResult::advance();
       op->emitError() << getArgument() << ": '" << op->getName()
                       << "' needs its buffers in GPU memory, which the "
