@@ -106,6 +106,7 @@ const char *const kPipelines[] = {
     "mp-gpu-copies-to-linalg",
     "mp-gpu-parallel-dims-outermost",
     "mp-gpu-scalar-ops-to-parallel",
+    "mp-gpu-fuse-parallel-loops",
     "mp-gpu-map-parallel-loops",
     "func.func(mp-gpu-name-kernels)",
     "mp-gpu-async-launches",

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -21,6 +22,27 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
+
+/// Gives each linalg op that starts from `fill`'s result (reads it as its
+/// DPS init) a fill of its own, created just before it, so that bufferization
+/// gives it a buffer of its own to start from rather than a copy of a shared
+/// one.
+static void fillPerInit(RewriterBase &rewriter, linalg::FillOp fill) {
+  auto empty = fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
+  if (!empty || !empty.getDynamicSizes().empty())
+    return;
+  for (OpOperand &use : llvm::make_early_inc_range(fill->getUses())) {
+    auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!user || !user.isDpsInit(&use) ||
+        !user.payloadUsesValueFromOperand(&use) || fill->hasOneUse())
+      continue;
+    rewriter.setInsertionPoint(user);
+    IRMapping mapping;
+    mapping.map(empty.getResult(), rewriter.clone(*empty)->getResult(0));
+    Operation *own = rewriter.clone(*fill, mapping);
+    rewriter.modifyOpInPlace(user, [&] { use.set(own->getResult(0)); });
+  }
+}
 
 namespace {
 struct GPUMaterializeConstantsPass
@@ -52,6 +74,16 @@ struct GPUMaterializeConstantsPass
                                             type.getElementType());
       rewriter.replaceOpWithNewOp<linalg::FillOp>(op, scalar, empty);
       ++numFilled;
+    }
+    SmallVector<linalg::FillOp> fills;
+    getOperation()->walk([&](linalg::FillOp fill) {
+      if (fill.hasPureTensorSemantics() && !fill->hasOneUse())
+        fills.push_back(fill);
+    });
+    for (linalg::FillOp fill : fills) {
+      unsigned uses = llvm::range_size(fill->getUses());
+      fillPerInit(rewriter, fill);
+      numFillsShared += uses - llvm::range_size(fill->getUses());
     }
   }
 };

@@ -168,6 +168,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createGPUScalarOpsToParallelPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
   GPUMapParallelLoopsPassOptions parallel;
   parallel.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
@@ -281,6 +282,9 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   // The kernel stage's loop order for reductions (same summation order).
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  // The kernel stage's loops, fused as into kernels (each loop in sequence).
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
   addLowerBuffersToLLVMPasses(pm);
 }
 

@@ -13,6 +13,7 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "GemmFusion.h"
 #include "MmaContraction.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -204,9 +205,11 @@ static void buildThreads(OpBuilder &b, Location loc, int64_t count,
   buildBody(forall.getInductionVar(0));
 }
 
-/// Replaces `r.op` by its tiled form with `threads` threads per block.
+/// Replaces `r.op` by its tiled form with `threads` threads per block. Each
+/// total is folded into `start` if it is set (the value of the fill that set
+/// the output before it), else into the output's element.
 static void tileReduction(RewriterBase &rewriter, const Reduction &r,
-                          int64_t threads) {
+                          int64_t threads, Value start) {
   linalg::LinalgOp op = r.op;
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
@@ -301,7 +304,9 @@ static void tileReduction(RewriterBase &rewriter, const Reduction &r,
     OpOperand *init = op.getDpsInitOperand(0);
     SmallVector<Value> indices =
         getIndices(rewriter, loc, r, *init, loops, output, zero);
-    Value old = memref::LoadOp::create(rewriter, loc, init->get(), indices);
+    Value old =
+        start ? start
+              : memref::LoadOp::create(rewriter, loc, init->get(), indices);
     memref::StoreOp::create(rewriter, loc, combine(rewriter, r, total, old),
                             init->get(), indices);
   });
@@ -337,7 +342,18 @@ struct GPUTileReductionsPass
       // a warp.
       int64_t used =
           std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), kWarpSize, threads);
-      tileReduction(rewriter, r, used);
+      // A fill of the output just before (a bias gradient's zeros) is
+      // folded: thread 0 combines the total with the fill's value.
+      std::optional<FoldedInit> init =
+          findFoldedInit(r.op, /*canOutline=*/false);
+      if (init &&
+          (!init->value || init->value.getType() != r.neutral.getType()))
+        init.reset();
+      tileReduction(rewriter, r, used, init ? init->value : Value());
+      if (init) {
+        rewriter.eraseOp(init->setter);
+        ++numFoldedFills;
+      }
     }
     numTiled += reductions.size();
   }

@@ -19,8 +19,8 @@
 // CHECK: %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_0::@mlp_grad_kernel_0
 // CHECK-NOT: mgpuStreamSynchronize
-// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_20::@mlp_grad_kernel_20
-// CHECK-COUNT-9: llvm.call @_mlir_memref_to_llvm_free
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_13::@mlp_grad_kernel_13
+// CHECK-COUNT-8: llvm.call @_mlir_memref_to_llvm_free
 // CHECK-NOT: mgpuStreamSynchronize
 // CHECK: llvm.return
 // CHECK-NOT: gpu.launch_func
@@ -44,20 +44,20 @@
 // RUN: %if ptxas %{ %python %S/Inputs/assemble_ptx.py %ptxas %t.bf16.ptx %t.bf16.mlir | FileCheck %s --check-prefix=PTXAS-BF16 %}
 // PTXAS-NOT: failed
 // PTXAS-NOT: [1-9][0-9]* bytes spilled
-// PTXAS: 42 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
+// PTXAS: 28 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
 // PTXAS-BF16-NOT: [1-9][0-9]* bytes spilled
-// PTXAS-BF16: 21 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
+// PTXAS-BF16: 14 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
 
 // Reductions to one element, and to few elements of many terms, are a block
 // of threads each: partials in registers, a tree over shared memory with a
 // barrier per level down to 32 values, then one warp's XOR shuffles
 // (mp-gpu-tile-reductions, mp-gpu-subgroup-reduce-to-shuffles); none runs on
-// the host, nor do the 0-d fills of their outputs (a kernel each:
-// mp-gpu-scalar-ops-to-parallel).
+// the host, and the fills of their outputs are folded into them (thread 0
+// combines the total with the fill's value): one kernel per reduction.
 // RUN: mp-opt %S/../../Integration/GPU/Inputs/reductions.mlir --mp-lower-to-gpu='format=isa kernel-summary' -o %t.red.mlir 2>&1 | FileCheck %s --check-prefix=RED-SUMMARY
 // RUN: FileCheck %s --input-file=%t.red.mlir --check-prefix=RED
-// RED-SUMMARY: @full: 4 kernels
-// RED-SUMMARY: @rows_cols: 4 kernels
-// RED: gpu.launch_func <%{{.*}} : !llvm.ptr> @full_kernel_1::@full_kernel_1 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
-// RED: gpu.binary @full_kernel_1 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
+// RED-SUMMARY: @full: 2 kernels
+// RED-SUMMARY: @rows_cols: 2 kernels
+// RED: gpu.launch_func <%{{.*}} : !llvm.ptr> @full_kernel_0::@full_kernel_0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
+// RED: gpu.binary @full_kernel_0 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
 func.func private @nothing()

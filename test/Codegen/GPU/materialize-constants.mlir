@@ -31,3 +31,30 @@ func.func @table() -> (tensor<2xf32>, tensor<2xf32>) {
   %s = arith.addf %t, %t : tensor<2xf32>
   return %s, %t : tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// A zero that two GEMMs accumulate into (torch-mlir's exports share it):
+// each GEMM gets a fill of its own, just before it, so that each one folds
+// its fill instead of reading a copy of a shared buffer. A read of the fill
+// (the add) keeps the shared one.
+// CHECK-LABEL: func.func @shared_zero
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%[[Z:.*]] : f32) outs(%[[E]] : tensor<16x16xf32>)
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK-NEXT: %[[F1:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E1]] : tensor<16x16xf32>)
+// CHECK-NEXT: %[[M1:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x16xf16>, tensor<16x16xf16>) outs(%[[F1]] : tensor<16x16xf32>)
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK-NEXT: %[[F2:.*]] = linalg.fill ins(%[[Z]] : f32) outs(%[[E2]] : tensor<16x16xf32>)
+// CHECK-NEXT: %[[M2:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x16xf16>, tensor<16x16xf16>) outs(%[[F2]] : tensor<16x16xf32>)
+// CHECK: arith.addf %[[M2]], %[[F]]
+func.func @shared_zero(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>)
+    -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %m1 = linalg.matmul ins(%a, %b : tensor<16x16xf16>, tensor<16x16xf16>) outs(%f : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %m2 = linalg.matmul ins(%b, %a : tensor<16x16xf16>, tensor<16x16xf16>) outs(%f : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %s = arith.addf %m2, %f : tensor<16x16xf32>
+  return %m1, %s : tensor<16x16xf32>, tensor<16x16xf32>
+}

@@ -264,3 +264,52 @@ func.func @accumulator_subtracted(%x: memref<4096xf32>, %out: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// The zeros a fill writes into the output just before are folded: thread 0
+// adds the total to the fill's value (the same sum), without loading the
+// output, and the fill goes. A fill with a read of the output in between
+// stays, and the total is added to what the output holds.
+// CHECK-LABEL: func.func @filled
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall
+// CHECK: %[[TOTAL:.*]] = gpu.subgroup_reduce add
+// CHECK: scf.if
+// CHECK-NEXT: %[[I:.*]] = affine.apply
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[TOTAL]], %cst : f32
+// CHECK-NEXT: memref.store %[[NEW]], %{{.*}}[%[[I]]] : memref<128xf32>
+// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK-NEXT: return
+func.func @filled(%x: memref<4096x128xf32>) -> memref<128xf32> {
+  %cst = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<128xf32>
+  linalg.fill ins(%cst : f32) outs(%out : memref<128xf32>)
+  linalg.reduce ins(%x : memref<4096x128xf32>) outs(%out : memref<128xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %out : memref<128xf32>
+}
+
+// CHECK-LABEL: func.func @read_between
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: scf.forall
+// CHECK: scf.if
+// CHECK-NEXT: affine.apply
+// CHECK-NEXT: %[[OLD:.*]] = memref.load
+// CHECK-NEXT: arith.addf %{{.*}}, %[[OLD]] : f32
+func.func @read_between(%x: memref<4096x128xf32>, %seen: memref<128xf32>) -> memref<128xf32> {
+  %cst = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<128xf32>
+  linalg.fill ins(%cst : f32) outs(%out : memref<128xf32>)
+  memref.copy %out, %seen : memref<128xf32> to memref<128xf32>
+  linalg.reduce ins(%x : memref<4096x128xf32>) outs(%out : memref<128xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %out : memref<128xf32>
+}

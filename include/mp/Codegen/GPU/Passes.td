@@ -426,7 +426,14 @@ def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
     becomes `linalg.fill` of its scalar into a `tensor.empty` (a kernel
     writes it into a device-visible buffer); any other tensor constant is
     copied into a new tensor (`bufferization.alloc_tensor() copy(...)`: the
-    host copies the global into a buffer that kernels can read). Part of
+    host copies the global into a buffer that kernels can read).
+
+    Then a fill (of a `tensor.empty` of static shape) that several ops
+    start from (their DPS init: a zero that two GEMMs accumulate into, as
+    torch-mlir's exports share it) is cloned before each of them but the
+    last: each gets its own buffer and its own fill, which a GEMM then folds
+    into its C tiles (mp-gpu-tile-contractions), instead of one fill kernel
+    whose buffer bufferization copies for all but the last of them. Part of
     `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
@@ -444,6 +451,8 @@ def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
   let statistics = [
     Statistic<"numFilled", "filled", "Splat constants turned into fills">,
     Statistic<"numCopied", "copied", "Other constants copied">,
+    Statistic<"numFillsShared", "fills-cloned",
+              "Uses of a shared fill given a fill of their own">,
   ];
 }
 
@@ -576,7 +585,12 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     warp reduces the last 32 with `gpu.subgroup_reduce` (shuffles on the
     GPU) and its thread 0 folds the total into the output. A combiner
     that `gpu.subgroup_reduce` lacks, or values wider than 32 bits, take
-    the tree down to 2 elements instead, which thread 0 combines. Shorter reductions and
+    the tree down to 2 elements instead, which thread 0 combines. When a
+    `linalg.fill` sets the output just before (nothing else uses its memory
+    in between: the zeros of a bias gradient), or a copy of a buffer a fill
+    set, thread 0 combines the total with the fill's value instead of
+    loading the output, and the fill (or the copy) goes: one kernel less,
+    the same arithmetic. Shorter reductions and
     outputs with more elements stay one thread per output element (the
     parallel-loop path). Part of `mp-lower-to-gpu`'s tiled stage, so
     `gpu-emulation` runs the same summation order as the GPU.
@@ -619,6 +633,8 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Reductions distributed over blocks">,
+    Statistic<"numFoldedFills", "folded-fills",
+              "Fills of their outputs folded into them">,
   ];
 }
 
@@ -1034,6 +1050,60 @@ def GPUParallelDimsOutermostPass : Pass<"mp-gpu-parallel-dims-outermost"> {
   let statistics = [
     Statistic<"numInterchanged", "interchanged",
               "Linalg ops whose parallel dimensions were moved outermost">,
+  ];
+}
+
+def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
+  let summary = "Fuse adjacent scf.parallel loops over the same points into "
+                "one (one kernel)";
+  let description = [{
+    After `convert-linalg-to-parallel-loops`, each linalg op outside the
+    tiled stage is its own `scf.parallel`, so its own kernel: a reduction's
+    fill, the reduction, and the elementwise op that reads its result (the
+    mean of a layer norm, divided by the width) are three launches, and the
+    f32 sums go through memory between them. This pass first drops the
+    dimensions that run once from every `scf.parallel` outside kernels
+    (keeping one: a fill of `64x28x1` runs over `64x28` points, its
+    innermost dimension no longer one thread per block), then fuses each
+    loop into the next one in the same block when:
+    - they run over the same points (same bounds and steps) and neither
+      has reductions (`scf.reduce` results);
+    - only ops without effects on memory, or `memref.alloc`s, are between
+      them, and their bodies only load, store and compute (`scf.for` and
+      `scf.if` included);
+    - wherever one of them stores into a buffer that the other loads or
+      stores, both access the same value (not another view of it: a pair of
+      views that alias analysis cannot tell apart is refused) at the same
+      indices, which include every induction variable: iteration `i` of the
+      second loop reads only what iteration `i` of the first one wrote.
+
+    The fused loop runs the first body and then the second in each
+    iteration, so every value is computed by the same operations in the
+    same order as before (the fill, the sequential `f32` reduction loop,
+    the division); only the launches and the round trips through memory
+    between them are gone. Upstream's `scf-parallel-loop-fusion` is not
+    used: it neither drops unit dimensions nor refuses two loops that store
+    into the same buffer at different elements without loading it.
+    Part of `mp-lower-to-gpu`'s kernel stage, before
+    `mp-gpu-map-parallel-loops`.
+
+    ```mlir
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c28) step (%c1, %c1) {
+      memref.store %zero, %sum[%i, %j] : memref<64x28xf32>
+    }
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c28) step (%c1, %c1) {
+      scf.for %k = %c0 to %c32 step %c1 { ... memref.store %s, %sum[%i, %j] ... }
+    }
+    // becomes
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c28) step (%c1, %c1) {
+      memref.store %zero, %sum[%i, %j] : memref<64x28xf32>
+      scf.for %k = %c0 to %c32 step %c1 { ... memref.store %s, %sum[%i, %j] ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numFused", "fused", "scf.parallel loops fused into the next">,
   ];
 }
 

@@ -1,0 +1,298 @@
+// RUN: mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops | FileCheck %s
+
+// A layer norm's mean: the fill, the reduction and the division are one
+// loop over the 64x28 points (the fill's unit dimension dropped), in their
+// order; the sum never leaves the iteration that computes it.
+// CHECK-LABEL: func.func @mean
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%c0, %c0) to (%c64, %c28) step (%c1, %c1) {
+// CHECK-NEXT: memref.store %{{.*}}, %[[SUM:.*]][%[[I]], %[[J]], %c0]
+// CHECK-NEXT: scf.for %[[K:.*]] = %c0 to %c32
+// CHECK-NEXT: memref.load %{{.*}}[%[[I]], %[[J]], %[[K]]]
+// CHECK-NEXT: memref.load %[[SUM]][%[[I]], %[[J]], %c0]
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: memref.store %{{.*}}, %[[SUM]][%[[I]], %[[J]], %c0]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.load %[[SUM]][%[[I]], %[[J]], %c0]
+// CHECK-NEXT: arith.divf
+// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[I]], %[[J]], %c0]
+// CHECK-NEXT: scf.reduce
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @mean(%x: memref<64x28x32xf32>) -> memref<64x28x1xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c28 = arith.constant 28 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %width = arith.constant 32.0 : f32
+  %sum = memref.alloc() : memref<64x28x1xf32>
+  %out = memref.alloc() : memref<64x28x1xf32>
+  scf.parallel (%i, %j, %u) = (%c0, %c0, %c0) to (%c64, %c28, %c1) step (%c1, %c1, %c1) {
+    memref.store %zero, %sum[%i, %j, %u] : memref<64x28x1xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c28) step (%c1, %c1) {
+    scf.for %k = %c0 to %c32 step %c1 {
+      %v = memref.load %x[%i, %j, %k] : memref<64x28x32xf32>
+      %s = memref.load %sum[%i, %j, %c0] : memref<64x28x1xf32>
+      %t = arith.addf %v, %s : f32
+      memref.store %t, %sum[%i, %j, %c0] : memref<64x28x1xf32>
+    }
+  }
+  %c1_0 = arith.constant 1 : index
+  scf.parallel (%i, %j, %u) = (%c0, %c0, %c0) to (%c64, %c28, %c1_0) step (%c1, %c1, %c1) {
+    %s = memref.load %sum[%i, %j, %u] : memref<64x28x1xf32>
+    %m = arith.divf %s, %width : f32
+    memref.store %m, %out[%i, %j, %u] : memref<64x28x1xf32>
+  }
+  return %out : memref<64x28x1xf32>
+}
+
+// -----
+
+// A loop of one point keeps a dimension: it stays a kernel, not scalar code
+// on the host.
+// CHECK-LABEL: func.func @scalar
+// CHECK: scf.parallel (%{{.*}}) = (%c0) to (%c1) step (%c1)
+// CHECK-NEXT: memref.store
+func.func @scalar(%out: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c1, %c1) step (%c1, %c1) {
+    memref.store %zero, %out[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
+// Only reads of the same buffer: fused, whatever the indices. The buffers
+// the function allocates are not its arguments.
+// CHECK-LABEL: func.func @shared_input
+// CHECK: scf.parallel
+// CHECK-NOT: scf.parallel
+func.func @shared_input(%x: memref<16x16xf32>)
+    -> (memref<16x16xf32>, memref<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.alloc() : memref<16x16xf32>
+  %b = memref.alloc() : memref<16x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<16x16xf32>
+    memref.store %v, %a[%i, %j] : memref<16x16xf32>
+  }
+  %t = memref.alloc() : memref<4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%j, %i] : memref<16x16xf32>
+    memref.store %v, %b[%i, %j] : memref<16x16xf32>
+  }
+  memref.dealloc %t : memref<4xf32>
+  return %a, %b : memref<16x16xf32>, memref<16x16xf32>
+}
+
+// -----
+
+// Two arguments may be the same buffer: not fused.
+// CHECK-LABEL: func.func @arguments
+// CHECK-COUNT-2: scf.parallel
+func.func @arguments(%x: memref<16xf32>, %y: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    memref.store %zero, %x[%i] : memref<16xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %v = memref.load %y[%i] : memref<16xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %y[%i] : memref<16xf32>
+  }
+  return
+}
+
+// -----
+
+// Not fused: each of these second loops touches what other iterations of
+// the first one wrote (a transpose, a shifted element, a store into the
+// same buffer at other elements, a row the first loop writes once per
+// column), or the loops differ (bounds, an op with effects between them,
+// a copy in a body, another view of the buffer). With the same indices in
+// both loops, each pair would be fused (as @same_indices).
+// CHECK-LABEL: func.func @same_indices
+// CHECK-COUNT-1: scf.parallel
+// CHECK-NOT: scf.parallel
+func.func @same_indices(%x: memref<16x16xf32>) -> memref<16x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %t = memref.alloc() : memref<16x16xf32>
+  %y = memref.alloc() : memref<16x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<16x16xf32>
+    memref.store %v, %t[%i, %j] : memref<16x16xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %t[%i, %j] : memref<16x16xf32>
+    memref.store %v, %y[%i, %j] : memref<16x16xf32>
+  }
+  return %y : memref<16x16xf32>
+}
+
+// CHECK-LABEL: func.func @transpose
+// CHECK-COUNT-2: scf.parallel
+func.func @transpose(%x: memref<16x16xf32>) -> memref<16x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %t = memref.alloc() : memref<16x16xf32>
+  %y = memref.alloc() : memref<16x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<16x16xf32>
+    memref.store %v, %t[%i, %j] : memref<16x16xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %t[%j, %i] : memref<16x16xf32>
+    memref.store %v, %y[%i, %j] : memref<16x16xf32>
+  }
+  return %y : memref<16x16xf32>
+}
+
+// CHECK-LABEL: func.func @shifted
+// CHECK-COUNT-2: scf.parallel
+func.func @shifted() -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %x = memref.alloc() : memref<17xf32>
+  %y = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %zero = arith.constant 0.0 : f32
+    memref.store %zero, %x[%i] : memref<17xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %n = arith.addi %i, %c1 : index
+    %v = memref.load %x[%n] : memref<17xf32>
+    memref.store %v, %y[%i] : memref<16xf32>
+  }
+  return %y : memref<16xf32>
+}
+
+// Two stores and no load: upstream's scf-parallel-loop-fusion would fuse
+// these, and iteration (j, i) would overwrite what (i, j) stored.
+// CHECK-LABEL: func.func @stores_elsewhere
+// CHECK-COUNT-2: scf.parallel
+func.func @stores_elsewhere(%x: memref<16x16xf32>) -> memref<16x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<16x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    memref.store %zero, %y[%i, %j] : memref<16x16xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<16x16xf32>
+    memref.store %v, %y[%j, %i] : memref<16x16xf32>
+  }
+  return %y : memref<16x16xf32>
+}
+
+// CHECK-LABEL: func.func @row_per_column
+// CHECK-COUNT-2: scf.parallel
+func.func @row_per_column(%x: memref<16x16xf32>) -> memref<16x16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %r = memref.alloc() : memref<16x1xf32>
+  %y = memref.alloc() : memref<16x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<16x16xf32>
+    memref.store %v, %r[%i, %c0] : memref<16x1xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+    %v = memref.load %r[%i, %c0] : memref<16x1xf32>
+    memref.store %v, %y[%i, %j] : memref<16x16xf32>
+  }
+  return %y : memref<16x16xf32>
+}
+
+// CHECK-LABEL: func.func @bounds
+// CHECK-COUNT-2: scf.parallel
+func.func @bounds() -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    memref.store %zero, %x[%i] : memref<16xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<16xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[%i] : memref<16xf32>
+  }
+  return %x : memref<16xf32>
+}
+
+// CHECK-LABEL: func.func @effect_between
+// CHECK-COUNT-2: scf.parallel
+func.func @effect_between(%s: memref<f32>) -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    memref.store %zero, %x[%i] : memref<16xf32>
+  }
+  memref.store %zero, %s[] : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %v = memref.load %x[%i] : memref<16xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[%i] : memref<16xf32>
+  }
+  return %x : memref<16xf32>
+}
+
+// CHECK-LABEL: func.func @copy_in_body
+// CHECK-COUNT-2: scf.parallel
+func.func @copy_in_body(%a: memref<4xf32>) -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    memref.store %zero, %x[%i] : memref<16xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %b = memref.subview %x[0] [4] [1] : memref<16xf32> to memref<4xf32, strided<[1]>>
+    memref.copy %a, %b : memref<4xf32> to memref<4xf32, strided<[1]>>
+  }
+  return %x : memref<16xf32>
+}
+
+// CHECK-LABEL: func.func @view
+// CHECK-COUNT-2: scf.parallel
+func.func @view() -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<16x1xf32>
+  %y = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    memref.store %zero, %x[%i, %c0] : memref<16x1xf32>
+  }
+  %flat = memref.collapse_shape %x [[0, 1]] : memref<16x1xf32> into memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %v = memref.load %flat[%i] : memref<16xf32>
+    memref.store %v, %y[%i] : memref<16xf32>
+  }
+  return %y : memref<16xf32>
+}
