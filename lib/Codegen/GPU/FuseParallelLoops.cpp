@@ -124,7 +124,9 @@ static bool sameElementPerIteration(const Access &a, scf::ParallelOp first,
   // one of them.
   auto ivPosition = [](scf::ParallelOp loop, Value v) -> int64_t {
     auto arg = dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == loop.getBody() ? arg.getArgNumber() : -1;
+    if (!arg || arg.getOwner() != loop.getBody())
+      return -1;
+    return arg.getArgNumber();
   };
   llvm::SmallBitVector seen(first.getNumLoops());
   for (auto [ia, ib] : llvm::zip(a.indices, b.indices)) {
