@@ -6,6 +6,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "MmaContraction.h"
+
 #include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -13,7 +15,6 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace mp {
@@ -93,8 +94,8 @@ static std::optional<SmallVector<Access>> getAccesses(scf::ParallelOp loop) {
   return accesses;
 }
 
-/// Whether the two bounds are the same value or the same constant.
-static bool sameBound(Value a, Value b) {
+/// Whether `a` and `b` are the same value or the same constant.
+static bool sameValueOrConstant(Value a, Value b) {
   std::optional<int64_t> ca = getConstantIntValue(a);
   return a == b || (ca && ca == getConstantIntValue(b));
 }
@@ -103,9 +104,11 @@ static bool sameIterationSpace(scf::ParallelOp first, scf::ParallelOp second) {
   if (first.getNumLoops() != second.getNumLoops())
     return false;
   for (unsigned d = 0, e = first.getNumLoops(); d < e; ++d)
-    if (!sameBound(first.getLowerBound()[d], second.getLowerBound()[d]) ||
-        !sameBound(first.getUpperBound()[d], second.getUpperBound()[d]) ||
-        !sameBound(first.getStep()[d], second.getStep()[d]))
+    if (!sameValueOrConstant(first.getLowerBound()[d],
+                             second.getLowerBound()[d]) ||
+        !sameValueOrConstant(first.getUpperBound()[d],
+                             second.getUpperBound()[d]) ||
+        !sameValueOrConstant(first.getStep()[d], second.getStep()[d]))
       return false;
   return true;
 }
@@ -139,18 +142,11 @@ static bool sameElementPerIteration(const Access &a, scf::ParallelOp first,
     }
     if (!first->isAncestor(ia.getParentBlock()->getParentOp()) &&
         !second->isAncestor(ib.getParentBlock()->getParentOp()) &&
-        sameBound(ia, ib))
+        sameValueOrConstant(ia, ib))
       continue;
     return false;
   }
   return seen.all();
-}
-
-/// The buffer `v` is a view of (through subviews, reshapes, casts).
-static Value getViewRoot(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// Whether `a` and `b` may be views of the same memory. Beyond upstream's
@@ -163,7 +159,7 @@ static bool mayAlias(Value a, Value b, AliasAnalysis &aliases) {
     auto arg = dyn_cast<BlockArgument>(v);
     return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
   };
-  Value rootA = getViewRoot(a), rootB = getViewRoot(b);
+  Value rootA = getRootBuffer(a), rootB = getRootBuffer(b);
   return !(rootA.getDefiningOp<memref::AllocOp>() && isArgument(rootB)) &&
          !(rootB.getDefiningOp<memref::AllocOp>() && isArgument(rootA));
 }
