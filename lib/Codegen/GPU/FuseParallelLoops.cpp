@@ -13,6 +13,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -66,11 +67,12 @@ static scf::ParallelOp dropUnitDims(RewriterBase &rewriter,
 }
 
 namespace {
-/// A load or store of a buffer in a loop body.
+/// A load or store of a buffer in a loop body; the value stored.
 struct Access {
   Value memref;
   OperandRange indices;
-  bool write;
+  Value stored;
+  bool isWrite() const { return static_cast<bool>(stored); }
 };
 } // namespace
 
@@ -81,9 +83,10 @@ static std::optional<SmallVector<Access>> getAccesses(scf::ParallelOp loop) {
   SmallVector<Access> accesses;
   WalkResult result = loop.getBody()->walk([&](Operation *op) {
     if (auto load = dyn_cast<memref::LoadOp>(op))
-      accesses.push_back({load.getMemRef(), load.getIndices(), false});
+      accesses.push_back({load.getMemRef(), load.getIndices(), Value()});
     else if (auto store = dyn_cast<memref::StoreOp>(op))
-      accesses.push_back({store.getMemRef(), store.getIndices(), true});
+      accesses.push_back(
+          {store.getMemRef(), store.getIndices(), store.getValueToStore()});
     else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
              !isMemoryEffectFree(op))
       return WalkResult::interrupt();
@@ -149,6 +152,18 @@ static bool sameElementPerIteration(const Access &a, scf::ParallelOp first,
   return seen.all();
 }
 
+/// Whether every access of `memref` in `accesses` stores the constant
+/// `value` (the finite checks' flag, which each sets to true).
+static bool onlySets(ArrayRef<Access> accesses, Value memref, Attribute value) {
+  return llvm::all_of(accesses, [&](const Access &access) {
+    Attribute stored;
+    return access.memref != memref ||
+           (access.isWrite() &&
+            matchPattern(access.stored, m_Constant(&stored)) &&
+            stored == value);
+  });
+}
+
 /// Whether `a` and `b` may be views of the same memory. Beyond upstream's
 /// local alias analysis: a buffer the function allocates is not one of its
 /// arguments, which existed before the call.
@@ -167,7 +182,8 @@ static bool mayAlias(Value a, Value b, AliasAnalysis &aliases) {
 /// Whether running `first`'s body and then `second`'s in each iteration of
 /// one loop computes what `first` and then `second` did: for every pair of
 /// accesses of which one is a store, the same buffer (not two views that
-/// may alias) at the same element per iteration.
+/// may alias) at the same element per iteration, or a buffer that both
+/// loops only set to the same constant (in any order, the same result).
 static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
                     AliasAnalysis &aliases) {
   if (!first.getInitVals().empty() || !second.getInitVals().empty() ||
@@ -179,15 +195,20 @@ static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
     return false;
   for (const Access &a : *firstAccesses) {
     for (const Access &b : *secondAccesses) {
-      if (!a.write && !b.write)
+      if (!a.isWrite() && !b.isWrite())
         continue;
       if (a.memref != b.memref) {
         if (mayAlias(a.memref, b.memref, aliases))
           return false;
         continue;
       }
-      if (!sameElementPerIteration(a, first, b, second))
-        return false;
+      Attribute value;
+      if (sameElementPerIteration(a, first, b, second) ||
+          (a.isWrite() && matchPattern(a.stored, m_Constant(&value)) &&
+           onlySets(*firstAccesses, a.memref, value) &&
+           onlySets(*secondAccesses, a.memref, value)))
+        continue;
+      return false;
     }
   }
   return true;

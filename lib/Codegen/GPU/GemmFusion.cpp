@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -546,4 +547,60 @@ std::optional<Epilogue> mlir::mp::findEpilogue(linalg::LinalgOp op,
   epilogue.storesC = !inPlace && next < after.size() &&
                      !overwritesOrFrees(after[next], later[after[next]]);
   return epilogue;
+}
+
+void mlir::mp::buildElementwiseBody(OpBuilder &b, Location loc,
+                                    linalg::GenericOp op, VectorType vectorType,
+                                    IRMapping &mapping) {
+  auto splat = [&](Value v) -> Value {
+    if (!vectorType)
+      return v;
+    return vector::BroadcastOp::create(b, loc, vectorType.clone(v.getType()),
+                                       v);
+  };
+  for (Value captured : getCapturedValues(op))
+    mapping.map(captured, splat(captured));
+  Block &body = op.getRegion().front();
+  BlockArgument out = body.getArguments().back();
+  for (Operation &inner : body.without_terminator()) {
+    if (llvm::is_contained(inner.getOperands(), out))
+      continue;
+    if (matchPattern(&inner, m_Constant())) {
+      mapping.map(inner.getResult(0), splat(b.clone(inner)->getResult(0)));
+      continue;
+    }
+    OperationState state(inner.getLoc(), inner.getName());
+    for (Value operand : inner.getOperands())
+      state.addOperands(mapping.lookupOrDefault(operand));
+    for (Type type : inner.getResultTypes())
+      state.addTypes(vectorType ? vectorType.clone(type) : type);
+    state.addAttributes(inner.getAttrs());
+    mapping.map(inner.getResults(), b.create(state)->getResults());
+  }
+}
+
+/// The value that the body of a flag reduction (isFlagReduction) ORs into
+/// its flag.
+static Value getFlagPredicate(linalg::GenericOp flag) {
+  Block &body = flag.getRegion().front();
+  auto any = body.getTerminator()->getOperand(0).getDefiningOp<arith::OrIOp>();
+  return any.getLhs() == body.getArguments().back() ? any.getRhs()
+                                                    : any.getLhs();
+}
+
+void mlir::mp::buildFlag(OpBuilder &b, Location loc, linalg::GenericOp flag,
+                         Value value) {
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  IRMapping mapping;
+  mapping.map(flag.getRegion().front().getArgument(0), value);
+  buildElementwiseBody(b, loc, flag, vectorType, mapping);
+  Value holds = mapping.lookupOrDefault(getFlagPredicate(flag));
+  if (vectorType)
+    holds =
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, holds);
+  auto set = scf::IfOp::create(b, loc, holds);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(set.thenBlock()->getTerminator());
+  Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  memref::StoreOp::create(b, loc, yes, flag.getDpsInits()[0], ValueRange());
 }

@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <optional>
 
@@ -112,6 +113,18 @@ std::optional<Epilogue> findEpilogue(linalg::LinalgOp op, ArrayRef<Value> reads,
 /// pure elementwise ops (at most kMaxFusedProducerOps) and constants ending
 /// in `arith.ori` of the flag's block argument, used there only.
 bool isFlagReduction(linalg::GenericOp op);
+
+/// Clones the body of the elementwise `op` (but the ops that use its output's
+/// block argument) at `b`, on `vectorType`'s shape if it is given: the
+/// values it captures and its constants broadcast, every other op given
+/// vector results. `mapping` holds its inputs' block arguments.
+void buildElementwiseBody(OpBuilder &b, Location loc, linalg::GenericOp op,
+                          VectorType vectorType, IRMapping &mapping);
+
+/// Sets the flag of `flag` (a flag reduction) to true if its predicate holds
+/// for `value` (an element of its input, or a vector of elements): threads
+/// that find one all store the same value, so none needs the others'.
+void buildFlag(OpBuilder &b, Location loc, linalg::GenericOp flag, Value value);
 
 } // namespace mp
 } // namespace mlir

@@ -254,40 +254,6 @@ static llvm::MaybeAlign getVectorAlignment(Type type) {
       elements * getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
 }
 
-/// Clones the body of the elementwise `op` (but the ops that use its output's
-/// block argument) at `b`, on `vectorType`'s shape if it is given: the
-/// values it captures and its constants broadcast, every other op given
-/// vector results. `mapping` holds its inputs' block arguments.
-static void buildElementwiseBody(OpBuilder &b, Location loc,
-                                 linalg::GenericOp op, VectorType vectorType,
-                                 IRMapping &mapping) {
-  auto splat = [&](Value v) -> Value {
-    if (!vectorType)
-      return v;
-    return vector::BroadcastOp::create(b, loc, vectorType.clone(v.getType()),
-                                       v);
-  };
-  for (Value captured : getCapturedValues(op))
-    mapping.map(captured, splat(captured));
-  Block &body = op.getRegion().front();
-  BlockArgument out = body.getArguments().back();
-  for (Operation &inner : body.without_terminator()) {
-    if (llvm::is_contained(inner.getOperands(), out))
-      continue;
-    if (matchPattern(&inner, m_Constant())) {
-      mapping.map(inner.getResult(0), splat(b.clone(inner)->getResult(0)));
-      continue;
-    }
-    OperationState state(inner.getLoc(), inner.getName());
-    for (Value operand : inner.getOperands())
-      state.addOperands(mapping.lookupOrDefault(operand));
-    for (Type type : inner.getResultTypes())
-      state.addTypes(vectorType ? vectorType.clone(type) : type);
-    state.addAttributes(inner.getAttrs());
-    mapping.map(inner.getResults(), b.create(state)->getResults());
-  }
-}
-
 /// Computes the consumer of `epilogue` where C holds `value` (an element,
 /// or a vector of elements along C's last dimension) at `indices` of C, and
 /// stores its result: its other inputs loaded at their maps' indices (in
@@ -336,34 +302,6 @@ static void buildConsumer(OpBuilder &b, Location loc, const Epilogue &epilogue,
                             getVectorAlignment(result.getType()));
   else
     memref::StoreOp::create(b, loc, result, out, at);
-}
-
-/// The value that the body of a flag reduction (isFlagReduction) ORs into
-/// its flag.
-static Value getFlagPredicate(linalg::GenericOp flag) {
-  Block &body = flag.getRegion().front();
-  auto any = body.getTerminator()->getOperand(0).getDefiningOp<arith::OrIOp>();
-  return any.getLhs() == body.getArguments().back() ? any.getRhs()
-                                                    : any.getLhs();
-}
-
-/// Sets the flag of `flag` (a flag reduction) to true if its predicate holds
-/// for `value` (an element of C, or a vector of elements).
-static void buildFlag(OpBuilder &b, Location loc, linalg::GenericOp flag,
-                      Value value) {
-  auto vectorType = dyn_cast<VectorType>(value.getType());
-  IRMapping mapping;
-  mapping.map(flag.getRegion().front().getArgument(0), value);
-  buildElementwiseBody(b, loc, flag, vectorType, mapping);
-  Value holds = mapping.lookupOrDefault(getFlagPredicate(flag));
-  if (vectorType)
-    holds =
-        vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, holds);
-  auto set = scf::IfOp::create(b, loc, holds);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPoint(set.thenBlock()->getTerminator());
-  Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-  memref::StoreOp::create(b, loc, yes, flag.getDpsInits()[0], ValueRange());
 }
 
 /// Stores `value` (an element or a vector) in `to` at `indices` and, with

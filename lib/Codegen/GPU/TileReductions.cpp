@@ -19,6 +19,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -314,6 +315,32 @@ static void tileReduction(RewriterBase &rewriter, const Reduction &r,
   rewriter.eraseOp(op);
 }
 
+/// Replaces `op`, a flag reduction (isFlagReduction) with loops, by an
+/// scf.parallel over its input in which each element that holds the
+/// predicate sets the flag: an OR needs no tree, so it runs one thread per
+/// element (the parallel-loop path), where a loop over the same elements
+/// may join it (mp-gpu-fuse-parallel-loops).
+static void parallelizeFlagReduction(RewriterBase &rewriter,
+                                     linalg::GenericOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> lbs, ubs, steps;
+  for (Range range :
+       cast<linalg::LinalgOp>(*op).createLoopRanges(rewriter, loc)) {
+    lbs.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.offset));
+    ubs.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+    steps.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, range.stride));
+  }
+  scf::ParallelOp::create(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        buildFlag(b, l, op,
+                  memref::LoadOp::create(b, l, op.getDpsInputs()[0], ivs));
+      });
+  rewriter.eraseOp(op);
+}
+
 namespace {
 struct GPUTileReductionsPass
     : public mp::impl::GPUTileReductionsPassBase<GPUTileReductionsPass> {
@@ -327,9 +354,15 @@ struct GPUTileReductionsPass
       return signalPassFailure();
     }
     SmallVector<Reduction, 4> reductions;
+    SmallVector<linalg::GenericOp> flags;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<scf::ForallOp>())
         return;
+      auto generic = dyn_cast<linalg::GenericOp>(*op);
+      if (generic && op.getNumLoops() > 0 && isFlagReduction(generic)) {
+        flags.push_back(generic);
+        return;
+      }
       // A full reduction has no parallel loop to run on the GPU otherwise.
       std::optional<Reduction> r = matchReductionOp(op);
       if (r && (r->parallelDims.empty() ||
@@ -337,6 +370,9 @@ struct GPUTileReductionsPass
         reductions.push_back(std::move(*r));
     });
     IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp flag : flags)
+      parallelizeFlagReduction(rewriter, flag);
+    numFlags += flags.size();
     for (const Reduction &r : reductions) {
       // No more threads than terms (rounded up to a power of two), at least
       // a warp.

@@ -318,3 +318,97 @@ func.func @view() -> memref<16xf32> {
   }
   return %y : memref<16xf32>
 }
+
+// -----
+
+// A gradient's finite check and its unscaling (mp-gpu-tile-reductions makes
+// the check a loop that sets the flag) are one loop, which reads the
+// gradient once; the next gradient's, of the same shape, joins it: both
+// loops only set the flag to true, so their order does not matter.
+// CHECK-LABEL: func.func @checks
+// CHECK-SAME: (%[[G1:.*]]: memref<64x32xf32>, %[[G2:.*]]: memref<64x32xf32>, %[[FLAG:.*]]: memref<i1>,
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK-NEXT: %[[X1:.*]] = memref.load %[[G1]][%[[I]], %[[J]]]
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %true, %[[FLAG]][]
+// CHECK: arith.mulf %[[X1]]
+// CHECK: memref.store
+// CHECK: %[[X2:.*]] = memref.load %[[G2]][%[[I]], %[[J]]]
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %true, %[[FLAG]][]
+// CHECK: arith.mulf %[[X2]]
+// CHECK: memref.store
+// CHECK-NEXT: scf.reduce
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @checks(%g1: memref<64x32xf32>, %g2: memref<64x32xf32>, %flag: memref<i1>, %inv: f32) -> (memref<64x32xf32>, memref<64x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %true = arith.constant true
+  %inf = arith.constant 0x7F800000 : f32
+  %u1 = memref.alloc() : memref<64x32xf32>
+  %u2 = memref.alloc() : memref<64x32xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+    %x = memref.load %g1[%i, %j] : memref<64x32xf32>
+    %a = math.absf %x : f32
+    %bad = arith.cmpf ult, %a, %inf : f32
+    scf.if %bad {
+      memref.store %true, %flag[] : memref<i1>
+    }
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+    %x = memref.load %g1[%i, %j] : memref<64x32xf32>
+    %u = arith.mulf %x, %inv : f32
+    memref.store %u, %u1[%i, %j] : memref<64x32xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+    %x = memref.load %g2[%i, %j] : memref<64x32xf32>
+    %a = math.absf %x : f32
+    %bad = arith.cmpf ult, %a, %inf : f32
+    scf.if %bad {
+      memref.store %true, %flag[] : memref<i1>
+    }
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c32) step (%c1, %c1) {
+    %x = memref.load %g2[%i, %j] : memref<64x32xf32>
+    %u = arith.mulf %x, %inv : f32
+    memref.store %u, %u2[%i, %j] : memref<64x32xf32>
+  }
+  return %u1, %u2 : memref<64x32xf32>, memref<64x32xf32>
+}
+
+// -----
+
+// Not fused: the second loop reads the flag the first one sets, and the
+// third sets it to false, not true.
+// CHECK-LABEL: func.func @flag_read
+// CHECK-COUNT-3: scf.parallel
+func.func @flag_read(%g: memref<64xf32>, %flag: memref<i1>, %out: memref<64xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    %x = memref.load %g[%i] : memref<64xf32>
+    %neg = arith.cmpf olt, %x, %zero : f32
+    scf.if %neg {
+      memref.store %true, %flag[] : memref<i1>
+    }
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    %f = memref.load %flag[] : memref<i1>
+    memref.store %f, %out[%i] : memref<64xi1>
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    %x = memref.load %g[%i] : memref<64xf32>
+    %pos = arith.cmpf ogt, %x, %zero : f32
+    scf.if %pos {
+      memref.store %false, %flag[] : memref<i1>
+    }
+  }
+  return
+}

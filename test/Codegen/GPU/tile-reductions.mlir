@@ -313,3 +313,54 @@ func.func @read_between(%x: memref<4096x128xf32>, %seen: memref<128xf32>) -> mem
     }
   return %out : memref<128xf32>
 }
+
+// -----
+
+// A finite check (an OR of a predicate into a 0-d i1 flag) needs no tree:
+// it becomes a parallel loop over its input, one iteration per element, that
+// sets the flag where the predicate holds; the flag's fill stays. A dynamic
+// size is taken too (the loop's bound is the dimension's size).
+// CHECK-LABEL: func.func @finite_check
+// CHECK-SAME: (%[[G:.*]]: memref<64x784xf32>, %[[D:.*]]: memref<?xf32>, %[[FLAG:.*]]: memref<i1>)
+// CHECK: linalg.fill ins(%{{.*}} : i1) outs(%[[FLAG]] : memref<i1>)
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[C784:.*]] = arith.constant 784 : index
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C64]], %[[C784]])
+// CHECK: %[[X:.*]] = memref.load %[[G]][%[[I]], %[[J]]] : memref<64x784xf32>
+// CHECK: %[[ABS:.*]] = math.absf %[[X]] : f32
+// CHECK: %[[FINITE:.*]] = arith.cmpf olt, %[[ABS]], %{{.*}} : f32
+// CHECK: %[[NOTFINITE:.*]] = arith.xori %[[FINITE]], %{{.*}} : i1
+// CHECK: scf.if %[[NOTFINITE]] {
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: memref.store %[[TRUE]], %[[FLAG]][] : memref<i1>
+// CHECK: %[[N:.*]] = memref.dim %[[D]], %{{.*}} : memref<?xf32>
+// CHECK: scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[N]])
+// CHECK: memref.load %[[D]][%[[K]]] : memref<?xf32>
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[FLAG]][] : memref<i1>
+// CHECK-NOT: scf.forall
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @finite_check(%g: memref<64x784xf32>, %d: memref<?xf32>, %flag: memref<i1>) {
+  %false = arith.constant false
+  %true = arith.constant true
+  %inf = arith.constant 0x7F800000 : f32
+  linalg.fill ins(%false : i1) outs(%flag : memref<i1>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%g : memref<64x784xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %a = math.absf %in : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    %o = arith.ori %acc, %bad : i1
+    linalg.yield %o : i1
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%d : memref<?xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %a = math.absf %in : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    %o = arith.ori %bad, %acc : i1
+    linalg.yield %o : i1
+  }
+  return
+}

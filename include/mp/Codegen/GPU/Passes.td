@@ -592,7 +592,13 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     loading the output, and the fill (or the copy) goes: one kernel less,
     the same arithmetic. Shorter reductions and
     outputs with more elements stay one thread per output element (the
-    parallel-loop path). Part of `mp-lower-to-gpu`'s tiled stage, so
+    parallel-loop path). A reduction that ORs a predicate of each element
+    into a 0-d `i1` flag (the loss scaler's finite check of a gradient)
+    needs no tree either: it becomes an `scf.parallel` over its input, one
+    iteration per element, that stores `true` into the flag where the
+    predicate holds (every thread that stores one stores the same value),
+    which `mp-gpu-fuse-parallel-loops` then fuses with the loop over the
+    same elements that unscales the gradient; the flag's fill stays. Part of `mp-lower-to-gpu`'s tiled stage, so
     `gpu-emulation` runs the same summation order as the GPU.
 
     ```mlir
@@ -635,6 +641,8 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     Statistic<"numTiled", "tiled", "Reductions distributed over blocks">,
     Statistic<"numFoldedFills", "folded-fills",
               "Fills of their outputs folded into them">,
+    Statistic<"numFlags", "flags",
+              "Flag reductions made parallel loops that set the flag">,
   ];
 }
 
@@ -1075,8 +1083,13 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
       stores, both access the same value (not another view of it: a pair of
       views that alias analysis cannot tell apart is refused) at the same
       indices, which include every induction variable: iteration `i` of the
-      second loop reads only what iteration `i` of the first one wrote.
+      second loop reads only what iteration `i` of the first one wrote;
+      or both loops only store one constant into it (the finite checks of
+      `mp-gpu-tile-reductions`, each setting the overflow flag to true
+      where an element is not finite: in any order, the same flag).
 
+    A gradient's finite check and its unscaling, which read the gradient at
+    the same points, thus become one kernel that reads it once.
     The fused loop runs the first body and then the second in each
     iteration, so every value is computed by the same operations in the
     same order as before (the fill, the sequential `f32` reduction loop,
