@@ -44,6 +44,57 @@ static void fillPerInit(RewriterBase &rewriter, linalg::FillOp fill) {
   }
 }
 
+/// Gives each linalg op that writes into `empty` (its DPS init), if several
+/// do, a `tensor.empty` of its own, created just before it, so that
+/// bufferization gives each a buffer of its own rather than one buffer that
+/// they all write in turn, which a GEMM could not read through its producer.
+/// Writers that read what another one wrote there keep `empty` together.
+/// Returns how many got one.
+static unsigned emptyPerInit(RewriterBase &rewriter, tensor::EmptyOp empty) {
+  // The writer of `empty` (through DPS inits) that `value` was computed
+  // from, if any: a fill, then a GEMM into it, then a bias added in place.
+  auto getWriter = [&](Value value) -> Operation * {
+    while (auto result = dyn_cast<OpResult>(value)) {
+      auto op = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
+      OpOperand *tied = op ? op.getTiedOpOperand(result) : nullptr;
+      if (!tied)
+        return nullptr;
+      if (tied->get() == empty.getResult())
+        return op;
+      value = tied->get();
+    }
+    return nullptr;
+  };
+  SmallVector<OpOperand *> inits;
+  llvm::SmallPtrSet<Operation *, 4> linked;
+  for (OpOperand &use : empty->getUses()) {
+    auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!user || !user.isDpsInit(&use))
+      continue;
+    inits.push_back(&use);
+    // A writer that reads what another one wrote there shares the buffer
+    // with it: it may overwrite it in place.
+    for (Value input : user.getDpsInputs())
+      if (Operation *writer = getWriter(input)) {
+        linked.insert(writer);
+        linked.insert(user);
+      }
+  }
+  llvm::erase_if(
+      inits, [&](OpOperand *use) { return linked.contains(use->getOwner()); });
+  if (inits.size() + (linked.empty() ? 0 : 1) < 2)
+    return 0;
+  for (OpOperand *use : inits) {
+    rewriter.setInsertionPoint(use->getOwner());
+    Operation *own = rewriter.clone(*empty);
+    rewriter.modifyOpInPlace(use->getOwner(),
+                             [&] { use->set(own->getResult(0)); });
+  }
+  if (empty->use_empty())
+    rewriter.eraseOp(empty);
+  return inits.size();
+}
+
 namespace {
 struct GPUMaterializeConstantsPass
     : public mp::impl::GPUMaterializeConstantsPassBase<
@@ -84,6 +135,14 @@ struct GPUMaterializeConstantsPass
       unsigned uses = llvm::range_size(fill->getUses());
       fillPerInit(rewriter, fill);
       numFillsShared += uses - llvm::range_size(fill->getUses());
+    }
+    SmallVector<tensor::EmptyOp> empties;
+    getOperation()->walk([&](tensor::EmptyOp empty) {
+      if (!empty->hasOneUse())
+        empties.push_back(empty);
+    });
+    for (tensor::EmptyOp empty : empties) {
+      numEmptiesShared += emptyPerInit(rewriter, empty);
     }
   }
 };

@@ -58,3 +58,57 @@ func.func @shared_zero(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>)
   %s = arith.addf %m2, %f : tensor<16x16xf32>
   return %m1, %s : tensor<16x16xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// Two transposes that write into one tensor.empty (torch-mlir's exports
+// share it): each gets a tensor.empty of its own, so that each has a
+// buffer that nothing else writes (which a GEMM can read through its
+// operand copies). An empty with one linalg writer and another use (the
+// return) is left as it is.
+// CHECK-LABEL: func.func @shared_empty
+// CHECK: %[[OTHER:.*]] = tensor.empty() : tensor<8xf32>
+// CHECK-NEXT: %[[E1:.*]] = tensor.empty() : tensor<32x16xf16>
+// CHECK-NEXT: %[[T1:.*]] = linalg.transpose ins(%{{.*}} : tensor<16x32xf16>) outs(%[[E1]] : tensor<32x16xf16>)
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<32x16xf16>
+// CHECK-NEXT: %[[T2:.*]] = linalg.transpose ins(%{{.*}} : tensor<16x32xf16>) outs(%[[E2]] : tensor<32x16xf16>)
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[OTHER]] : tensor<8xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK: return
+func.func @shared_empty(%a: tensor<16x32xf16>, %b: tensor<16x32xf16>, %x: f32)
+    -> (tensor<32x16xf16>, tensor<32x16xf16>, tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<32x16xf16>
+  %other = tensor.empty() : tensor<8xf32>
+  %t1 = linalg.transpose ins(%a : tensor<16x32xf16>) outs(%e : tensor<32x16xf16>) permutation = [1, 0]
+  %t2 = linalg.transpose ins(%b : tensor<16x32xf16>) outs(%e : tensor<32x16xf16>) permutation = [1, 0]
+  %f = linalg.fill ins(%x : f32) outs(%other : tensor<8xf32>) -> tensor<8xf32>
+  return %t1, %t2, %f, %other : tensor<32x16xf16>, tensor<32x16xf16>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A GEMM's zero, the GEMM and the bias added to its result share one
+// tensor.empty with a transpose: the bias add reads what the fill and the
+// GEMM wrote there, so the three keep it (bufferization adds the bias in
+// place); the transpose gets its own.
+// CHECK-LABEL: func.func @linked_writers
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK: %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<16x16xf32>)
+// CHECK: %[[M:.*]] = linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<16x16xf16>, tensor<16x16xf16>) outs(%[[F]] : tensor<16x16xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[M]], %{{.*}} : tensor<16x16xf32>, tensor<16xf32>) outs(%[[E]] : tensor<16x16xf32>)
+// CHECK: %[[OWN:.*]] = tensor.empty() : tensor<16x16xf32>
+// CHECK-NEXT: linalg.transpose ins(%{{.*}} : tensor<16x16xf32>) outs(%[[OWN]] : tensor<16x16xf32>)
+func.func @linked_writers(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %bias: tensor<16xf32>, %x: tensor<16x16xf32>)
+    -> (tensor<16x16xf32>, tensor<16x16xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x16xf16>, tensor<16x16xf16>) outs(%f : tensor<16x16xf32>) -> tensor<16x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%m, %bias : tensor<16x16xf32>, tensor<16xf32>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%in: f32, %c: f32, %out: f32):
+    %s = arith.addf %in, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<16x16xf32>
+  %t = linalg.transpose ins(%x : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) permutation = [1, 0]
+  return %y, %t : tensor<16x16xf32>, tensor<16x16xf32>
+}

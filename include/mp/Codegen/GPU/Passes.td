@@ -433,8 +433,14 @@ def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
     torch-mlir's exports share it) is cloned before each of them but the
     last: each gets its own buffer and its own fill, which a GEMM then folds
     into its C tiles (mp-gpu-tile-contractions), instead of one fill kernel
-    whose buffer bufferization copies for all but the last of them. Part of
-    `mp-lower-to-gpu`, before bufferization.
+    whose buffer bufferization copies for all but the last of them.
+    Likewise each linalg op but the first that writes into a shared
+    `tensor.empty` (torch-mlir's exports share one between the transposes
+    of a layer) gets a `tensor.empty` of its own: bufferization would
+    otherwise give them one buffer that each writes in turn, and a GEMM
+    can read a transpose or cast through its operand copies
+    (mp-gpu-tile-contractions) only from a buffer that nothing else writes.
+    Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
     %c = arith.constant dense<0.0> : tensor<4x8xf16>
@@ -453,6 +459,8 @@ def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
     Statistic<"numCopied", "copied", "Other constants copied">,
     Statistic<"numFillsShared", "fills-cloned",
               "Uses of a shared fill given a fill of their own">,
+    Statistic<"numEmptiesShared", "empties-cloned",
+              "Writers into a shared tensor.empty given one of their own">,
   ];
 }
 
