@@ -9,6 +9,7 @@
 #include "MmaContraction.h"
 
 #include "mlir/Analysis/AliasAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -165,29 +166,37 @@ static bool onlySets(ArrayRef<Access> accesses, Value memref, Attribute value) {
 }
 
 /// Whether `a` and `b` may be views of the same memory. Beyond upstream's
-/// local alias analysis: a buffer the function allocates is not one of its
-/// arguments, which existed before the call.
+/// local alias analysis: a buffer the function allocates is not one that
+/// existed before the allocation (an argument of the function, or a buffer
+/// defined before it in its block, such as a call's result), which is live
+/// where both are used.
 static bool mayAlias(Value a, Value b, AliasAnalysis &aliases) {
   if (aliases.alias(a, b).isNo())
     return false;
-  auto isArgument = [](Value v) {
-    auto arg = dyn_cast<BlockArgument>(v);
-    return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+  auto existedBefore = [](Value other, Value root) {
+    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    if (!alloc)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(other))
+      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    Operation *def = other.getDefiningOp();
+    return def->getBlock() == alloc->getBlock() && def->isBeforeInBlock(alloc);
   };
   Value rootA = getRootBuffer(a), rootB = getRootBuffer(b);
-  return !(rootA.getDefiningOp<memref::AllocOp>() && isArgument(rootB)) &&
-         !(rootB.getDefiningOp<memref::AllocOp>() && isArgument(rootA));
+  return !existedBefore(rootB, rootA) && !existedBefore(rootA, rootB);
 }
 
-/// Whether running `first`'s body and then `second`'s in each iteration of
-/// one loop computes what `first` and then `second` did: for every pair of
-/// accesses of which one is a store, the same buffer (not two views that
-/// may alias) at the same element per iteration, or a buffer that both
-/// loops only set to the same constant (in any order, the same result).
-static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
-                    AliasAnalysis &aliases) {
-  if (!first.getInitVals().empty() || !second.getInitVals().empty() ||
-      !sameIterationSpace(first, second))
+/// Whether, for every pair of an access of `first` and one of `second` of
+/// which one is a store (with `disjoint`, also two loads of one buffer but
+/// a 0-d one, a scalar such as the overflow flag), they are on buffers
+/// that may not alias, or on a buffer that both loops only set to the same
+/// constant (in any order, the same result), or `sameElement` holds for
+/// them.
+static bool accessesCommute(
+    scf::ParallelOp first, scf::ParallelOp second, AliasAnalysis &aliases,
+    bool disjoint,
+    function_ref<bool(const Access &, const Access &)> sameElement) {
+  if (!first.getInitVals().empty() || !second.getInitVals().empty())
     return false;
   std::optional<SmallVector<Access>> firstAccesses = getAccesses(first);
   std::optional<SmallVector<Access>> secondAccesses = getAccesses(second);
@@ -195,7 +204,9 @@ static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
     return false;
   for (const Access &a : *firstAccesses) {
     for (const Access &b : *secondAccesses) {
-      if (!a.isWrite() && !b.isWrite())
+      if (!a.isWrite() && !b.isWrite() &&
+          (!disjoint || getRootBuffer(a.memref) != getRootBuffer(b.memref) ||
+           cast<MemRefType>(a.memref.getType()).getRank() == 0))
         continue;
       if (a.memref != b.memref) {
         if (mayAlias(a.memref, b.memref, aliases))
@@ -203,7 +214,7 @@ static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
         continue;
       }
       Attribute value;
-      if (sameElementPerIteration(a, first, b, second) ||
+      if (sameElement(a, b) ||
           (a.isWrite() && matchPattern(a.stored, m_Constant(&value)) &&
            onlySets(*firstAccesses, a.memref, value) &&
            onlySets(*secondAccesses, a.memref, value)))
@@ -212,6 +223,96 @@ static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
     }
   }
   return true;
+}
+
+/// Whether running `first`'s body and then `second`'s in each iteration of
+/// one loop computes what `first` and then `second` did: they run over the
+/// same points and their accesses commute (accessesCommute) or reach the
+/// same element of the same buffer (not two views that may alias) in the
+/// same iteration.
+static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
+                    AliasAnalysis &aliases) {
+  return sameIterationSpace(first, second) &&
+         accessesCommute(first, second, aliases, /*disjoint=*/false,
+                         [&](const Access &a, const Access &b) {
+                           return sameElementPerIteration(a, first, b, second);
+                         });
+}
+
+/// The number of points of `loop` if its bounds and steps are constants.
+static std::optional<int64_t> getNumPoints(scf::ParallelOp loop) {
+  int64_t points = 1;
+  for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
+    if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+      return std::nullopt;
+    points *= llvm::divideCeil(*ub - *lb, *step);
+  }
+  return points;
+}
+
+/// The induction variables of `loop` at its point number `linear` (row
+/// major over its dimensions), built at `b`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
+                                      scf::ParallelOp loop, Value linear) {
+  unsigned rank = loop.getNumLoops();
+  SmallVector<Value> ivs(rank);
+  for (unsigned d = rank; d-- > 0;) {
+    int64_t lb = *getConstantIntValue(loop.getLowerBound()[d]);
+    int64_t ub = *getConstantIntValue(loop.getUpperBound()[d]);
+    int64_t step = *getConstantIntValue(loop.getStep()[d]);
+    Value index = linear;
+    if (d > 0) {
+      Value count = arith::ConstantIndexOp::create(
+          b, loc, llvm::divideCeil(ub - lb, step));
+      index = arith::RemUIOp::create(b, loc, linear, count);
+      linear = arith::DivUIOp::create(b, loc, linear, count);
+    }
+    ivs[d] = arith::AddIOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, lb),
+        arith::MulIOp::create(b, loc, index,
+                              arith::ConstantIndexOp::create(b, loc, step)));
+  }
+  return ivs;
+}
+
+/// Replaces `first` and `second`, loops over `firstPoints` and
+/// `secondPoints` points whose accesses commute, by one loop over both: its
+/// point p runs `first`'s point p if p < firstPoints, else `second`'s point
+/// p - firstPoints. It takes `second`'s place.
+static scf::ParallelOp mergeLoops(RewriterBase &rewriter, scf::ParallelOp first,
+                                  int64_t firstPoints, scf::ParallelOp second,
+                                  int64_t secondPoints) {
+  Location loc = second.getLoc();
+  rewriter.setInsertionPoint(second);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value total =
+      arith::ConstantIndexOp::create(rewriter, loc, firstPoints + secondPoints);
+  auto merged =
+      scf::ParallelOp::create(rewriter, loc, ValueRange(zero),
+                              ValueRange(total), ValueRange(one), ValueRange());
+  rewriter.setInsertionPoint(merged.getBody()->getTerminator());
+  Value point = merged.getInductionVars()[0];
+  Value split = arith::ConstantIndexOp::create(rewriter, loc, firstPoints);
+  Value inFirst = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::ult, point, split);
+  auto branch = scf::IfOp::create(rewriter, loc, inFirst, /*withElse=*/true);
+  auto inlineAt = [&](scf::ParallelOp loop, Block *into, Value linear) {
+    rewriter.setInsertionPoint(into->getTerminator());
+    SmallVector<Value> ivs = delinearize(rewriter, loc, loop, linear);
+    Block *body = loop.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.inlineBlockBefore(body, into->getTerminator(), ivs);
+    rewriter.eraseOp(loop);
+  };
+  inlineAt(first, branch.thenBlock(), point);
+  rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+  inlineAt(second, branch.elseBlock(),
+           arith::SubIOp::create(rewriter, loc, point, split));
+  return merged;
 }
 
 /// Whether `op`, between two loops, may run before the first one's body.
@@ -223,6 +324,8 @@ static bool canRunBefore(Operation &op) {
 namespace {
 struct GPUFuseParallelLoopsPass
     : public mp::impl::GPUFuseParallelLoopsPassBase<GPUFuseParallelLoopsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp loop) {
@@ -255,6 +358,40 @@ struct GPUFuseParallelLoopsPass
           ++numFused;
         }
         previous = loop;
+      }
+    }
+    if (!mergeIndependent)
+      return;
+    // Then loops over other points, whose accesses commute, one after the
+    // other in one loop.
+    for (Block *block : blocks) {
+      scf::ParallelOp previous;
+      int64_t previousPoints = 0;
+      for (Operation &op : llvm::make_early_inc_range(*block)) {
+        auto loop = dyn_cast<scf::ParallelOp>(op);
+        if (!loop) {
+          if (!canRunBefore(op))
+            previous = nullptr;
+          continue;
+        }
+        std::optional<int64_t> points = getNumPoints(loop);
+        if (!points) {
+          previous = nullptr;
+          continue;
+        }
+        // Only loops that touch different buffers (but scalars and a flag
+        // both set), so that each buffer is read and written as often as
+        // before.
+        if (previous &&
+            accessesCommute(
+                previous, loop, aliases, /*disjoint=*/true,
+                [](const Access &, const Access &) { return false; })) {
+          loop = mergeLoops(rewriter, previous, previousPoints, loop, *points);
+          *points += previousPoints;
+          ++numMerged;
+        }
+        previous = loop;
+        previousPoints = *points;
       }
     }
   }

@@ -1,4 +1,5 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops=merge-independent=false | FileCheck %s --check-prefix=NOMERGE
 
 // A layer norm's mean: the fill, the reduction and the division are one
 // loop over the 64x28 points (the fill's unit dimension dropped), in their
@@ -411,4 +412,84 @@ func.func @flag_read(%g: memref<64xf32>, %flag: memref<i1>, %out: memref<64xi1>)
     }
   }
   return
+}
+
+// -----
+
+// Loops over other points whose accesses commute (different buffers but a
+// scalar both read) run one after the other in one loop: point p of the
+// 8x16 + 10 points is point p of the first (row p / 16, column p mod 16)
+// if p < 128, else point p - 128 of the second. Each buffer is read and
+// written as before. merge-independent=false leaves them apart.
+// CHECK-LABEL: func.func @independent
+// CHECK-SAME: (%[[X:.*]]: memref<8x16xf32>, %[[Y:.*]]: memref<10xf32>, %[[S:.*]]: memref<f32>)
+// CHECK: %[[C138:.*]] = arith.constant 138 : index
+// CHECK: scf.parallel (%[[P:.*]]) = (%{{.*}}) to (%[[C138]])
+// CHECK-NEXT: %[[C128:.*]] = arith.constant 128 : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi ult, %[[P]], %[[C128]] : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT: %[[COL:.*]] = arith.remui %[[P]], %[[C16]] : index
+// CHECK-NEXT: %[[ROW:.*]] = arith.divui %[[P]], %[[C16]] : index
+// CHECK: memref.load %[[X]][%{{.*}}, %{{.*}}] : memref<8x16xf32>
+// CHECK: } else {
+// CHECK-NEXT: %[[Q:.*]] = arith.subi %[[P]], %[[C128]] : index
+// CHECK: memref.load %[[Y]][%{{.*}}] : memref<10xf32>
+// CHECK: }
+// CHECK-NEXT: scf.reduce
+// CHECK-NOT: scf.parallel
+// CHECK: return
+// NOMERGE-LABEL: func.func @independent
+// NOMERGE-COUNT-2: scf.parallel
+func.func @independent(%x: memref<8x16xf32>, %y: memref<10xf32>, %s: memref<f32>) -> (memref<8x16xf32>, memref<10xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.alloc() : memref<8x16xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c16) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<8x16xf32>
+    %k = memref.load %s[] : memref<f32>
+    %m = arith.mulf %v, %k : f32
+    memref.store %m, %a[%i, %j] : memref<8x16xf32>
+  }
+  %b = memref.alloc() : memref<10xf32>
+  scf.parallel (%i) = (%c0) to (%c10) step (%c1) {
+    %v = memref.load %y[%i] : memref<10xf32>
+    %k = memref.load %s[] : memref<f32>
+    %m = arith.addf %v, %k : f32
+    memref.store %m, %b[%i] : memref<10xf32>
+  }
+  return %a, %b : memref<8x16xf32>, memref<10xf32>
+}
+
+// -----
+
+// Not merged: both loops read %x (each kernel would read it once, the
+// merged one once for both: the bytes moved would change), and the third
+// writes what the second reads (at other points: not fused either).
+// CHECK-LABEL: func.func @dependent
+// CHECK-COUNT-3: scf.parallel
+func.func @dependent(%x: memref<16xf32>, %y: memref<8xf32>) -> (memref<16xf32>, memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %a = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %v = memref.load %x[%i] : memref<16xf32>
+    memref.store %v, %a[%i] : memref<16xf32>
+  }
+  %b = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<16xf32>
+    memref.store %v, %b[%i] : memref<8xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %v = memref.load %y[%i] : memref<8xf32>
+    memref.store %v, %x[%i] : memref<16xf32>
+  }
+  return %a, %b : memref<16xf32>, memref<8xf32>
 }

@@ -1098,6 +1098,18 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
 
     A gradient's finite check and its unscaling, which read the gradient at
     the same points, thus become one kernel that reads it once.
+
+    Then (`merge-independent`, on by default) it merges each loop with
+    constant bounds into the next one over other points when they touch
+    different buffers (two views that may alias are refused; a buffer
+    allocated after another one existed is not that one), but 0-d ones that
+    both only read and a flag that both only set: one loop over the points
+    of both, whose point `p` runs the first body at `p` (row major) if `p`
+    is below the first loop's number of points, else the second body at
+    `p` minus that number. The optimizer's update of each parameter, or the
+    small parameters' checks and unscalings, become one kernel; each buffer
+    is read and written as often as before, so the bytes moved stay the
+    same and only launches go.
     The fused loop runs the first body and then the second in each
     iteration, so every value is computed by the same operations in the
     same order as before (the fill, the sequential `f32` reduction loop,
@@ -1122,9 +1134,18 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"mergeIndependent", "merge-independent", "bool",
+           /*default=*/"true",
+           "Also run adjacent loops over other points whose accesses commute "
+           "in one loop (one kernel)">,
+  ];
   let statistics = [
     Statistic<"numFused", "fused", "scf.parallel loops fused into the next">,
+    Statistic<"numMerged", "merged",
+              "Independent scf.parallel loops merged into the next">,
   ];
 }
 
