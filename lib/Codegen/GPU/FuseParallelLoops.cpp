@@ -17,6 +17,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir {
 namespace mp {
@@ -253,6 +254,27 @@ static std::optional<int64_t> getNumPoints(scf::ParallelOp loop) {
   return points;
 }
 
+/// The most bytes of kernel parameters a merged loop may need: what ptxas
+/// takes for a kernel before PTX ISA 8.1 (4352 bytes), less a margin for
+/// the scalars the launch adds.
+constexpr int64_t kMaxParameterBytes = 4096;
+
+/// The bytes of kernel parameters that `loop` would need as a kernel: each
+/// value it uses from outside but a constant, a memref as its descriptor
+/// (two pointers, the offset, sizes and strides), anything else 8 bytes.
+static int64_t getParameterBytes(scf::ParallelOp loop) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(loop.getRegion(), captured);
+  int64_t bytes = 0;
+  for (Value value : captured) {
+    if (matchPattern(value, m_Constant()))
+      continue;
+    auto memref = dyn_cast<MemRefType>(value.getType());
+    bytes += memref ? 8 * (3 + 2 * memref.getRank()) : 8;
+  }
+  return bytes;
+}
+
 /// The induction variables of `loop` at its point number `linear` (row
 /// major over its dimensions), built at `b`.
 static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
@@ -383,6 +405,8 @@ struct GPUFuseParallelLoopsPass
         // both set), so that each buffer is read and written as often as
         // before.
         if (previous &&
+            getParameterBytes(previous) + getParameterBytes(loop) <=
+                kMaxParameterBytes &&
             accessesCommute(
                 previous, loop, aliases, /*disjoint=*/true,
                 [](const Access &, const Access &) { return false; })) {
