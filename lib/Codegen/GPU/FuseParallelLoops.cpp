@@ -226,14 +226,42 @@ static bool accessesCommute(
   return true;
 }
 
+/// The most bytes of kernel parameters a fused or merged loop may need:
+/// what ptxas takes for a kernel before PTX ISA 8.1 (4352 bytes), less a
+/// margin for the scalars the launch adds.
+constexpr int64_t kMaxParameterBytes = 4096;
+
+/// The bytes of kernel parameters that `loop` would need as a kernel: each
+/// value it uses from outside but a constant, a memref as its descriptor
+/// (two pointers, the offset, sizes and strides), anything else 8 bytes.
+static int64_t getParameterBytes(scf::ParallelOp loop) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(loop.getRegion(), captured);
+  int64_t bytes = 0;
+  for (Value value : captured) {
+    if (matchPattern(value, m_Constant()))
+      continue;
+    auto memref = dyn_cast<MemRefType>(value.getType());
+    bytes += memref ? 8 * (3 + 2 * memref.getRank()) : 8;
+  }
+  return bytes;
+}
+
+/// Whether `first` and `second` as one kernel need at most
+/// kMaxParameterBytes of parameters (counting what both use twice).
+static bool fitParameters(scf::ParallelOp first, scf::ParallelOp second) {
+  return getParameterBytes(first) + getParameterBytes(second) <=
+         kMaxParameterBytes;
+}
+
 /// Whether running `first`'s body and then `second`'s in each iteration of
 /// one loop computes what `first` and then `second` did: they run over the
 /// same points and their accesses commute (accessesCommute) or reach the
 /// same element of the same buffer (not two views that may alias) in the
-/// same iteration.
+/// same iteration; and the kernel's parameters fit (fitParameters).
 static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
                     AliasAnalysis &aliases) {
-  return sameIterationSpace(first, second) &&
+  return sameIterationSpace(first, second) && fitParameters(first, second) &&
          accessesCommute(first, second, aliases, /*disjoint=*/false,
                          [&](const Access &a, const Access &b) {
                            return sameElementPerIteration(a, first, b, second);
@@ -252,27 +280,6 @@ static std::optional<int64_t> getNumPoints(scf::ParallelOp loop) {
     points *= llvm::divideCeil(*ub - *lb, *step);
   }
   return points;
-}
-
-/// The most bytes of kernel parameters a merged loop may need: what ptxas
-/// takes for a kernel before PTX ISA 8.1 (4352 bytes), less a margin for
-/// the scalars the launch adds.
-constexpr int64_t kMaxParameterBytes = 4096;
-
-/// The bytes of kernel parameters that `loop` would need as a kernel: each
-/// value it uses from outside but a constant, a memref as its descriptor
-/// (two pointers, the offset, sizes and strides), anything else 8 bytes.
-static int64_t getParameterBytes(scf::ParallelOp loop) {
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(loop.getRegion(), captured);
-  int64_t bytes = 0;
-  for (Value value : captured) {
-    if (matchPattern(value, m_Constant()))
-      continue;
-    auto memref = dyn_cast<MemRefType>(value.getType());
-    bytes += memref ? 8 * (3 + 2 * memref.getRank()) : 8;
-  }
-  return bytes;
 }
 
 /// The induction variables of `loop` at its point number `linear` (row
@@ -404,9 +411,7 @@ struct GPUFuseParallelLoopsPass
         // Only loops that touch different buffers (but scalars and a flag
         // both set), so that each buffer is read and written as often as
         // before.
-        if (previous &&
-            getParameterBytes(previous) + getParameterBytes(loop) <=
-                kMaxParameterBytes &&
+        if (previous && fitParameters(previous, loop) &&
             accessesCommute(
                 previous, loop, aliases, /*disjoint=*/true,
                 [](const Access &, const Access &) { return false; })) {

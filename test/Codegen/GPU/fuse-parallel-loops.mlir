@@ -618,3 +618,126 @@ func.func @too_many_parameters(%a0: memref<2x2x2x2xf32>, %a1: memref<2x2x2x2xf32
   }
   return %x, %y : memref<2xf32>, memref<2xf32>
 }
+
+// -----
+
+// Not fused either, for the same reason: two loops over the same points,
+// the second reading what the first wrote at the same element.
+// CHECK-LABEL: func.func @too_many_parameters_to_fuse
+// CHECK-COUNT-2: scf.parallel
+func.func @too_many_parameters_to_fuse(%a0: memref<2x2x2x2xf32>, %a1: memref<2x2x2x2xf32>, %a2: memref<2x2x2x2xf32>, %a3: memref<2x2x2x2xf32>, %a4: memref<2x2x2x2xf32>, %a5: memref<2x2x2x2xf32>, %a6: memref<2x2x2x2xf32>, %a7: memref<2x2x2x2xf32>, %a8: memref<2x2x2x2xf32>, %a9: memref<2x2x2x2xf32>, %a10: memref<2x2x2x2xf32>, %a11: memref<2x2x2x2xf32>, %a12: memref<2x2x2x2xf32>, %a13: memref<2x2x2x2xf32>, %a14: memref<2x2x2x2xf32>, %a15: memref<2x2x2x2xf32>, %a16: memref<2x2x2x2xf32>, %a17: memref<2x2x2x2xf32>, %a18: memref<2x2x2x2xf32>, %a19: memref<2x2x2x2xf32>, %a20: memref<2x2x2x2xf32>, %a21: memref<2x2x2x2xf32>, %a22: memref<2x2x2x2xf32>, %a23: memref<2x2x2x2xf32>, %a24: memref<2x2x2x2xf32>, %a25: memref<2x2x2x2xf32>, %a26: memref<2x2x2x2xf32>, %a27: memref<2x2x2x2xf32>, %a28: memref<2x2x2x2xf32>, %a29: memref<2x2x2x2xf32>, %a30: memref<2x2x2x2xf32>, %a31: memref<2x2x2x2xf32>, %a32: memref<2x2x2x2xf32>, %a33: memref<2x2x2x2xf32>, %a34: memref<2x2x2x2xf32>, %a35: memref<2x2x2x2xf32>, %a36: memref<2x2x2x2xf32>, %a37: memref<2x2x2x2xf32>, %a38: memref<2x2x2x2xf32>, %a39: memref<2x2x2x2xf32>, %a40: memref<2x2x2x2xf32>, %a41: memref<2x2x2x2xf32>, %a42: memref<2x2x2x2xf32>, %a43: memref<2x2x2x2xf32>, %a44: memref<2x2x2x2xf32>, %a45: memref<2x2x2x2xf32>, %a46: memref<2x2x2x2xf32>, %a47: memref<2x2x2x2xf32>, %a48: memref<2x2x2x2xf32>, %a49: memref<2x2x2x2xf32>) -> memref<2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %x = memref.alloc() : memref<2xf32>
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %s0 = arith.constant 0.0 : f32
+    %v0 = memref.load %a0[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t0 = arith.addf %s0, %v0 : f32
+    %v1 = memref.load %a1[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t1 = arith.addf %t0, %v1 : f32
+    %v2 = memref.load %a2[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t2 = arith.addf %t1, %v2 : f32
+    %v3 = memref.load %a3[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t3 = arith.addf %t2, %v3 : f32
+    %v4 = memref.load %a4[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t4 = arith.addf %t3, %v4 : f32
+    %v5 = memref.load %a5[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t5 = arith.addf %t4, %v5 : f32
+    %v6 = memref.load %a6[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t6 = arith.addf %t5, %v6 : f32
+    %v7 = memref.load %a7[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t7 = arith.addf %t6, %v7 : f32
+    %v8 = memref.load %a8[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t8 = arith.addf %t7, %v8 : f32
+    %v9 = memref.load %a9[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t9 = arith.addf %t8, %v9 : f32
+    %v10 = memref.load %a10[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t10 = arith.addf %t9, %v10 : f32
+    %v11 = memref.load %a11[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t11 = arith.addf %t10, %v11 : f32
+    %v12 = memref.load %a12[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t12 = arith.addf %t11, %v12 : f32
+    %v13 = memref.load %a13[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t13 = arith.addf %t12, %v13 : f32
+    %v14 = memref.load %a14[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t14 = arith.addf %t13, %v14 : f32
+    %v15 = memref.load %a15[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t15 = arith.addf %t14, %v15 : f32
+    %v16 = memref.load %a16[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t16 = arith.addf %t15, %v16 : f32
+    %v17 = memref.load %a17[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t17 = arith.addf %t16, %v17 : f32
+    %v18 = memref.load %a18[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t18 = arith.addf %t17, %v18 : f32
+    %v19 = memref.load %a19[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t19 = arith.addf %t18, %v19 : f32
+    %v20 = memref.load %a20[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t20 = arith.addf %t19, %v20 : f32
+    %v21 = memref.load %a21[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t21 = arith.addf %t20, %v21 : f32
+    %v22 = memref.load %a22[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t22 = arith.addf %t21, %v22 : f32
+    %v23 = memref.load %a23[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t23 = arith.addf %t22, %v23 : f32
+    %v24 = memref.load %a24[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t24 = arith.addf %t23, %v24 : f32
+    %v25 = memref.load %a25[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t25 = arith.addf %t24, %v25 : f32
+    %v26 = memref.load %a26[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t26 = arith.addf %t25, %v26 : f32
+    %v27 = memref.load %a27[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t27 = arith.addf %t26, %v27 : f32
+    %v28 = memref.load %a28[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t28 = arith.addf %t27, %v28 : f32
+    %v29 = memref.load %a29[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t29 = arith.addf %t28, %v29 : f32
+    memref.store %t29, %x[%i] : memref<2xf32>
+  }
+  %y = memref.alloc() : memref<2xf32>
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %s0 = memref.load %x[%i] : memref<2xf32>
+    %v30 = memref.load %a30[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t30 = arith.addf %s0, %v30 : f32
+    %v31 = memref.load %a31[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t31 = arith.addf %t30, %v31 : f32
+    %v32 = memref.load %a32[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t32 = arith.addf %t31, %v32 : f32
+    %v33 = memref.load %a33[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t33 = arith.addf %t32, %v33 : f32
+    %v34 = memref.load %a34[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t34 = arith.addf %t33, %v34 : f32
+    %v35 = memref.load %a35[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t35 = arith.addf %t34, %v35 : f32
+    %v36 = memref.load %a36[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t36 = arith.addf %t35, %v36 : f32
+    %v37 = memref.load %a37[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t37 = arith.addf %t36, %v37 : f32
+    %v38 = memref.load %a38[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t38 = arith.addf %t37, %v38 : f32
+    %v39 = memref.load %a39[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t39 = arith.addf %t38, %v39 : f32
+    %v40 = memref.load %a40[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t40 = arith.addf %t39, %v40 : f32
+    %v41 = memref.load %a41[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t41 = arith.addf %t40, %v41 : f32
+    %v42 = memref.load %a42[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t42 = arith.addf %t41, %v42 : f32
+    %v43 = memref.load %a43[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t43 = arith.addf %t42, %v43 : f32
+    %v44 = memref.load %a44[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t44 = arith.addf %t43, %v44 : f32
+    %v45 = memref.load %a45[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t45 = arith.addf %t44, %v45 : f32
+    %v46 = memref.load %a46[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t46 = arith.addf %t45, %v46 : f32
+    %v47 = memref.load %a47[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t47 = arith.addf %t46, %v47 : f32
+    %v48 = memref.load %a48[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t48 = arith.addf %t47, %v48 : f32
+    %v49 = memref.load %a49[%c0, %c0, %c0, %i] : memref<2x2x2x2xf32>
+    %t49 = arith.addf %t48, %v49 : f32
+    memref.store %t49, %y[%i] : memref<2xf32>
+  }
+  return %y : memref<2xf32>
+}

@@ -1109,9 +1109,10 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
     `p` minus that number. The optimizer's update of each parameter, or the
     small parameters' checks and unscalings, become one kernel; each buffer
     is read and written as often as before, so the bytes moved stay the
-    same and only launches go. A merge that would give the kernel more
-    than 4096 bytes of parameters (each buffer's descriptor is 40-88
-    bytes; ptxas takes at most 4352 before PTX ISA 8.1) is not made.
+    same and only launches go. No fusion or merge is made that would give
+    the kernel more than 4096 bytes of parameters (each buffer's
+    descriptor is 40-88 bytes; ptxas takes at most 4352 before PTX ISA
+    8.1).
     The fused loop runs the first body and then the second in each
     iteration, so every value is computed by the same operations in the
     same order as before (the fill, the sequential `f32` reduction loop,
