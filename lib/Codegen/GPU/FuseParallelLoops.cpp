@@ -350,6 +350,22 @@ static bool canRunBefore(Operation &op) {
          (op.getNumRegions() == 0 && isMemoryEffectFree(&op));
 }
 
+/// Calls `combine` on each top-level loop of `block` in order with the loop
+/// before it, or null where something between them may not run before the
+/// earlier one (canRunBefore); what it returns is the loop before the next
+/// one (null: none).
+static void forEachAdjacentLoop(
+    Block *block,
+    function_ref<scf::ParallelOp(scf::ParallelOp, scf::ParallelOp)> combine) {
+  scf::ParallelOp previous;
+  for (Operation &op : llvm::make_early_inc_range(*block)) {
+    if (auto loop = dyn_cast<scf::ParallelOp>(op))
+      previous = combine(previous, loop);
+    else if (!canRunBefore(op))
+      previous = nullptr;
+  }
+}
+
 namespace {
 struct GPUFuseParallelLoopsPass
     : public mp::impl::GPUFuseParallelLoopsPassBase<GPUFuseParallelLoopsPass> {
@@ -368,15 +384,9 @@ struct GPUFuseParallelLoopsPass
       blocks.insert(dropUnitDims(rewriter, loop)->getBlock());
 
     auto &aliases = getAnalysis<AliasAnalysis>();
-    for (Block *block : blocks) {
-      scf::ParallelOp previous;
-      for (Operation &op : llvm::make_early_inc_range(*block)) {
-        auto loop = dyn_cast<scf::ParallelOp>(op);
-        if (!loop) {
-          if (!canRunBefore(op))
-            previous = nullptr;
-          continue;
-        }
+    for (Block *block : blocks)
+      forEachAdjacentLoop(block, [&](scf::ParallelOp previous,
+                                     scf::ParallelOp loop) {
         if (previous && canFuse(previous, loop, aliases)) {
           // The first body goes before the second one, in its iteration.
           Block *body = previous.getBody();
@@ -386,43 +396,30 @@ struct GPUFuseParallelLoopsPass
           rewriter.eraseOp(previous);
           ++numFused;
         }
-        previous = loop;
-      }
-    }
+        return loop;
+      });
     if (!mergeIndependent)
       return;
     // Then loops over other points, whose accesses commute, one after the
-    // other in one loop.
-    for (Block *block : blocks) {
-      scf::ParallelOp previous;
-      int64_t previousPoints = 0;
-      for (Operation &op : llvm::make_early_inc_range(*block)) {
-        auto loop = dyn_cast<scf::ParallelOp>(op);
-        if (!loop) {
-          if (!canRunBefore(op))
-            previous = nullptr;
-          continue;
-        }
-        std::optional<int64_t> points = getNumPoints(loop);
-        if (!points) {
-          previous = nullptr;
-          continue;
-        }
-        // Only loops that touch different buffers (but scalars and a flag
-        // both set), so that each buffer is read and written as often as
-        // before.
-        if (previous && fitParameters(previous, loop) &&
-            accessesCommute(
-                previous, loop, aliases, /*disjoint=*/true,
-                [](const Access &, const Access &) { return false; })) {
-          loop = mergeLoops(rewriter, previous, previousPoints, loop, *points);
-          *points += previousPoints;
-          ++numMerged;
-        }
-        previous = loop;
-        previousPoints = *points;
-      }
-    }
+    // other in one loop: only loops that touch different buffers (but
+    // scalars and a flag both set), so that each buffer is read and written
+    // as often as before.
+    for (Block *block : blocks)
+      forEachAdjacentLoop(
+          block, [&](scf::ParallelOp previous, scf::ParallelOp loop) {
+            std::optional<int64_t> points = getNumPoints(loop);
+            if (!points)
+              return scf::ParallelOp();
+            if (previous && fitParameters(previous, loop) &&
+                accessesCommute(
+                    previous, loop, aliases, /*disjoint=*/true,
+                    [](const Access &, const Access &) { return false; })) {
+              ++numMerged;
+              return mergeLoops(rewriter, previous, *getNumPoints(previous),
+                                loop, *points);
+            }
+            return loop;
+          });
   }
 };
 } // namespace
