@@ -29,12 +29,29 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// Whether dimension `d` of `loop` runs exactly once.
-static bool isUnitDim(scf::ParallelOp loop, unsigned d) {
+namespace {
+/// A dimension of an scf.parallel with constant bounds and a positive step.
+struct ConstantDim {
+  int64_t lb, step, count;
+};
+} // namespace
+
+/// Dimension `d` of `loop` if its bounds and step are constants and it runs
+/// at least once.
+static std::optional<ConstantDim> getConstantDim(scf::ParallelOp loop,
+                                                 unsigned d) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
-  return lb && ub && step && *step > 0 && *ub > *lb && *ub - *lb <= *step;
+  if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+    return std::nullopt;
+  return ConstantDim{*lb, *step, llvm::divideCeil(*ub - *lb, *step)};
+}
+
+/// Whether dimension `d` of `loop` runs exactly once.
+static bool isUnitDim(scf::ParallelOp loop, unsigned d) {
+  std::optional<ConstantDim> dim = getConstantDim(loop, d);
+  return dim && dim->count == 1;
 }
 
 /// Rebuilds `loop` without its dimensions that run once (their induction
@@ -272,37 +289,32 @@ static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
 static std::optional<int64_t> getNumPoints(scf::ParallelOp loop) {
   int64_t points = 1;
   for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
-    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
-    if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+    std::optional<ConstantDim> dim = getConstantDim(loop, d);
+    if (!dim)
       return std::nullopt;
-    points *= llvm::divideCeil(*ub - *lb, *step);
+    points *= dim->count;
   }
   return points;
 }
 
 /// The induction variables of `loop` at its point number `linear` (row
-/// major over its dimensions), built at `b`.
+/// major over its dimensions, all constant: getNumPoints), built at `b`.
 static SmallVector<Value> delinearize(OpBuilder &b, Location loc,
                                       scf::ParallelOp loop, Value linear) {
   unsigned rank = loop.getNumLoops();
   SmallVector<Value> ivs(rank);
   for (unsigned d = rank; d-- > 0;) {
-    int64_t lb = *getConstantIntValue(loop.getLowerBound()[d]);
-    int64_t ub = *getConstantIntValue(loop.getUpperBound()[d]);
-    int64_t step = *getConstantIntValue(loop.getStep()[d]);
+    ConstantDim dim = *getConstantDim(loop, d);
     Value index = linear;
     if (d > 0) {
-      Value count = arith::ConstantIndexOp::create(
-          b, loc, llvm::divideCeil(ub - lb, step));
+      Value count = arith::ConstantIndexOp::create(b, loc, dim.count);
       index = arith::RemUIOp::create(b, loc, linear, count);
       linear = arith::DivUIOp::create(b, loc, linear, count);
     }
     ivs[d] = arith::AddIOp::create(
-        b, loc, arith::ConstantIndexOp::create(b, loc, lb),
-        arith::MulIOp::create(b, loc, index,
-                              arith::ConstantIndexOp::create(b, loc, step)));
+        b, loc, arith::ConstantIndexOp::create(b, loc, dim.lb),
+        arith::MulIOp::create(
+            b, loc, index, arith::ConstantIndexOp::create(b, loc, dim.step)));
   }
   return ivs;
 }

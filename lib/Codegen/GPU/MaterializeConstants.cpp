@@ -141,9 +141,8 @@ struct GPUMaterializeConstantsPass
       if (!empty->hasOneUse())
         empties.push_back(empty);
     });
-    for (tensor::EmptyOp empty : empties) {
+    for (tensor::EmptyOp empty : empties)
       numEmptiesShared += emptyPerInit(rewriter, empty);
-    }
   }
 };
 } // namespace
