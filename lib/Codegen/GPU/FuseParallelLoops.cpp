@@ -45,7 +45,7 @@ static std::optional<ConstantDim> getConstantDim(scf::ParallelOp loop,
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
   if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
     return std::nullopt;
-  return ConstantDim{*lb, *step, llvm::divideCeil(*ub - *lb, *step)};
+  return ConstantDim{*lb, *step, llvm::divideCeilSigned(*ub - *lb, *step)};
 }
 
 /// Whether dimension `d` of `loop` runs exactly once.
