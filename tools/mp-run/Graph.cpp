@@ -75,6 +75,7 @@ void mp_run::setGpuOptions(const CompileOptions &options,
                            mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
   gpu.doubleBuffer = options.gpuDoubleBuffer;
+  gpu.splitK = options.gpuSplitK;
   gpu.wgmma = options.gpuWgmma;
   if (!options.gpuChips.empty())
     gpu.chips = ArrayRef<std::string>(options.gpuChips);

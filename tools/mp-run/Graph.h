@@ -65,6 +65,9 @@ struct CompileOptions {
   /// buffers (cp.async on the GPU).
   bool gpuDoubleBuffer =
       mlir::mp::GPUTileContractionsPassOptions().doubleBuffer;
+  /// With cuda or gpu-emulation: contractions with few blocks split along
+  /// K (mp-gpu-split-k).
+  bool gpuSplitK = mlir::mp::kDefaultSplitK;
   /// With cuda or gpu-emulation: GEMM K steps on wgmma on sm_90a, in
   /// blocks of one warpgroup.
   bool gpuWgmma = false;

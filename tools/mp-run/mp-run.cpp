@@ -199,6 +199,13 @@ static cl::opt<bool> gpuDoubleBuffer(
     cl::init(mp::GPUTileContractionsPassOptions().doubleBuffer),
     cl::cat(category));
 
+static cl::opt<bool> gpuSplitK(
+    "gpu-split-k",
+    cl::desc("With --backend cuda or gpu-emulation: split the K loop of "
+             "generated GEMMs with too few thread blocks into partial GEMMs "
+             "and their sum (mp-lower-to-gpu's split-k)"),
+    cl::init(mp::kDefaultSplitK), cl::cat(category));
+
 static cl::opt<bool> gpuWgmma(
     "gpu-wgmma",
     cl::desc("With --backend cuda or gpu-emulation: compute the generated "
@@ -565,6 +572,7 @@ static CompileOptions getCompileOptions() {
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
   options.gpuDoubleBuffer = gpuDoubleBuffer;
+  options.gpuSplitK = gpuSplitK;
   options.gpuWgmma = gpuWgmma;
   options.gpuChips.assign(gpuChips.begin(), gpuChips.end());
   if (!gpuTile.empty())
@@ -709,6 +717,8 @@ static llvm::Error checkFlags() {
   if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
                  "auto");
+  if (gpuSplitK.getNumOccurrences() && backend == Backend::cpu)
+    return error("--gpu-split-k needs --backend cuda, gpu-emulation or auto");
   if (gpuWgmma.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-wgmma needs --backend cuda, gpu-emulation or auto");
   if (gpuChips.getNumOccurrences() && backend != Backend::cuda &&

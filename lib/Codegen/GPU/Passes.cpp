@@ -126,6 +126,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
       createFuseElementwisePass({/*recompute=*/true}));
   pm.addNestedPass<func::FuncOp>(createGPUChooseTilesPass(
       getTileOptions<GPUChooseTilesPassOptions>(options)));
+  if (options.splitK)
+    pm.addNestedPass<func::FuncOp>(createGPUSplitKPass());
   pm.addNestedPass<func::FuncOp>(createGPUGeneratePadsPass());
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());

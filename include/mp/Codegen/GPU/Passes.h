@@ -39,6 +39,10 @@ inline auto gpuGemmValues() {
 /// Hopper (with its architecture-specific features).
 constexpr const char *kDefaultGpuChips = "sm_80,sm_90a";
 
+/// Whether mp-lower-to-gpu splits the K loop of contractions with few thread
+/// blocks (mp-gpu-split-k) unless told otherwise.
+constexpr bool kDefaultSplitK = true;
+
 /// What gpu-module-to-binary makes of each GPU module.
 enum class GpuBinaryFormat { isa, bin, fatbin };
 
@@ -96,6 +100,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Double-buffer the GEMM panels copied unchanged, the "
                      "next K step's loaded (cp.async) during this one's"),
       llvm::cl::init(GPUTileContractionsPassOptions().doubleBuffer)};
+  PassOptions::Option<bool> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Split the K loop of generated GEMMs with too few "
+                     "thread blocks into parallel partial GEMMs and their sum "
+                     "(mp-gpu-split-k)"),
+      llvm::cl::init(kDefaultSplitK)};
   PassOptions::Option<bool> wgmma{
       *this, "wgmma",
       llvm::cl::desc("On sm_90a (Hopper), compute the generated GEMMs' K "

@@ -374,6 +374,63 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
   ];
 }
 
+def GPUSplitKPass : Pass<"mp-gpu-split-k"> {
+  let summary = "Split the K loop of Tensor Core contractions with too few "
+                "thread blocks into parallel partial GEMMs";
+  let description = [{
+    A contraction whose output is small and whose K is long (a weight
+    gradient: 32x64 over K = batch x sequence = 7168 terms) is one thread
+    block or a few, each stepping through all of K while the rest of the GPU
+    idles. This pass (on tensors, after `mp-gpu-choose-tiles`, whose tiles
+    give the number of blocks) splits such a contraction's K into S parts
+    computed as a batched GEMM of S partial products, in f32, followed by
+    their sum in a fixed order (deterministic, no atomics):
+
+    ```mlir
+    %c = linalg.matmul {mp.gpu_tile = array<i64: 32, 64, 16, 32>}
+           ins(%a, %b : tensor<32x7168xf16>, tensor<7168x64xf16>)
+           outs(%acc : tensor<32x64xf32>) -> tensor<32x64xf32>
+    // becomes (S = 14)
+    %p = linalg.generic {mp.gpu_tile = array<i64: 32, 64, 16, 32>, ...}
+           ins(%a14, %b14 : tensor<14x32x512xf16>, tensor<14x512x64xf16>)
+           outs(%zeros : tensor<14x32x64xf32>) // C[s] = A[s] x B[s]
+    %c = linalg.generic {iterator_types = ["reduction", "parallel",
+                                           "parallel"], ...}
+           ins(%p : tensor<14x32x64xf32>) outs(%acc : tensor<32x64xf32>)
+    ```
+
+    S is the smallest number of parts that gives the contraction at least
+    `min-blocks` blocks, each part at least `min-k` terms and a multiple of
+    32 (two mma K steps, no masked K tiles); with no such S, the most parts
+    of at least `min-k` terms; contractions with a batch loop, or whose K has
+    no such split, stay whole. Each operand becomes a tensor with the parts
+    outermost (the batch of the partial GEMM): an operand stored with K
+    outermost is a reshape of itself; an operand whose only reader is the
+    contraction and that an elementwise producer computes (a cast, a
+    transpose) is computed by that producer over the parts instead, so the
+    tiled stage still fuses it into the GEMM's operand copies; any other
+    operand is copied by a producer the copies compute. An operand whose
+    producer cannot be re-expressed (a convolution's gather) keeps the
+    contraction whole. The sum of the parts is a reduction of S terms per
+    element, which the parallel-loop kernels take along with the
+    contraction's consumers (the cast of a gradient, its finite check).
+    Part of `mp-lower-to-gpu` (option `split-k`), before bufferization.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"128",
+           "Split contractions with fewer thread blocks than this (about "
+           "one per multiprocessor)">,
+    Option<"minK", "min-k", "int64_t", /*default=*/"512",
+           "Fewest K terms per part (16 K steps of 32: the pipelined "
+           "steps outweigh filling and draining it)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "split", "Contractions split along K">,
+  ];
+}
+
 def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
   let summary = "Pad tensors in one kernel: tensor.pad as tensor.generate";
   let description = [{

@@ -114,3 +114,26 @@ func.func @f16_operands(%a: tensor<128x96xf16>, %b: tensor<96x64xf16>) -> tensor
   %r = linalg.matmul ins(%a, %b : tensor<128x96xf16>, tensor<96x64xf16>) outs(%c : tensor<128x64xf32>) -> tensor<128x64xf32>
   return %r : tensor<128x64xf32>
 }
+
+// A weight gradient of many rows (dW = X^T dY): one block of C, so
+// mp-gpu-split-k computes it as 8 partial GEMMs of 512 rows each and their
+// sum, then the ReLU.
+func.func @split_k(%x: tensor<4096x37xf32>, %dy: tensor<4096x21xf32>) -> tensor<37x21xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x21xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<37x21xf32>) -> tensor<37x21xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %dy : tensor<4096x37xf32>, tensor<4096x21xf32>) outs(%c : tensor<37x21xf32>) -> tensor<37x21xf32>
+  %relu = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<37x21xf32>) outs(%e : tensor<37x21xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.maximumf %v, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<37x21xf32>
+  return %relu : tensor<37x21xf32>
+}
+
+// f16 operands the split reads as they are: A (K innermost) copied over the
+// parts, B (K outermost) reshaped; C starts from the bias.
+func.func @split_k_f16(%a: tensor<16x2048xf16>, %b: tensor<2048x24xf16>, %bias: tensor<16x24xf32>) -> tensor<16x24xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<16x2048xf16>, tensor<2048x24xf16>) outs(%bias : tensor<16x24xf32>) -> tensor<16x24xf32>
+  return %r : tensor<16x24xf32>
+}
