@@ -90,6 +90,8 @@ const char *const kPipelines[] = {
     "mp-gpu-select-gemm{gemm=library}",
     "mp-gpu-conv-to-gemm",
     "mp-gpu-choose-tiles",
+    "mp-gpu-split-k",
+    "mp-gpu-split-k{min-k=32}",
     "mp-gpu-generate-pads",
     "mp-gpu-materialize-constants",
     "mp-gpu-library-gemm",

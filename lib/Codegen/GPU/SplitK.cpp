@@ -30,16 +30,21 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// The most parts a contraction is split into (a GPU has at most a few
+/// hundred multiprocessors; the bound keeps the search short for any K).
+constexpr int64_t kMaxParts = 1024;
+
 /// The number of parts to split `k` terms into for a contraction of
 /// `blocks` thread blocks (1 if none): the fewest that give `minBlocks`
 /// blocks, else the most, each part a multiple of two mma K steps and at
-/// least `minK` terms.
+/// least `minK` terms, at most kMaxParts.
 static int64_t chooseSplits(int64_t blocks, int64_t k, int64_t minBlocks,
                             int64_t minK) {
   if (blocks >= minBlocks)
     return 1;
   int64_t best = 1;
-  for (int64_t parts = 2; parts <= k / std::max<int64_t>(minK, 1); ++parts) {
+  int64_t most = std::min(k / std::max<int64_t>(minK, 1), kMaxParts);
+  for (int64_t parts = 2; parts <= most; ++parts) {
     if (k % parts || (k / parts) % (2 * kMmaK))
       continue;
     best = parts;
