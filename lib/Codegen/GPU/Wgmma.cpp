@@ -323,11 +323,16 @@ static std::optional<PanelRead> getPanelRead(const WarpgroupKernel &kernel,
     return std::nullopt;
   ValueRange indices = load.getIndices();
   int64_t rank = indices.size();
-  if (rank != 2 && rank != 3)
+  // A batched GEMM's panels have a unit batch dimension (its index can only
+  // be 0) after the slot, if any: 1 x rows x columns (read as slot 0), or
+  // 2 x 1 x rows x columns double-buffered.
+  if (rank == 4 && cast<MemRefType>(panel.getType()).getDimSize(1) != 1)
+    return std::nullopt;
+  if (rank < 2 || rank > 4)
     return std::nullopt;
   PanelRead read;
   read.panel = panel;
-  read.slot = rank == 3 ? indices[0] : Value();
+  read.slot = rank >= 3 ? indices[0] : Value();
   // ldmatrix transposes exactly when K is not contiguous in the panel: for
   // A (row fragment) a K x M panel, for B (column fragment) a K x N one.
   read.kMajor = !load.getTranspose();

@@ -82,6 +82,8 @@
 // LAYOUT128-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT128-NEXT: bf16: wgmma m64n64k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: batched: wgmma m64n64k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT128-NEXT: batched: wgmma m64n64k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
 
 // Blocks of 128 x 128 (two warpgroups of 64 x 128): one m64n128k16 per 16
 // of K and warpgroup. An N-major B panel of 128 columns is laid out as two
@@ -105,6 +107,8 @@
 // LAYOUT-N128-NEXT: k16: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT-N128-NEXT: bf16: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT-N128-NEXT: bf16: wgmma m64n128k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: batched: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-N128-NEXT: batched: wgmma m64n128k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
 // And blocks of 128 x 256, B's panel in four 64-column blocks.
 // LAYOUT-N256: ab256: wgmma m64n256k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
 // LAYOUT-N256-NEXT: ab256: wgmma m64n256k16 #1: A K-major, B N-major, 2 warpgroups, tiles match
@@ -163,6 +167,8 @@
 // WGMMA-NOT: nvvm.wgmma.mma_async
 // WGMMA-LABEL: gpu.module @bf16_kernel
 // WGMMA-COUNT-2: nvvm.wgmma.mma_async {{.*}} A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// WGMMA-LABEL: gpu.module @batched_kernel
+// WGMMA-COUNT-2: nvvm.wgmma.mma_async
 // Read as the PTX ISA defines the canonical layouts of the swizzle modes,
 // the descriptors address exactly the elements of each K slice in the
 // panels as mp-gpu-swizzle-panels lays them out (wgmma_layout.py).
@@ -175,9 +181,16 @@
 // LAYOUT-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
 // LAYOUT-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
 // LAYOUT-NEXT: bf16: wgmma m64n64k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
+// A batched GEMM (attention's, or one split along K by mp-gpu-split-k): its
+// double-buffered panels are 2 x 1 x rows x columns, the unit batch
+// dimension after the slot.
+// LAYOUT-NEXT: batched: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-NEXT: batched: wgmma m64n64k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
 // 32 columns per block: B's rows of 64 bytes take the 64-byte swizzle.
 // LAYOUT32: ab: wgmma m64n32k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
 // LAYOUT32: bf16: wgmma m64n32k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT32-NEXT: batched: wgmma m64n32k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT32-NEXT: batched: wgmma m64n32k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
 // Blocks of 2x2 warps of 32x32 (the default tiles) are not one warpgroup's
 // wgmma: they keep mma.sync, and no module gets a variant.
 // NOT-WARPGROUP-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">, #nvvm.target<chip = "sm_90a">]

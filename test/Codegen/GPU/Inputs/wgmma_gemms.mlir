@@ -49,3 +49,10 @@ func.func @bf16(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref<128
   linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
   return
 }
+
+// -----
+
+func.func @batched(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>)
+  return
+}

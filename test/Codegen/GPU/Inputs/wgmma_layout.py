@@ -31,8 +31,15 @@ ASSIGN = re.compile(r"^\s*(%[-\w#.$]+) = (\S+) (.*)$")
 
 
 def parse_memref(text):
+    """A panel's (slots,) rows, cols: a batched GEMM's unit batch dimension
+    (after the slots, if any) dropped."""
     m = re.search(r"memref<([\dx]+)x(f16|bf16)", text)
-    return [int(d) for d in m.group(1).split("x")]
+    shape = [int(d) for d in m.group(1).split("x")]
+    if len(shape) == 4 and shape[1] == 1:
+        return shape[:1] + shape[2:]
+    if len(shape) == 3 and shape[0] == 1:
+        return shape[1:]
+    return shape
 
 
 class Function:

@@ -137,3 +137,13 @@ func.func @split_k_f16(%a: tensor<16x2048xf16>, %b: tensor<2048x24xf16>, %bias: 
   %r = linalg.matmul ins(%a, %b : tensor<16x2048xf16>, tensor<2048x24xf16>) outs(%bias : tensor<16x24xf32>) -> tensor<16x24xf32>
   return %r : tensor<16x24xf32>
 }
+
+// A 64 x 64 weight gradient of 4096 rows: 8 parts of 512 rows, a batched
+// GEMM whose panels are double-buffered (wgmma takes it on sm_90a).
+func.func @split_k_64(%x: tensor<4096x64xf32>, %dy: tensor<4096x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %dy : tensor<4096x64xf32>, tensor<4096x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
