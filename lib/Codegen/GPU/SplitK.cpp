@@ -77,6 +77,22 @@ static FailureOr<linalg::GenericOp> getSplittableProducer(Value operand) {
   return producer;
 }
 
+/// `map` over the loops (part, loops of `map`), the part its first result.
+static AffineMap prependPart(AffineMap map) {
+  SmallVector<AffineExpr> exprs{getAffineDimExpr(0, map.getContext())};
+  for (AffineExpr e : map.getResults())
+    exprs.push_back(e.shiftDims(map.getNumDims(), 1));
+  return AffineMap::get(map.getNumDims() + 1, 0, exprs, map.getContext());
+}
+
+/// The shape of `parts` tensors of `type` stacked outermost.
+static SmallVector<int64_t> getPartsShape(RankedTensorType type,
+                                          int64_t parts) {
+  SmallVector<int64_t> shape{parts};
+  llvm::append_range(shape, type.getShape());
+  return shape;
+}
+
 /// `value` (read with `map`, `k` among its loops) with the dimension that
 /// `k` indexes expanded into `parts` x K/parts, and `map` over the loops
 /// (part, loops of `map`) with that dimension read as (part, k).
@@ -125,38 +141,28 @@ static std::pair<Value, AffineMap> splitOperand(RewriterBase &rewriter,
                                                 unsigned pos, int64_t parts,
                                                 linalg::GenericOp producer) {
   MLIRContext *ctx = rewriter.getContext();
-  auto readMap = [&] {
-    SmallVector<AffineExpr> exprs{getAffineDimExpr(0, ctx)};
-    for (AffineExpr e : map.getResults())
-      exprs.push_back(e.shiftDims(map.getNumDims(), 1));
-    return AffineMap::get(map.getNumDims() + 1, 0, exprs, ctx);
-  };
   if (pos == 0 && !producer)
     return expandK(rewriter, loc, operand, map, k, parts);
 
   // The producer's (or a copy's) loops are the operand's dimensions (its
   // output map is the identity): dimension `pos` is K's.
   auto type = cast<RankedTensorType>(operand.getType());
+  unsigned rank = type.getRank();
+  SmallVector<std::pair<Value, AffineMap>> reads;
+  if (producer)
+    for (OpOperand *input : producer.getDpsInputOperands())
+      reads.emplace_back(input->get(), producer.getMatchingIndexingMap(input));
+  else
+    reads.emplace_back(operand, AffineMap::getMultiDimIdentityMap(rank, ctx));
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
-  unsigned rank = type.getRank();
-  if (producer) {
-    for (OpOperand *input : producer.getDpsInputOperands()) {
-      auto [value, inputMap] =
-          expandK(rewriter, loc, input->get(),
-                  producer.getMatchingIndexingMap(input), pos, parts);
-      inputs.push_back(value);
-      maps.push_back(inputMap);
-    }
-  } else {
-    auto [value, inputMap] =
-        expandK(rewriter, loc, operand,
-                AffineMap::getMultiDimIdentityMap(rank, ctx), pos, parts);
-    inputs.push_back(value);
-    maps.push_back(inputMap);
+  for (auto [value, readMap] : reads) {
+    auto [expanded, expandedMap] =
+        expandK(rewriter, loc, value, readMap, pos, parts);
+    inputs.push_back(expanded);
+    maps.push_back(expandedMap);
   }
-  SmallVector<int64_t> shape{parts};
-  llvm::append_range(shape, type.getShape());
+  SmallVector<int64_t> shape = getPartsShape(type, parts);
   shape[pos + 1] /= parts;
   Value empty =
       tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
@@ -174,7 +180,7 @@ static std::pair<Value, AffineMap> splitOperand(RewriterBase &rewriter,
         {loc, loc});
     linalg::YieldOp::create(rewriter, loc, body->getArgument(0));
   }
-  return {split.getResult(0), readMap()};
+  return {split.getResult(0), prependPart(map)};
 }
 
 namespace {
@@ -182,7 +188,7 @@ struct GPUSplitKPass : public mp::impl::GPUSplitKPassBase<GPUSplitKPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::LinalgOp, int64_t>> splits;
+    SmallVector<std::tuple<linalg::LinalgOp, MmaContraction, int64_t>> splits;
     getOperation()->walk([&](linalg::LinalgOp op) {
       auto tiles = op->getAttrOfType<DenseI64ArrayAttr>(
           MPDialect::GpuTileAttrHelper::getNameStr());
@@ -197,19 +203,20 @@ struct GPUSplitKPass : public mp::impl::GPUSplitKPassBase<GPUSplitKPass> {
       if (parts > 1 && llvm::all_of(op.getDpsInputs(), [](Value input) {
             return succeeded(getSplittableProducer(input));
           }))
-        splits.emplace_back(op, parts);
+        splits.emplace_back(op, *c, parts);
     });
     IRRewriter rewriter(&getContext());
-    for (auto [op, parts] : splits)
-      split(rewriter, op, parts);
+    for (auto &[op, c, parts] : splits)
+      split(rewriter, op, c, parts);
     numSplit += splits.size();
   }
 
-  /// Replaces `op` by a contraction of `parts` parts of K and their sum.
-  void split(RewriterBase &rewriter, linalg::LinalgOp op, int64_t parts) {
+  /// Replaces `op` (the contraction `c`) by a contraction of `parts` parts
+  /// of K and their sum.
+  void split(RewriterBase &rewriter, linalg::LinalgOp op,
+             const MmaContraction &c, int64_t parts) {
     MLIRContext *ctx = &getContext();
     Location loc = op.getLoc();
-    MmaContraction c = *matchMmaContraction(op);
     AffineExpr kExpr = getAffineDimExpr(c.k, ctx);
     SmallVector<Value> inputs;
     SmallVector<AffineMap> maps;
@@ -232,8 +239,7 @@ struct GPUSplitKPass : public mp::impl::GPUSplitKPassBase<GPUSplitKPass> {
     rewriter.setInsertionPoint(op);
     Value init = op.getDpsInits()[0];
     auto initType = cast<RankedTensorType>(init.getType());
-    SmallVector<int64_t> shape{parts};
-    llvm::append_range(shape, initType.getShape());
+    SmallVector<int64_t> shape = getPartsShape(initType, parts);
     Type f32 = initType.getElementType();
     Value zero = arith::ConstantOp::create(rewriter, loc, f32,
                                            rewriter.getZeroAttr(f32));
@@ -241,11 +247,8 @@ struct GPUSplitKPass : public mp::impl::GPUSplitKPassBase<GPUSplitKPass> {
     Value zeros = linalg::FillOp::create(rewriter, loc, ValueRange{zero},
                                          ValueRange{empty})
                       .getResult(0);
-    AffineMap initMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    SmallVector<AffineExpr> exprs{getAffineDimExpr(0, ctx)};
-    for (AffineExpr e : initMap.getResults())
-      exprs.push_back(e.shiftDims(initMap.getNumDims(), 1));
-    maps.push_back(AffineMap::get(initMap.getNumDims() + 1, 0, exprs, ctx));
+    maps.push_back(
+        prependPart(op.getMatchingIndexingMap(op.getDpsInitOperand(0))));
     SmallVector<utils::IteratorType> iterators{utils::IteratorType::parallel};
     llvm::append_range(iterators, op.getIteratorTypesArray());
     auto partial = linalg::GenericOp::create(rewriter, loc, zeros.getType(),

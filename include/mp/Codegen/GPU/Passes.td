@@ -403,8 +403,7 @@ def GPUSplitKPass : Pass<"mp-gpu-split-k"> {
     `min-blocks` blocks, each part at least `min-k` terms and a multiple of
     32 (two mma K steps, no masked K tiles); with no such S, the most parts
     of at least `min-k` terms (and at most 1024 parts); contractions with a
-    batch loop, or whose K has
-    no such split, stay whole. Each operand becomes a tensor with the parts
+    batch loop, or whose K has no such split, stay whole. Each operand becomes a tensor with the parts
     outermost (the batch of the partial GEMM): an operand stored with K
     outermost is a reshape of itself; an operand whose only reader is the
     contraction and that an elementwise producer computes (a cast, a
