@@ -43,7 +43,7 @@ static int64_t chooseSplits(int64_t blocks, int64_t k, int64_t minBlocks,
   if (blocks >= minBlocks)
     return 1;
   int64_t best = 1;
-  int64_t most = std::min(k / std::max<int64_t>(minK, 1), kMaxParts);
+  int64_t most = std::min(k / minK, kMaxParts);
   for (int64_t parts = 2; parts <= most; ++parts) {
     if (k % parts || (k / parts) % (2 * kMmaK))
       continue;
@@ -188,6 +188,14 @@ struct GPUSplitKPass : public mp::impl::GPUSplitKPassBase<GPUSplitKPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (minK < 1 || minBlocks < 0) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-split-k: min-blocks=" << static_cast<int64_t>(minBlocks)
+          << " min-k=" << static_cast<int64_t>(minK)
+          << " is invalid: expected min-blocks >= 0 (0: never split) and "
+             "min-k >= 1";
+      return signalPassFailure();
+    }
     SmallVector<std::tuple<linalg::LinalgOp, MmaContraction, int64_t>> splits;
     getOperation()->walk([&](linalg::LinalgOp op) {
       auto tiles = op->getAttrOfType<DenseI64ArrayAttr>(

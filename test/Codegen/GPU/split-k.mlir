@@ -1,5 +1,9 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-split-k | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-gpu-split-k='min-blocks=4 min-k=128' | FileCheck %s --check-prefix=FEW
+// RUN: not mp-opt %s --split-input-file --mp-gpu-split-k='min-k=0' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not mp-opt %s --split-input-file --mp-gpu-split-k='min-blocks=-1' 2>&1 | FileCheck %s --check-prefix=BAD-BLOCKS
+// BAD: error: mp-gpu-split-k: min-blocks=128 min-k=0 is invalid: expected min-blocks >= 0 (0: never split) and min-k >= 1
+// BAD-BLOCKS: error: mp-gpu-split-k: min-blocks=-1 min-k=512 is invalid
 
 // A weight gradient (dW = X^T dY over 7168 rows): one 32x64 block. 128
 // blocks would need parts of 56 terms, fewer than min-k: the most parts of

@@ -421,7 +421,7 @@ def GPUSplitKPass : Pass<"mp-gpu-split-k"> {
   let options = [
     Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"128",
            "Split contractions with fewer thread blocks than this (about "
-           "one per multiprocessor)">,
+           "one per multiprocessor; 0: never)">,
     Option<"minK", "min-k", "int64_t", /*default=*/"512",
            "Fewest K terms per part (16 K steps of 32: the pipelined "
            "steps outweigh filling and draining it)">,
