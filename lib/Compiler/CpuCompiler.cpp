@@ -22,6 +22,8 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/SystemLibraries.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -235,25 +237,99 @@ static void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
   pipeline.run(module, modules);
 }
 
-bool mlir::mp::hostHasAvx512Bf16() {
-  return llvm::sys::getHostCPUFeatures().lookup("avx512bf16");
+/// A builder of target machines for `cpu`: kHostCpu is this machine's CPU
+/// with the features it has, any other name a CPU of the host's
+/// architecture with the features LLVM knows it to have.
+static llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+getTargetBuilder(StringRef cpu) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder || cpu == kHostCpu)
+    return builder;
+  const llvm::Triple &triple = builder->getTargetTriple();
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError(error);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info || !info->isCPUStringValid(cpu))
+    return llvm::createStringError(
+        "unknown CPU '" + cpu + "' for " + triple.str() +
+        " ('llc -mcpu=help' lists them; '" + kHostCpu + "' is this machine's)");
+  builder->setCPU(cpu.str());
+  builder->getFeatures() = llvm::SubtargetFeatures();
+  return builder;
+}
+
+StringRef mlir::mp::getPortableCpu() {
+  return llvm::Triple(llvm::sys::getProcessTriple()).getArch() ==
+                 llvm::Triple::x86_64
+             ? "x86-64-v3"
+             : "generic";
+}
+
+llvm::Error mlir::mp::checkTargetCpu(StringRef cpu) {
+  return getTargetBuilder(cpu).takeError();
+}
+
+bool mlir::mp::cpuHasAvx512Bf16(StringRef cpu) {
+  auto builder = getTargetBuilder(cpu);
+  if (!builder) {
+    llvm::consumeError(builder.takeError());
+    return false;
+  }
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(builder->getTargetTriple(), error);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target ? target->createMCSubtargetInfo(builder->getTargetTriple(),
+                                             builder->getCPU(),
+                                             builder->getFeatures().getString())
+             : nullptr);
+  return info && info->checkFeatures("+avx512bf16");
+}
+
+/// The features of runtime/include/mp/Runtime/CpuFeatures.def that `info`
+/// has, comma-separated: what the runtime checks before it loads a module.
+static std::string getCheckedFeatures(const llvm::MCSubtargetInfo &info) {
+  static const char *const features[] = {
+#define MP_CPU_FEATURE(LLVM_NAME, SUPPORTS_NAME) LLVM_NAME,
+#include "mp/Runtime/CpuFeatures.def"
+  };
+  std::string list;
+  for (const char *feature : features)
+    if (info.checkFeatures((Twine("+") + feature).str()))
+      list += (list.empty() ? "" : ",") + std::string(feature);
+  return list;
+}
+
+/// Adds the constant C string `value` named `name` to `module`.
+static void addString(llvm::Module &module, StringRef name, StringRef value) {
+  auto *init = llvm::ConstantDataArray::getString(module.getContext(), value);
+  new llvm::GlobalVariable(module, init->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, init, name);
 }
 
 LogicalResult mlir::mp::compileToSharedObject(ModuleOp module,
                                               StringRef outputPath,
-                                              const CpuPipelineOptions &opts) {
+                                              const CpuPipelineOptions &opts,
+                                              StringRef targetCpu) {
   if (failed(verifyCpuPipelineOptions(opts, [&](const Twine &message) {
         return module.emitError(message);
       })))
     return failure();
   // LLVM cannot select vdpbf16ps for a CPU without it (a fatal error).
-  if (opts.bf16Dot && !hostHasAvx512Bf16())
+  if (opts.bf16Dot && !cpuHasAvx512Bf16(targetCpu))
     return module.emitError()
-           << "bf16-dot: this CPU has no AVX512-BF16, and the compiled code "
-              "targets it";
+           << "bf16-dot: the target CPU '" << targetCpu
+           << "' has no AVX512-BF16, which the compiled code would use";
   return compileToSharedObject(
       module, outputPath, opts.optLevel,
-      [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); }, "cpu");
+      [&](OpPassManager &pm) { buildLowerToCpuPipeline(pm, opts); }, "cpu",
+      targetCpu);
 }
 
 FailureOr<SmallVector<std::pair<std::string, std::string>>>
@@ -272,10 +348,15 @@ mlir::mp::getEntrySignatures(ModuleOp module) {
 
 LogicalResult mlir::mp::compileToSharedObject(
     ModuleOp module, StringRef outputPath, unsigned optLevel,
-    function_ref<void(OpPassManager &)> buildPipeline, StringRef backend) {
+    function_ref<void(OpPassManager &)> buildPipeline, StringRef backend,
+    StringRef targetCpu) {
   if (optLevel > 3)
     return module.emitError() << "optimization level " << optLevel
                               << " is invalid: expected 0, 1, 2 or 3";
+  auto builder = getTargetBuilder(targetCpu);
+  if (!builder)
+    return module.emitError()
+           << "cannot target the CPU: " << llvm::toString(builder.takeError());
   FailureOr<SmallVector<std::pair<std::string, std::string>>> entries =
       getEntrySignatures(module);
   if (failed(entries))
@@ -332,12 +413,7 @@ LogicalResult mlir::mp::compileToSharedObject(
   for (auto &[name, signature] : *entries)
     addPackedEntry(*llvmModule, name, signature);
   // The runtime backend that can run the module.
-  auto *backendName =
-      llvm::ConstantDataArray::getString(llvmModule->getContext(), backend);
-  new llvm::GlobalVariable(*llvmModule, backendName->getType(),
-                           /*isConstant=*/true,
-                           llvm::GlobalValue::ExternalLinkage, backendName,
-                           "_mp_backend");
+  addString(*llvmModule, "_mp_backend", backend);
   // Modules whose steps all-reduce say so (mp_module_is_data_parallel).
   if (llvmModule->getFunction(kAllReduceFunction) ||
       llvmModule->getFunction(kCudaAllReduceFunction)) {
@@ -348,18 +424,16 @@ LogicalResult mlir::mp::compileToSharedObject(
                              "_mp_data_parallel");
   }
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return module.emitError()
-           << "cannot target the host: " << llvm::toString(builder.takeError());
   builder->setRelocationModel(llvm::Reloc::PIC_);
   builder->setCodeGenOptLevel(*llvm::CodeGenOpt::getLevel(optLevel));
   auto tm = builder->createTargetMachine();
   if (!tm)
     return module.emitError()
-           << "cannot target the host: " << llvm::toString(tm.takeError());
+           << "cannot target the CPU: " << llvm::toString(tm.takeError());
+  // What the code may need of the CPU that runs it (the runtime checks).
+  addString(*llvmModule, "_mp_target_cpu", (*tm)->getTargetCPU());
+  addString(*llvmModule, "_mp_cpu_features",
+            getCheckedFeatures(*(*tm)->getMCSubtargetInfo()));
   llvmModule->setDataLayout((*tm)->createDataLayout());
   llvmModule->setTargetTriple((*tm)->getTargetTriple());
   optimizeModule(*llvmModule, **tm, optLevel);

@@ -100,7 +100,7 @@ static FailureOr<GpuCompilation> collect(ModuleOp module, StringRef ptxDir) {
 FailureOr<GpuCompilation>
 mlir::mp::compileGpuToSharedObject(ModuleOp module, StringRef outputPath,
                                    const GpuPipelineOptions &options,
-                                   unsigned optLevel) {
+                                   unsigned optLevel, StringRef targetCpu) {
   if (failed(prepare(module, options)))
     return failure();
   if (failed(compileToSharedObject(
@@ -110,7 +110,7 @@ mlir::mp::compileGpuToSharedObject(ModuleOp module, StringRef outputPath,
                 LLVM::createLLVMRequestCWrappersPass());
             buildLowerToGpuPipeline(pm, options);
           },
-          "cuda")))
+          "cuda", targetCpu)))
     return failure();
   return collect(module, "");
 }

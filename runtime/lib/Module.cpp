@@ -72,6 +72,38 @@ static mp_status findModuleBackend(const char *path, std::string &backend) {
   return MP_OK;
 }
 
+/// The extensions in `features` (LLVM's names, comma-separated, as the
+/// compiler writes `_mp_cpu_features`) that the CPU running this lacks,
+/// comma-separated; a name this runtime does not know counts as lacking.
+static std::string missingCpuFeatures(const char *features) {
+  struct Known {
+    const char *name;
+    bool present;
+  };
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  const Known known[] = {
+#define MP_CPU_FEATURE(LLVM_NAME, SUPPORTS_NAME)                               \
+  {LLVM_NAME, __builtin_cpu_supports(SUPPORTS_NAME) != 0},
+#include "mp/Runtime/CpuFeatures.def"
+  };
+#else
+  const Known known[] = {{"", true}};
+#endif
+  std::string missing;
+  for (const char *start = features; *start;) {
+    const char *end = std::strchr(start, ',');
+    std::string name(start, end ? end - start : std::strlen(start));
+    start = end ? end + 1 : start + name.size();
+    bool present = false;
+    for (const Known &feature : known)
+      present |= name == feature.name && feature.present;
+    if (!present && !name.empty())
+      missing += (missing.empty() ? "" : ", ") + name;
+  }
+  return missing;
+}
+
 extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                     mp_module **out) {
   *out = nullptr;
@@ -101,6 +133,20 @@ extern "C" mp_status mp_module_load(const char *path, const char *backend,
                                          "' was compiled for the " + target +
                                          " backend, not " + backend +
                                          " (--backend " + target + ")");
+  // Code for extensions this CPU lacks would die of SIGILL.
+  if (auto *features = static_cast<const char *>(
+          module->backend->lookup("_mp_cpu_features"))) {
+    std::string missing = missingCpuFeatures(features);
+    auto *cpu =
+        static_cast<const char *>(module->backend->lookup("_mp_target_cpu"));
+    if (!missing.empty())
+      return fail(MP_ERROR_MISMATCH,
+                  std::string("module '") + path +
+                      "' was compiled for the CPU " + (cpu ? cpu : "?") +
+                      " and needs " + missing +
+                      ", which this CPU lacks: compile it again with mp-run "
+                      "--target-cpu x86-64-v3 (or this machine's CPU)");
+  }
   module->backendName = backend;
   module->dataParallel = module->backend->lookup("_mp_data_parallel");
   *out = module.release();

@@ -69,6 +69,11 @@ CASES += [(ODD, e, "fp16", "tile128") for e in ("odd", "f16_operands")]
 CASES += [("examples/mlp_grad.mlir", "mlp_grad", "bf16", "tile128")]
 CASES += [(ODD, e, "fp16", "wgmma-n128") for e in ("odd", "transposed_relu")]
 CASES += [("examples/mlp_grad.mlir", "mlp_grad", "bf16", "wgmma-n128")]
+# Weight gradients split along K (mp-gpu-split-k, on by default): partial
+# products of f32 and f16 operands summed in order, on mma.sync and wgmma.
+CASES += [(ODD, "split_k", "fp16", "codegen"),
+          (ODD, "split_k_f16", "bf16", "codegen"),
+          (ODD, "split_k_64", "fp16", "wgmma")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]

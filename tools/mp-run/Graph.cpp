@@ -87,22 +87,23 @@ void mp_run::setGpuOptions(const CompileOptions &options,
   gpu.kernelDot = options.kernelDot;
 }
 
-llvm::Expected<std::unique_ptr<CompiledModule>>
-CompiledModule::compile(ModuleOp module, const std::string &soPath,
-                        const CompileOptions &options) {
-  auto start = std::chrono::steady_clock::now();
+/// Compiles `module` (lowered in place) into the shared object `soPath` as
+/// `options` say, without loading it.
+static llvm::Error compileToFile(ModuleOp module, const std::string &soPath,
+                                 const CompileOptions &options) {
   LogicalResult compiled = failure();
   Backend backend = options.backend;
   if (backend == Backend::cpu) {
     mp::CpuPipelineOptions cpu;
     cpu.optLevel = options.optLevel;
     cpu.bf16Dot = options.bf16Dot;
-    compiled = mp::compileToSharedObject(module, soPath, cpu);
+    compiled =
+        mp::compileToSharedObject(module, soPath, cpu, options.targetCpu);
   } else if (backend == Backend::cuda) {
     mp::GpuPipelineOptions gpu;
     setGpuOptions(options, gpu);
-    compiled =
-        mp::compileGpuToSharedObject(module, soPath, gpu, options.optLevel);
+    compiled = mp::compileGpuToSharedObject(
+        module, soPath, gpu, options.optLevel, options.targetCpu);
   } else {
     compiled = mp::compileToSharedObject(
         module, soPath, options.optLevel,
@@ -111,13 +112,21 @@ CompiledModule::compile(ModuleOp module, const std::string &soPath,
           setGpuOptions(options, gpu);
           mp::buildLowerToGpuEmulationPipeline(pm, gpu);
         },
-        "cpu");
+        "cpu", options.targetCpu);
   }
-  if (failed(compiled))
-    return reported();
+  return failed(compiled) ? reported() : llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<CompiledModule>>
+CompiledModule::compile(ModuleOp module, const std::string &soPath,
+                        const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error error = compileToFile(module, soPath, options))
+    return std::move(error);
   auto result = std::make_unique<CompiledModule>();
   result->compileSeconds = secondsSince(start);
-  if (mp_module_load(soPath.c_str(), backend == Backend::cuda ? "cuda" : "cpu",
+  if (mp_module_load(soPath.c_str(),
+                     options.backend == Backend::cuda ? "cuda" : "cpu",
                      &result->module) != MP_OK)
     return runtimeError();
   return std::move(result);
@@ -133,11 +142,10 @@ writeManifest(const CompileOptions &options, StringRef label, StringRef backend,
   for (auto &[name, signature] : entries)
     entryArray.push_back(
         llvm::json::Object{{"name", name}, {"signature", signature}});
-  llvm::json::Object manifest{{"mp_artifact", 1},
-                              {"module", "module.so"},
-                              {"backend", backend},
-                              {"compiled", label},
-                              {"entries", std::move(entryArray)}};
+  llvm::json::Object manifest{
+      {"mp_artifact", 1},   {"module", "module.so"},
+      {"backend", backend}, {"target_cpu", options.targetCpu},
+      {"compiled", label},  {"entries", std::move(entryArray)}};
   if (!chips.empty())
     manifest["gpu_chips"] = llvm::json::Array(chips);
   std::string path = options.outputDir + "/manifest.json";
@@ -166,10 +174,9 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
     return reported();
   SmallVector<std::string> chips;
   if (options.backend != Backend::cuda) {
-    llvm::Expected<std::unique_ptr<CompiledModule>> compiled =
-        CompiledModule::compile(module, soPath, options);
-    if (!compiled)
-      return compiled.takeError();
+    // Not loaded: the module may be for another CPU (--target-cpu).
+    if (llvm::Error error = compileToFile(module, soPath, options))
+      return error;
     llvm::outs() << label << ": compiled for the CPU"
                  << (options.backend == Backend::gpuEmulation
                          ? " (gpu-emulation)"
@@ -184,7 +191,7 @@ llvm::Error mp_run::compileOnly(ModuleOp module, StringRef label,
     FailureOr<mp::GpuCompilation> compiled =
         options.savePtx.empty()
             ? mp::compileGpuToSharedObject(module, soPath, gpu,
-                                           options.optLevel)
+                                           options.optLevel, options.targetCpu)
             : mp::compileForGpu(module, gpu, options.savePtx);
     if (failed(compiled))
       return reported();

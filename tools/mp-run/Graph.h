@@ -8,6 +8,7 @@
 #define MP_TOOLS_MPRUN_GRAPH_H
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Compiler/CpuCompiler.h"
 #include "mp/Runtime/mp_runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,6 +61,8 @@ struct CompileOptions {
   Backend backend = Backend::cpu;
   unsigned optLevel = 0;
   bool bf16Dot = false;        ///< with cpu: mp-lower-to-cpu's bf16-dot
+  /// The CPU the host code is compiled for (mp::checkTargetCpu's names).
+  std::string targetCpu = mlir::mp::kHostCpu.str();
   mlir::mp::GpuGemm gpuGemm{}; ///< with cuda: how contractions are computed
   /// With cuda or gpu-emulation: GEMM panels copied unchanged in two
   /// buffers (cp.async on the GPU).

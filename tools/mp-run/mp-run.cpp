@@ -149,6 +149,16 @@ static cl::opt<bool> compileOnlyFlag(
     cl::desc("Compile (graph or training step) and run nothing; no inputs, "
              "dataset or driver needed"),
     cl::cat(category));
+static cl::opt<std::string> targetCpu(
+    "target-cpu",
+    cl::desc("The CPU the host code is compiled for: 'host' (this machine's, "
+             "with all its instruction set extensions) or a CPU that LLVM "
+             "knows ('llc -mcpu=help'), such as x86-64-v3 or znver4. Default: "
+             "host, unless mp-run writes the module for later (--compile-only, "
+             "--emit-so), which may run on another machine: then x86-64-v3 "
+             "(AVX2: Haswell, Zen and later). The runtime refuses a module "
+             "that needs an extension the CPU running it lacks"),
+    cl::value_desc("cpu"), cl::cat(category));
 static cl::opt<std::string> savePtx(
     "save-ptx",
     cl::desc("With --backend cuda: write each GPU module's PTX per chip as "
@@ -559,13 +569,24 @@ struct Version {
 };
 } // namespace
 
+/// The CPU to compile for: --target-cpu, or its default (portable for a
+/// module written to a file that may be copied to another machine).
+static std::string getTargetCpu() {
+  if (targetCpu.getNumOccurrences())
+    return targetCpu;
+  bool kept = compileOnlyFlag || !emitSo.empty();
+  return (kept ? mp::getPortableCpu() : StringRef(mp::kHostCpu)).str();
+}
+
 /// The compile flags.
 static CompileOptions getCompileOptions() {
   CompileOptions options;
   options.backend = backend;
   options.optLevel = optLevel;
-  options.bf16Dot = bf16Dot == Bf16Dot::on ||
-                    (bf16Dot == Bf16Dot::automatic && mp::hostHasAvx512Bf16());
+  options.targetCpu = getTargetCpu();
+  options.bf16Dot =
+      bf16Dot == Bf16Dot::on || (bf16Dot == Bf16Dot::automatic &&
+                                 mp::cpuHasAvx512Bf16(options.targetCpu));
   options.emitSo = emitSo;
   options.outputDir = outputDir;
   options.compileOnly = compileOnlyFlag;
@@ -711,9 +732,12 @@ static llvm::Error checkFlags() {
   if (bf16Dot.getNumOccurrences() && backend != Backend::cpu &&
       backend != Backend::automatic)
     return error("--bf16-dot needs --backend cpu or auto");
-  if (bf16Dot == Bf16Dot::on && !mp::hostHasAvx512Bf16())
-    return error("--bf16-dot on: this CPU has no AVX512-BF16 (the compiled "
-                 "code targets it); use auto or off");
+  if (llvm::Error bad = mp::checkTargetCpu(getTargetCpu()))
+    return error("--target-cpu: " + llvm::toString(std::move(bad)));
+  if (bf16Dot == Bf16Dot::on && !mp::cpuHasAvx512Bf16(getTargetCpu()))
+    return error("--bf16-dot on: the target CPU '" + getTargetCpu() +
+                 "' has no AVX512-BF16 (the compiled code would use it); use "
+                 "auto or off, or another --target-cpu");
   if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
                  "auto");

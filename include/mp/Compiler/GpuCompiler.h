@@ -16,6 +16,7 @@
 #define MP_COMPILER_GPUCOMPILER_H
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Compiler/CpuCompiler.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -47,11 +48,13 @@ FailureOr<GpuCompilation> compileForGpu(ModuleOp module,
 /// Compiles every public function of `module` (lowered in place with
 /// mp-lower-to-gpu and `options`) into the shared object `outputPath` for
 /// the runtime's CUDA backend: packed entries and signatures as for the CPU
-/// backend, host code optimized by LLVM at `optLevel`, the GPU modules'
-/// binaries embedded and loaded when the runtime loads the object.
+/// backend, host code optimized by LLVM at `optLevel` for `targetCpu` (as
+/// compileToSharedObject's), the GPU modules' binaries embedded and loaded
+/// when the runtime loads the object.
 FailureOr<GpuCompilation>
 compileGpuToSharedObject(ModuleOp module, StringRef outputPath,
-                         const GpuPipelineOptions &options, unsigned optLevel);
+                         const GpuPipelineOptions &options, unsigned optLevel,
+                         StringRef targetCpu = kHostCpu);
 
 } // namespace mp
 } // namespace mlir
