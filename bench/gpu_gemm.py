@@ -135,30 +135,35 @@ def save_inputs(np, n, t, directory, seed):
 
 
 def mp_time(bundle, module, directory, repeat, env):
-    """(ms per call, ms per launch of the GEMM): a call includes the
-    runtime's copies of the inputs into device-visible memory and of the
-    result out; the GEMM's time is MP_CUDA_PROFILE's (launch to
-    synchronization) for its most expensive kernel or cuBLASLt call."""
+    """(ms per call, device ms per call): a call includes the runtime's
+    copies of the inputs into device-visible memory and of the result out;
+    its device time is CUDA events' around its work on the stream after
+    the inputs' copies (C's fill and the GEMM), over the calls after the
+    first. Not MP_CUDA_PROFILE's mean per launch, host time from launch to
+    synchronization over all calls, the first one's setup included (on an
+    H200: 14.1 ms over 6 launches of a 4096^3 cuBLASLt call whose device
+    time per call was 0.40 ms, docs/results/gpu-h200-2026-11-27.md)."""
     cmd = [os.path.join(bundle, "bin", "mp-exec"), module, "--entry", "gemm",
            "--inputs", f"{directory}/arg0.npy,{directory}/arg1.npy",
            "--save-outputs", os.path.join(directory, "out"), "--repeat",
            str(repeat)]
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True,
-                              env=dict(env, MP_CUDA_PROFILE="1"), timeout=120)
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=120)
     except subprocess.TimeoutExpired:
         raise RuntimeError(f"{' '.join(cmd)}: no answer after 120 s")
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)}: exit {done.returncode}: "
                            f"{done.stderr.strip()[-600:]}")
-    call = re.search(r"median ([0-9.e+-]+) ms", done.stdout)
-    top = re.search(r"^ +([0-9.]+) ms +[0-9.]+% +([0-9]+) launches",
-                    done.stderr, re.M)
-    if not call or not top:
+    call = re.search(r"^time per call \(cuda\): median ([0-9.e+-]+) ms",
+                     done.stdout, re.M)
+    device = re.search(r"^device time per call \(cuda\): median "
+                       r"([0-9.e+-]+) ms", done.stdout, re.M)
+    if not call or not device:
         raise RuntimeError(
             f"no times in mp-exec's output: {done.stdout.strip()[-200:]} "
             f"{done.stderr.strip()[-200:]}")
-    return float(call.group(1)), float(top.group(1)) / int(top.group(2))
+    return float(call.group(1)), float(device.group(1))
 
 
 def torch_time(torch, n, dtype, repeat):
@@ -205,11 +210,11 @@ def run_bundle(args):
     print(f"GEMM C = A x B (f32 accumulation), {device}; median of "
           f"{args.repeat} calls")
     print(f"PyTorch: {'torch ' + torch.__version__ if torch else 'not importable or no GPU: its columns are empty'}\n")
-    print("mp: 'GEMM ms' is the GEMM's kernel (or cuBLASLt call) per "
-          "launch, 'call ms' the whole entry call with the runtime's copies "
-          "of inputs and result (device-resident buffers are issue 12's)\n")
+    print("mp: 'device ms' is the call's time on the device (CUDA events: "
+          "C's fill and the GEMM kernel or cuBLASLt call), 'call ms' the "
+          "whole entry call with the runtime's copies of inputs and result\n")
     header = "| n | type | " + " | ".join(
-        f"mp {p} call ms | mp {p} GEMM ms | mp {p} TFLOP/s"
+        f"mp {p} call ms | mp {p} device ms | mp {p} TFLOP/s"
         for p in args.paths)
     header += (" | codegen / cuBLASLt | torch ms | torch TFLOP/s | "
                "mp best / torch |")

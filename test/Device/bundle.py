@@ -9,8 +9,8 @@ compiled for the CUDA backend (mp-run --backend cuda --compile-only
 the CPU backend's outputs for them (the reference). For each training case
 (an example model under a policy, Adam) it holds the training step compiled
 for both backends. And mp-exec with the runtime library, Fashion-MNIST, the
-PyTorch models, bench/gpu_train.py, bench/gpu_gemm.py's GEMM modules and
-probe_cublaslt.py; LLVM's OpenMP runtime next to the
+PyTorch models, bench/gpu_train.py, bench/gpu_gemm.py's GEMM modules,
+probe_cublaslt.py and probe_managed.py; LLVM's OpenMP runtime next to the
 runtime library, for the CPU modules; and the training steps of the
 models at batch 256 (bench/models) for the CUDA backend, which only
 gpu_train.py --batch 256 runs. Fashion-MNIST is cut to its first
@@ -199,7 +199,8 @@ def main():
     # GEMMs of 1024..8192, generated and on cuBLASLt (bench/gpu_gemm.py).
     run([sys.executable, os.path.join(ROOT, "bench", "gpu_gemm.py"), "build",
          args.out, "--build", args.build])
-    for script in ("check.py", "probe_cublaslt.py", "run.sh"):
+    for script in ("check.py", "probe_cublaslt.py", "probe_managed.py",
+                   "run.sh"):
         shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                  script), args.out)
     print(f"{len(CASES)} cases and {len(TRAIN)} training steps in "

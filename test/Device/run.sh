@@ -35,7 +35,8 @@ for stage in "${stages[@]}"; do
   gemm) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10); limit=540 ;;
   train) cmd=("$python" "$bundle/gpu_train.py" "$bundle"); limit=300 ;;
   train256) cmd=("$python" "$bundle/gpu_train.py" "$bundle" --batch 256); limit=420 ;;
-  probe) cmd=("$python" "$bundle/probe_cublaslt.py"); limit=120 ;;
+  probe) cmd=(bash -c "'$python' '$bundle/probe_cublaslt.py' &&
+                        '$python' '$bundle/probe_managed.py'"); limit=120 ;;
   esac
   start=$SECONDS
   timeout "$limit" "${cmd[@]}" > "$results/$stage.txt" 2>&1
