@@ -267,8 +267,9 @@ std::string configure(const CublasLt &lt, CublasLt::Plan &p, int opX, int opY,
 }
 
 /// D (m x n) = A (m x k) x B (k x n) + beta D (+ bias[n]), `batch` times,
-/// A and B f16 (type 0) or bf16 (type 1), D f32 (dType 0) or of A's type
-/// (dType 1), a bias a packed vector of D's type; see mp-gpu-library-gemm.
+/// A and B f16 (type 0), bf16 (type 1) or f32 (type 2: cuBLASLt's f32
+/// kernels, no TF32), D f32 (dType 0) or of A's type (dType 1), a bias a
+/// packed vector of D's type; see mp-gpu-library-gemm.
 extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m, int64_t n,
                              int64_t k, int64_t a, int64_t aSm, int64_t aSk,
                              int64_t aSb, int64_t b, int64_t bSk, int64_t bSn,
@@ -278,7 +279,7 @@ extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m, int64_t n,
   void *stream = cuda::activeStream();
   if (!stream)
     return;
-  const char *typeName = type == 1 ? " bf16" : " f16";
+  const char *typeName = type == 2 ? " f32" : type == 1 ? " bf16" : " f16";
   std::string what = "cublasLtMatmul(" + std::to_string(batch) + "x" +
                      std::to_string(m) + "x" + std::to_string(n) + "x" +
                      std::to_string(k) + typeName + (bias ? " +bias" : "") +
@@ -309,7 +310,7 @@ extern "C" void mp_cuda_gemm(int32_t type, int64_t batch, int64_t m, int64_t n,
                                "column-major" +
                                (bias ? " (D: row-major)" : ""));
 
-  int element = type == 1 ? kR16BF : kR16F;
+  int element = type == 2 ? kR32F : type == 1 ? kR16BF : kR16F;
   auto pointer = [](int64_t address) {
     return reinterpret_cast<void *>(static_cast<intptr_t>(address));
   };

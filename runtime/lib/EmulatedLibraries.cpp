@@ -21,8 +21,11 @@
 using namespace mp_runtime;
 
 namespace {
-/// Element `index` of an f16 (type 0) or bf16 (type 1) buffer.
+/// Element `index` of an f16 (type 0), bf16 (type 1) or f32 (type 2)
+/// buffer.
 float load(int64_t address, int32_t type, int64_t index) {
+  if (type == 2)
+    return reinterpret_cast<const float *>(address)[index];
   uint16_t bits = reinterpret_cast<const uint16_t *>(address)[index];
   return type == 1 ? fromBF16(bits) : fromF16(bits);
 }
@@ -34,7 +37,9 @@ uint16_t toBits(int32_t type, float value) {
 } // namespace
 
 /// D (m x n) = A (m x k) x B (k x n) + beta D (+ bias[n]), `batch` times,
-/// computed in f32 and rounded to D's type (dType 0: f32, 1: A's and B's);
+/// A and B f16 (type 0), bf16 (1) or f32 (2), computed in f32 and rounded
+/// to D's type (dType 0: f32, 1: A's and B's, which f32 operands do not
+/// take);
 /// the strides are in elements, a bias is a packed vector of D's type (see
 /// mp-gpu-library-gemm).
 extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,

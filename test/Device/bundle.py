@@ -45,6 +45,9 @@ CASES += [(f"examples/{g}.mlir", g, amp, "codegen")
 # cuBLASLt and cuDNN (convolutions in NCHW, grouped and dilated).
 CASES += [(ODD, "odd", "fp16", "library"), (f"examples/mlp_grad.mlir",
                                             "mlp_grad", "bf16", "library")]
+# f32 contractions on cuBLASLt's f32 kernels.
+CASES += [(f"examples/{g}.mlir", g, "none", "library")
+          for g in ("mlp_grad", "attention")]
 CASES += [(CONVS, e, amp, "library") for e in ("nchw", "grouped")
           for amp in ("fp16", "bf16")]
 # cuDNN's backward data and backward filter (torch-mlir's gradients).
@@ -79,9 +82,12 @@ TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
 TRAIN += [("cnn", "fp16", "library")]
 TRAIN += [(m, amp, "wgmma") for m, amp in (("mlp", "fp16"), ("cnn", "bf16"),
                                           ("transformer", "fp16"))]
-# For bench/gpu_train.py --batch 256 only (bench/models, CUDA backend).
-BENCH_TRAIN = [(m, amp) for m in ("mlp", "cnn", "transformer")
+# For bench/gpu_train.py --batch 256 only (bench/models, CUDA backend); the
+# fp32 steps also with their contractions on cuBLASLt's f32 kernels (the
+# fp32 baseline the mixed steps are measured against).
+BENCH_TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
                for amp in ("none", "fp16", "bf16")]
+BENCH_TRAIN += [(m, "none", "library") for m in ("mlp", "cnn", "transformer")]
 
 
 def case_name(name, amp, gemm):
@@ -182,13 +188,15 @@ def main():
             run([mp_run, "--train", graph, "--amp", amp, "--optimizer",
                  "adam", "--backend", backend, "--compile-only", "--emit-so",
                  f"{case}/{backend}.so"] + gpu)
-    for model, amp in BENCH_TRAIN:
-        case = os.path.join(args.out, "train", f"{model}-{amp}-b256")
+    for model, amp, gemm in BENCH_TRAIN:
+        case = os.path.join(args.out, "train",
+                            case_name(model, amp, gemm) + "-b256")
         os.makedirs(case, exist_ok=True)
         run([mp_run, "--train",
              os.path.join(ROOT, "bench", "models", f"{model}_grad_b256.mlir"),
              "--amp", amp, "--optimizer", "adam", "--backend", "cuda",
-             "--compile-only", "--emit-so", f"{case}/cuda.so"])
+             "--compile-only", "--emit-so", f"{case}/cuda.so"] +
+            gpu_flags(gemm))
     with open(os.path.join(args.out, "train.txt"), "w") as f:
         f.write("\n".join(f"{case_name(m, amp, gemm)} {m}_grad {amp}"
                           for m, amp, gemm in TRAIN) + "\n")

@@ -148,12 +148,12 @@ struct GPULibraryGemmPass
                         func::FuncOp gemm) {
     std::optional<MmaContraction> c;
     if (op.hasPureBufferSemantics() && isMultiplyAccumulate(op))
-      c = matchMmaContraction(op);
+      c = matchLibraryContraction(op);
     if (!c)
       return op->emitError()
              << "mp-gpu-library-gemm: marked mp.gpu_gemm = \"library\" but "
                 "not a contraction on buffers that cuBLASLt computes (static "
-                "shapes, f16 or bf16 operands, an f32 accumulator)";
+                "shapes, f16, bf16 or f32 operands, an f32 accumulator)";
     Operation *zeroInit = findZeroInit(op);
     std::optional<LibraryEpilogue> epilogue;
     DominanceInfo dominance(op->getParentOp());
@@ -193,7 +193,9 @@ struct GPULibraryGemmPass
     };
 
     Type element = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-    SmallVector<Value> args{constant(i32, element.isBF16() ? 1 : 0)};
+    SmallVector<Value> args{constant(i32, element.isF32()    ? 2
+                                          : element.isBF16() ? 1
+                                                             : 0)};
     args.push_back(constant(i64, c->batch ? c->ranges[*c->batch] : 1));
     for (unsigned loop : {c->m, c->n, c->k})
       args.push_back(constant(i64, c->ranges[loop]));

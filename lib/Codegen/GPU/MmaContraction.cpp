@@ -14,7 +14,12 @@
 
 using namespace mlir;
 
-std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
+/// The loops of `op` if it is a contraction of static shape whose operands
+/// are both of a type that `isOperandType` takes, whose accumulator is f32,
+/// with one M, N and K loop and at most one batch loop, outermost in the
+/// operands and the result.
+static std::optional<mp::MmaContraction>
+matchContraction(linalg::LinalgOp op, function_ref<bool(Type)> isOperandType) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 ||
       !llvm::all_of(op->getOperandTypes(), [](Type type) {
@@ -25,15 +30,15 @@ std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
   Type lhs = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
   Type rhs = getElementTypeOrSelf(op.getDpsInputOperand(1)->get());
   Type acc = getElementTypeOrSelf(op.getDpsInitOperand(0)->get());
-  if (lhs != rhs || !(lhs.isF16() || lhs.isBF16()) || !acc.isF32())
+  if (lhs != rhs || !isOperandType(lhs) || !acc.isF32())
     return std::nullopt;
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1 || dims->batch.size() > 1)
     return std::nullopt;
-  MmaContraction c{std::nullopt, dims->m[0], dims->n[0], dims->k[0],
-                   op.getStaticLoopRanges()};
+  mp::MmaContraction c{std::nullopt, dims->m[0], dims->n[0], dims->k[0],
+                       op.getStaticLoopRanges()};
   if (!dims->batch.empty()) {
     // The tiles are (1 x) rows x columns: the batch outermost everywhere.
     c.batch = dims->batch[0];
@@ -43,6 +48,16 @@ std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
       return std::nullopt;
   }
   return c;
+}
+
+std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
+  return matchContraction(op, [](Type t) { return t.isF16() || t.isBF16(); });
+}
+
+std::optional<mp::MmaContraction>
+mp::matchLibraryContraction(linalg::LinalgOp op) {
+  return matchContraction(
+      op, [](Type t) { return t.isF16() || t.isBF16() || t.isF32(); });
 }
 
 FailureOr<linalg::LinalgOp>

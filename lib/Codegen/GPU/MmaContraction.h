@@ -49,6 +49,11 @@ struct MmaContraction {
 /// the operands and the result.
 std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
 
+/// The loops of `op` as matchMmaContraction's, and also of contractions
+/// whose operands and accumulator are all f32: what cuBLASLt computes for
+/// mp-gpu-library-gemm (f16/bf16 or f32 in, CUBLAS_COMPUTE_32F).
+std::optional<MmaContraction> matchLibraryContraction(linalg::LinalgOp op);
+
 /// What is wrong with these tile options, if anything: warp-m must be a
 /// positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n, with
 /// at most 1024 threads per block.

@@ -85,8 +85,12 @@ struct GPUSelectGemmPass
       }
       if (!isMultiplyAccumulate(op))
         return;
-      std::optional<MmaContraction> c = matchMmaContraction(op);
-      if (!c)
+      // f32 contractions too, but only when told (gemm=library): on an
+      // H200 the fp32 training steps at batch 256 ran slower with their
+      // contractions on cuBLASLt's f32 kernels than with one thread per
+      // element of C (docs/results/gpu-h200-2026-11-27.md).
+      std::optional<MmaContraction> c = matchLibraryContraction(op);
+      if (!c || (gemm == GpuGemm::automatic && !matchMmaContraction(op)))
         return;
       // batch x M x N x K.
       numLibrary += select(op, getSaturatingProduct(c->ranges));

@@ -66,6 +66,18 @@ func.func @accumulate(%a: memref<8x16xf16>, %bt: memref<8x16xf16>, %c: memref<8x
   return
 }
 
+// f32 operands: cuBLASLt's f32 kernels (element type 2), D f32 (0).
+// CHECK-LABEL: func.func @f32
+// CHECK-DAG: %[[F32:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[DF32:.*]] = arith.constant 0 : i32
+// CHECK: call @mp_cuda_gemm(%[[F32]], {{.*}}, %[[DF32]], %{{.*}}) :
+func.func @f32(%a: memref<4x16xf32>, %b: memref<16x8xf32>, %c: memref<4x8xf32>) {
+  linalg.matmul {mp.gpu_gemm = "library"} ins(%a, %b : memref<4x16xf32>, memref<16x8xf32>) outs(%c : memref<4x8xf32>)
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @read_between
 // CHECK-DAG: %[[BETA1:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK: linalg.fill

@@ -13,22 +13,25 @@
 // LIB-DAG: #[[DWMAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
 
 // gemm=library marks every Tensor Core contraction (37x61x29 = 65,453 MACs,
-// 3x37x61x29 = 196,359 and 4x4x16 = 256); not an f32 matmul nor one whose
-// body is not a multiply-accumulate. gemm=auto marks those of at least
-// library-min-macs. The default (codegen) marks none, and
+// 3x37x61x29 = 196,359 and 4x4x16 = 256) and the f32 matmul (cuBLASLt's
+// f32 kernels); not one whose body is not a multiply-accumulate. gemm=auto
+// marks the Tensor Core ones of at least library-min-macs, no f32 one. The default (codegen) marks none, and
 // mp-gpu-choose-tiles gives marked ones no tiles.
 // LIB-LABEL: func.func @gemms
 // LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>
 // LIB: linalg.batch_matmul {mp.gpu_gemm = "library"}
 // LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg4, %arg5 : tensor<4x16xbf16>
-// LIB: linalg.matmul ins(%arg6, %arg7 : tensor<4x16xf32>
+// LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg6, %arg7 : tensor<4x16xf32>
 // LIB: linalg.generic
 // LIB-NOT: mp.gpu_gemm
 // LIB: arith.maximumf
+// LIB: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg10, %arg11 : tensor<37x29xf32>
 // AUTO-LABEL: func.func @gemms
 // AUTO: linalg.matmul {mp.gpu_gemm = "library"} ins(%arg0, %arg1 : tensor<37x29xf16>
 // AUTO: linalg.batch_matmul {mp.gpu_gemm = "library"}
 // AUTO: linalg.matmul ins(%arg4, %arg5 : tensor<4x16xbf16>
+// AUTO: linalg.matmul ins(%arg6, %arg7 : tensor<4x16xf32>
+// AUTO: linalg.matmul ins(%arg10, %arg11 : tensor<37x29xf32>
 // CODEGEN-LABEL: func.func @gemms
 // TILES-LABEL: func.func @gemms
 // TILES-NOT: mp.gpu_tile
@@ -38,9 +41,10 @@ func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
                  %c: tensor<37x61xf32>, %ba: tensor<3x37x29xf16>,
                  %sa: tensor<4x16xbf16>, %sb: tensor<16x4xbf16>,
                  %fa: tensor<4x16xf32>, %fb: tensor<16x4xf32>,
-                 %c3: tensor<3x37x61xf32>, %c4: tensor<4x4xf32>)
+                 %c3: tensor<3x37x61xf32>, %c4: tensor<4x4xf32>,
+                 %la: tensor<37x29xf32>, %lb: tensor<29x61xf32>)
     -> (tensor<37x61xf32>, tensor<3x37x61xf32>, tensor<4x4xf32>,
-        tensor<4x4xf32>, tensor<4x4xf32>) {
+        tensor<4x4xf32>, tensor<4x4xf32>, tensor<37x61xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>)
                      outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
   %bb = tensor.empty() : tensor<3x29x61xf16>
@@ -65,8 +69,11 @@ func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
     %m = arith.maximumf %acc, %p : f32
     linalg.yield %m : f32
   } -> tensor<4x4xf32>
-  return %0, %1, %2, %3, %4 : tensor<37x61xf32>, tensor<3x37x61xf32>,
-      tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+  // f32, 65,453 MACs: gemm=library only.
+  %5 = linalg.matmul ins(%la, %lb : tensor<37x29xf32>, tensor<29x61xf32>)
+                     outs(%c : tensor<37x61xf32>) -> tensor<37x61xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<37x61xf32>, tensor<3x37x61xf32>,
+      tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<37x61xf32>
 }
 
 // Convolutions cuDNN computes go to the library too (by the same rule:

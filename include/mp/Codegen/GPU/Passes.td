@@ -193,6 +193,13 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     implicit GEMMs whatever `gemm` says. Part of `mp-lower-to-gpu`, before
     convolutions become GEMMs.
 
+    Contractions of the same forms with f32 operands (an fp32 graph, or
+    what a policy leaves in f32) have no Tensor Core kernel: generated, each
+    thread computes one element of C. `library` gives them to cuBLASLt's
+    f32 kernels (f32 in and out, `CUBLAS_COMPUTE_32F`, no TF32); `auto`
+    keeps them generated (on an H200 the fp32 training steps at batch 256
+    ran slower on cuBLASLt, not yet explained).
+
     torch-mlir's filter gradient of a 2-d convolution is such a grouped
     convolution, one group per image with one channel: the image
     transposed to C x N x H x W and zero-padded, the output gradient N x K

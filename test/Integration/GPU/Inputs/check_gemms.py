@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Checks the outputs of @gemms or @epilogues (library_gemms.mlir) against
+"""Checks the outputs of @gemms, @epilogues or @f32_gemms
+(library_gemms.mlir) against
 NumPy: each contraction computed in float64 from the saved inputs (f16 as
 float16, bf16 as its uint16 bits). Prints one line per output and 'N
 passed, N failed'; a relative difference (of the output's largest
 magnitude) above --rtol fails, or for an f16 or bf16 output above half its
 unit in the last place, 2^-11 or 2^-8 (plus --rtol).
 
-Usage: check_gemms.py IN_DIR OUT_DIR [--entry gemms|epilogues] [--rtol R]
+Usage: check_gemms.py IN_DIR OUT_DIR [--entry gemms|epilogues|f32_gemms]
+                      [--rtol R]
 """
 import argparse
 import os
@@ -42,6 +44,11 @@ def epilogues(inputs):
     }
 
 
+def f32_gemms(inputs):
+    a, bt, bias, ba, bb = (load(inputs, f"arg{i}.npy") for i in range(5))
+    return {"a_bt_bias": a @ bt.T + bias, "batched": ba @ bb}
+
+
 # The unit roundoff of each stored type: half the distance between 1 and
 # the next number.
 ROUNDING = {np.float16: 2.0**-11, np.uint16: 2.0**-8}
@@ -51,11 +58,12 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("inputs")
     parser.add_argument("outputs")
-    parser.add_argument("--entry", choices=["gemms", "epilogues"],
+    parser.add_argument("--entry", choices=["gemms", "epilogues", "f32_gemms"],
                         default="gemms")
     parser.add_argument("--rtol", type=float, default=1e-6)
     args = parser.parse_args()
-    expected = {"gemms": gemms, "epilogues": epilogues}[args.entry](args.inputs)
+    expected = {"gemms": gemms, "epilogues": epilogues,
+                "f32_gemms": f32_gemms}[args.entry](args.inputs)
     failed = 0
     for i, (name, want) in enumerate(expected.items()):
         path = os.path.join(args.outputs, f"out{i}.npy")

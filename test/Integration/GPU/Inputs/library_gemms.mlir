@@ -103,3 +103,33 @@ func.func @epilogues(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
   } -> tensor<3x37x61xbf16>
   return %biased, %narrow, %cast : tensor<37x61xf32>, tensor<37x61xf16>, tensor<3x37x61xbf16>
 }
+
+// f32 contractions, which cuBLASLt computes with its f32 kernels
+// (CUBLAS_COMPUTE_32F, no TF32) where the GPU backend would otherwise run
+// one thread per element of C: torch's linear (A x B^T) with its f32 bias
+// in the epilogue, and a batch of 3.
+func.func @f32_gemms(%a: tensor<37x29xf32>, %bt: tensor<61x29xf32>,
+                     %bias: tensor<61xf32>, %ba: tensor<3x37x29xf32>,
+                     %bb: tensor<3x29x61xf32>)
+    -> (tensor<37x61xf32>, tensor<3x37x61xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x61xf32>
+  %e3 = tensor.empty() : tensor<3x37x61xf32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %abt = linalg.matmul
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                       affine_map<(m, n, k) -> (n, k)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %bt : tensor<37x29xf32>, tensor<61x29xf32>)
+      outs(%z0 : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %biased = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%abt, %bias : tensor<37x61xf32>, tensor<61xf32>) outs(%e : tensor<37x61xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<37x61xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<3x37x61xf32>) -> tensor<3x37x61xf32>
+  %batched = linalg.batch_matmul ins(%ba, %bb : tensor<3x37x29xf32>, tensor<3x29x61xf32>)
+                                 outs(%z1 : tensor<3x37x61xf32>) -> tensor<3x37x61xf32>
+  return %biased, %batched : tensor<37x61xf32>, tensor<3x37x61xf32>
+}
