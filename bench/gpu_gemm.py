@@ -166,21 +166,27 @@ def mp_time(bundle, module, directory, repeat, env):
     return float(call.group(1)), float(device.group(1))
 
 
-def torch_time(torch, n, dtype, repeat):
-    a = torch.rand(n, n, device="cuda", dtype=torch.float32).to(dtype)
-    b = torch.rand(n, n, device="cuda", dtype=torch.float32).to(dtype)
-    torch.matmul(a, b)
+def median_ms(torch, fn, repeat):
+    """The median of `repeat` calls of `fn` after a first one, each timed
+    with CUDA events on the current stream."""
+    fn()
     torch.cuda.synchronize()
     start = torch.cuda.Event(enable_timing=True)
     end = torch.cuda.Event(enable_timing=True)
     times = []
     for _ in range(repeat):
         start.record()
-        torch.matmul(a, b)
+        fn()
         end.record()
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return sorted(times)[len(times) // 2]
+
+
+def torch_time(torch, n, dtype, repeat):
+    a = torch.rand(n, n, device="cuda", dtype=torch.float32).to(dtype)
+    b = torch.rand(n, n, device="cuda", dtype=torch.float32).to(dtype)
+    return median_ms(torch, lambda: torch.matmul(a, b), repeat)
 
 
 def tflops(n, ms):

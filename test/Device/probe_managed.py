@@ -17,9 +17,16 @@ Usage: probe_managed.py [--n 4096]
 """
 import argparse
 import ctypes
+import os
 import sys
 
 import torch
+
+# bench/gpu_gemm.py: beside this script in a bundle, in bench/ in the
+# repository.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "bench")]
+import gpu_gemm  # noqa: E402
 
 ATTACH_GLOBAL, LOCATION_DEVICE = 1, 1
 
@@ -45,19 +52,8 @@ class Managed:
             "data": (self.pointer.value, False), "version": 3}
 
 
-def median_ms(fn, repeat=20):
-    fn()
-    torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    end = torch.cuda.Event(enable_timing=True)
-    times = []
-    for _ in range(repeat):
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+def median_ms(fn):
+    return gpu_gemm.median_ms(torch, fn, 20)
 
 
 def main():
