@@ -155,10 +155,16 @@ struct Cuda {
   CUstream stream = nullptr;
   /// Whether each launch is waited for (MP_CUDA_SYNC or MP_CUDA_PROFILE).
   bool blocking = false;
-  /// With MP_CUDA_PROFILE set: seconds and launches per kernel (from the
-  /// launch to the end of its work), printed at exit.
+  /// With MP_CUDA_PROFILE set: per kernel (or library call) its launches
+  /// and their host time from the launch to the end of its work, the first
+  /// launch's apart (it loads the kernel: lazy module loading, a library's
+  /// setup), printed at exit.
   bool profile = false;
-  std::map<std::string, std::pair<double, int64_t>> kernelTimes;
+  struct KernelTime {
+    double total = 0, first = 0;
+    int64_t launches = 0;
+  };
+  std::map<std::string, KernelTime> kernelTimes;
   std::string lastLaunch;
   std::chrono::steady_clock::time_point launchedAt;
   ~Cuda() { printProfile(); }
@@ -649,17 +655,25 @@ void Cuda::printProfile() {
   std::vector<std::pair<double, std::string>> rows;
   double total = 0;
   for (auto &[name, time] : kernelTimes) {
-    rows.emplace_back(time.first, name);
-    total += time.first;
+    rows.emplace_back(time.total, name);
+    total += time.total;
   }
   std::sort(rows.rbegin(), rows.rend());
-  std::fprintf(stderr, "mp CUDA profile (%s): %.3f s in %zu kernels\n",
+  std::fprintf(stderr,
+               "mp CUDA profile (%s): %.3f s in %zu kernels (host time from "
+               "each launch to the end of its work; a kernel's first launch "
+               "also loads it)\n",
                deviceName.c_str(), total, rows.size());
-  for (size_t i = 0; i < rows.size() && i < 15; ++i)
-    std::fprintf(stderr, "  %8.3f ms %5.1f%% %8lld launches  %s\n",
-                 rows[i].first * 1e3, 100 * rows[i].first / total,
-                 static_cast<long long>(kernelTimes[rows[i].second].second),
-                 rows[i].second.c_str());
+  for (size_t i = 0; i < rows.size() && i < 15; ++i) {
+    const KernelTime &time = kernelTimes[rows[i].second];
+    std::fprintf(stderr, "  %8.3f ms %5.1f%% %8lld launches  first %.3f ms",
+                 time.total * 1e3, 100 * time.total / total,
+                 static_cast<long long>(time.launches), time.first * 1e3);
+    if (time.launches > 1)
+      std::fprintf(stderr, ", then %.3f ms each",
+                   (time.total - time.first) * 1e3 / (time.launches - 1));
+    std::fprintf(stderr, "  %s\n", rows[i].second.c_str());
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1073,11 +1087,13 @@ void mp_runtime::cuda::finishLaunch() {
                   cuda.lastLaunch + " (cuStreamSynchronize)") ||
       !cuda.profile)
     return;
-  auto &entry = cuda.kernelTimes[cuda.lastLaunch];
-  entry.first += std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - cuda.launchedAt)
-                     .count();
-  entry.second += 1;
+  Cuda::KernelTime &entry = cuda.kernelTimes[cuda.lastLaunch];
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - cuda.launchedAt)
+                       .count();
+  if (entry.launches++ == 0)
+    entry.first = seconds;
+  entry.total += seconds;
 }
 
 mp_status mp_runtime::probeCuda(std::string &device) {

@@ -10,7 +10,8 @@ verified again by a plain mp-opt. One mp-opt process takes every chunk
 (--split-input-file) per pass; when it crashes or hangs, the chunks run one
 per process to name the one that did.
 
-Usage: verify_each.py ROOT
+Usage: verify_each.py ROOT [--skip PASS]...
+  --skip PASS   leave out a pass of PASSES (as written there)
 """
 import concurrent.futures
 import glob
@@ -127,6 +128,13 @@ def check_pass(chunks, names, flag):
 
 def main():
     root = sys.argv[1]
+    skipped = sys.argv[3::2] if sys.argv[2::2] == ["--skip"] * len(
+        sys.argv[2::2]) else sys.exit("usage: verify_each.py ROOT "
+                                      "[--skip PASS]...")
+    unknown = [p for p in skipped if p not in PASSES]
+    if unknown:
+        sys.exit(f"verify_each.py: --skip: no pass {', '.join(unknown)}")
+    passes = [p for p in PASSES if p not in skipped]
     files = sorted(glob.glob(os.path.join(root, "test", "**", "*.mlir"),
                              recursive=True)
                    + glob.glob(os.path.join(root, "examples", "**", "*.mlir"),
@@ -147,10 +155,10 @@ def main():
     tally = Tally()
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for whys in pool.map(lambda flag: check_pass(chunks, names, flag),
-                             PASSES):
+                             passes):
             for why in whys:
                 tally.record(why is None, why)
-    print(f"{len(chunks) * len(PASSES)} runs of {len(PASSES)} passes")
+    print(f"{len(chunks) * len(passes)} runs of {len(passes)} passes")
     return tally.finish()
 
 
