@@ -237,6 +237,22 @@ static void optimizeModule(llvm::Module &module, llvm::TargetMachine &tm,
   pipeline.run(module, modules);
 }
 
+/// The subtarget of `triple` for `cpu` with `features` (LLVM's strings).
+static llvm::Expected<std::unique_ptr<llvm::MCSubtargetInfo>>
+createSubtargetInfo(const llvm::Triple &triple, StringRef cpu,
+                    StringRef features) {
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError(error);
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, cpu, features));
+  if (!info)
+    return llvm::createStringError("no subtarget for " + triple.str());
+  return std::move(info);
+}
+
 /// A builder of target machines for `cpu`: kHostCpu is this machine's CPU
 /// with the features it has, any other name a CPU of the host's
 /// architecture with the features LLVM knows it to have.
@@ -248,14 +264,10 @@ getTargetBuilder(StringRef cpu) {
   if (!builder || cpu == kHostCpu)
     return builder;
   const llvm::Triple &triple = builder->getTargetTriple();
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return llvm::createStringError(error);
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(triple, "", ""));
-  if (!info || !info->isCPUStringValid(cpu))
+  auto info = createSubtargetInfo(triple, "", "");
+  if (!info)
+    return info.takeError();
+  if (!(*info)->isCPUStringValid(cpu))
     return llvm::createStringError(
         "unknown CPU '" + cpu + "' for " + triple.str() +
         " ('llc -mcpu=help' lists them; '" + kHostCpu + "' is this machine's)");
@@ -281,20 +293,21 @@ bool mlir::mp::cpuHasAvx512Bf16(StringRef cpu) {
     llvm::consumeError(builder.takeError());
     return false;
   }
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(builder->getTargetTriple(), error);
-  std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target ? target->createMCSubtargetInfo(builder->getTargetTriple(),
-                                             builder->getCPU(),
-                                             builder->getFeatures().getString())
-             : nullptr);
-  return info && info->checkFeatures("+avx512bf16");
+  auto info = createSubtargetInfo(builder->getTargetTriple(), builder->getCPU(),
+                                  builder->getFeatures().getString());
+  if (!info) {
+    llvm::consumeError(info.takeError());
+    return false;
+  }
+  return (*info)->checkFeatures("+avx512bf16");
 }
 
 /// The features of runtime/include/mp/Runtime/CpuFeatures.def that `info`
-/// has, comma-separated: what the runtime checks before it loads a module.
+/// has, comma-separated: what the runtime checks before it loads a module
+/// (x86 only; none elsewhere).
 static std::string getCheckedFeatures(const llvm::MCSubtargetInfo &info) {
+  if (!info.getTargetTriple().isX86())
+    return "";
   static const char *const features[] = {
 #define MP_CPU_FEATURE(LLVM_NAME, SUPPORTS_NAME) LLVM_NAME,
 #include "mp/Runtime/CpuFeatures.def"
