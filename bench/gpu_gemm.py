@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
 """GEMM throughput on an NVIDIA GPU: mp's generated Tensor Core kernels
-(--gpu-gemm codegen; "codegen-single" the same with --gpu-double-buffer=false,
-panels single-buffered without cp.async; "codegen-128x64" and
-"codegen-128x128" with blocks of 128 x 64 and 128 x 128, whose shared memory
-passes 48 KiB and is dynamic; "codegen-wgmma" with Hopper's wgmma.mma_async
-on sm_90a, blocks of 64 x 64 on mma.sync elsewhere; "codegen-wgmma-128x64",
-"codegen-wgmma-128x128" and "codegen-wgmma-128x256" with two warpgroups per
-block) and
-its cuBLASLt calls
-(--gpu-gemm library) against
-PyTorch's matmul, f16 and bf16 operands with f32 accumulation, square sizes
-1024..8192; fp32 (and TF32) PyTorch matmuls for reference.
+(--gpu-gemm codegen) in several configurations, its cuBLASLt calls
+(--gpu-gemm library) and PyTorch's matmul, f16 and bf16 operands with f32
+accumulation, square sizes 1024..8192; fp32 (and TF32) PyTorch matmuls for
+reference. The generated configurations (PATHS below): blocks of 64 x 64
+(4 warps of 32 x 32) with 2, 3 or 4 stages of panels in flight
+(--gpu-stages); blocks of 128 x 128 as 16 warps of 32 x 32, or as 4 warps
+of 64 x 64 (half the shared memory traffic per mma.sync) with 2, 3 or 4
+stages, their shared memory dynamic past 48 KiB; Hopper's wgmma.mma_async
+on sm_90a (mma.sync elsewhere) in blocks of one warpgroup (64 x 64) or two
+(128 x 128, 128 x 256).
 
 Two steps, as the GPU machine has no MLIR:
   gpu_gemm.py build OUT [--sizes 1024,2048,4096,8192] [--build DIR]
@@ -19,7 +18,7 @@ Two steps, as the GPU machine has no MLIR:
       --compile-only --output for every path, and this script; with mp-exec
       and the runtime in OUT/bin and OUT/lib (test/Device/bundle.py makes
       the same layout).
-  gpu_gemm.py run OUT [--paths codegen,codegen-single,library] [--repeat N]
+  gpu_gemm.py run OUT [--paths codegen,codegen-s3,library] [--repeat N]
       [--no-torch]
       (there) draws the inputs, runs each module with mp-exec --repeat,
       checks every output against NumPy, and prints a
@@ -37,32 +36,42 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = ("f16", "bf16")
-# Each path's mp-run flags: generated kernels (panels double-buffered with
-# cp.async), the same single-buffered, cuBLASLt.
+# Each path's mp-run flags.
+GENERATED = ["--gpu-gemm", "codegen"]
 PATHS = {
-    "codegen": ["--gpu-gemm", "codegen"],
-    "codegen-single": ["--gpu-gemm", "codegen", "--gpu-double-buffer=false"],
-    # Blocks of 128 x 64 (8 warps of 32 x 32) and 128 x 128 (16 warps):
-    # double buffers and the staged C tile pass 48 KiB, so their shared
-    # memory is dynamic (56 and 96 KiB at K >= 1024).
-    "codegen-128x64": ["--gpu-gemm", "codegen", "--gpu-tile", "128,64,32,32"],
-    "codegen-128x128": ["--gpu-gemm", "codegen", "--gpu-tile",
-                        "128,128,32,32"],
+    # The defaults: blocks of 64 x 64, 4 warps of 32 x 32, 2 stages.
+    "codegen": GENERATED,
+    "codegen-s3": GENERATED + ["--gpu-stages", "3"],
+    "codegen-s4": GENERATED + ["--gpu-stages", "4"],
+    # Blocks of 128 x 128 of 16 warps of 32 x 32 (96 KiB of shared memory
+    # with the staged C tile: dynamic).
+    "codegen-128x128": GENERATED + ["--gpu-tile", "128,128,32,32"],
+    # 4 warps of 64 x 64: per 16 of K, 8 ldmatrix for 32 mma.sync a warp
+    # (32 x 32: 6 for 8).
+    "codegen-128x128-w64": GENERATED + ["--gpu-tile", "128,128,64,64"],
+    "codegen-128x128-w64-s3": GENERATED + ["--gpu-tile", "128,128,64,64",
+                                           "--gpu-stages", "3"],
+    "codegen-128x128-w64-s4": GENERATED + ["--gpu-tile", "128,128,64,64",
+                                           "--gpu-stages", "4"],
     # Hopper's wgmma (on sm_90a; mma.sync elsewhere): blocks of one
     # warpgroup, 64 x 64.
-    "codegen-wgmma": ["--gpu-gemm", "codegen", "--gpu-wgmma"],
-    # Two warpgroups, 128 x 64 (as codegen-128x64).
-    "codegen-wgmma-128x64": ["--gpu-gemm", "codegen", "--gpu-wgmma",
-                             "--gpu-tile", "128,64,32,32"],
+    "codegen-wgmma": GENERATED + ["--gpu-wgmma"],
     # Two warpgroups of 64 x 128 (m64n128k16; B's panel in 64-column
-    # blocks).
-    "codegen-wgmma-128x128": ["--gpu-gemm", "codegen", "--gpu-wgmma",
-                              "--gpu-tile", "128,128,32,32"],
+    # blocks), 2 and 4 stages.
+    "codegen-wgmma-128x128": GENERATED + ["--gpu-wgmma", "--gpu-tile",
+                                          "128,128,32,32"],
+    "codegen-wgmma-128x128-s4": GENERATED + ["--gpu-wgmma", "--gpu-tile",
+                                             "128,128,32,32", "--gpu-stages",
+                                             "4"],
     # Two warpgroups of 64 x 256 (CUTLASS's usual Hopper tile),
-    # single-buffered: double-buffered, sm_80's copy would need 176 KiB.
-    "codegen-wgmma-128x256": ["--gpu-gemm", "codegen", "--gpu-wgmma",
-                              "--gpu-tile", "128,256,32,32",
-                              "--gpu-double-buffer=false"],
+    # single-buffered: with 2 stages sm_80's copy would need 176 KiB.
+    "codegen-wgmma-128x256": GENERATED + ["--gpu-wgmma", "--gpu-tile",
+                                          "128,256,32,32", "--gpu-stages",
+                                          "1"],
+    # The same with 3 stages (200 KiB), compiled for sm_90a alone.
+    "codegen-wgmma-128x256-s3": GENERATED + ["--gpu-wgmma", "--gpu-tile",
+                                             "128,256,32,32", "--gpu-stages",
+                                             "3", "--gpu-chips", "sm_90a"],
     "library": ["--gpu-gemm", "library"],
 }
 

@@ -77,6 +77,12 @@ CASES += [("examples/mlp_grad.mlir", "mlp_grad", "bf16", "wgmma-n128")]
 CASES += [(ODD, "split_k", "fp16", "codegen"),
           (ODD, "split_k_f16", "bf16", "codegen"),
           (ODD, "split_k_64", "fp16", "wgmma")]
+# More stages of panels in flight (--gpu-stages): 3 K steps with 3 and 4
+# stages, 16 K steps a part whose slots wrap around; on mma.sync in blocks
+# of 64 x 64 and of 4 warps of 64 x 64, and on wgmma.
+CASES += [(ODD, e, amp, kind) for e in ("f16_operands", "split_k_64")
+          for amp, kind in (("fp16", "stages3"), ("bf16", "w64-stages4"),
+                            ("fp16", "wgmma-n128-stages4"))]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
@@ -98,8 +104,16 @@ def gpu_flags(gemm):
     """mp-run's flags for a case's way of computing contractions: --gpu-gemm
     codegen|library|auto, or "wgmma" (generated, on wgmma; "wgmma2" in
     blocks of two warpgroups, double-buffered: dynamic shared memory with
-    wgmma's alignment; "wgmma-n128" in blocks of 128 x 128), or "tile128"
-    (generated in blocks of 128 x 128)."""
+    wgmma's alignment; "wgmma-n128" in blocks of 128 x 128), "tile128"
+    (generated in blocks of 128 x 128), "w64" (in blocks of 128 x 128 of 4
+    warps of 64 x 64), any of them with "-stagesN" (N stages of panels in
+    flight), or "stagesN" alone."""
+    if "stages" in gemm:
+        base, _, stages = gemm.rpartition("stages")
+        return gpu_flags(base.rstrip("-") or "codegen") + ["--gpu-stages",
+                                                           stages]
+    if gemm == "w64":
+        return ["--gpu-gemm", "codegen", "--gpu-tile", "128,128,64,64"]
     if gemm == "wgmma":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma"]
     if gemm == "wgmma2":

@@ -15,7 +15,9 @@ points. For fp16 the GPU's
 parameters after step 3 (skipped) must equal those after step 2 bit for
 bit. Where compute-sanitizer is found (PATH, /usr/local/cuda/bin), one
 training step of each fp16 case runs under its memcheck and racecheck
-tools, which must report 0 errors. Cases compiled with --gpu-wgmma (name
+tools, which must report 0 errors, and so does each graph case of a GEMM
+whose K loop has no barrier after its cp.async copies (SANITIZED). Cases
+compiled with --gpu-wgmma (name
 ending in -wgmma, or -wgmma2 and -wgmma-n128 for blocks of two
 warpgroups) run wgmma on sm_90a GPUs and mma.sync on the others; the
 -wgmma2, -wgmma-n128 and -tile128 (128 x 128 on mma.sync) cases launch
@@ -45,19 +47,25 @@ TOLERANCE = {"none": 1e-5, "fp16": 2e-3, "bf16": 1.6e-2}
 WINDOW = 20
 LOSS_TOLERANCE = {"none": 1e-4, "fp16": 2e-2, "bf16": 3e-2}
 TIMEOUT = 120  # seconds for one mp-exec run
+# Graph cases run under compute-sanitizer's memcheck and racecheck too
+# (where it is found): GEMMs whose K loop has no barrier between the
+# cp.async copies of later steps and the warps' reads of this one's panels.
+SANITIZED = ("f16_operands", "split_k_64")
 
 
-def exec_case(bundle, case, entry, backend, nargs, out, repeat):
+def exec_case(bundle, case, entry, backend, nargs, out, repeat, tool=()):
+    """Runs a graph case with mp-exec (under the command `tool`, if given);
+    its stdout and stderr, or RuntimeError."""
     d = os.path.join(bundle, "cases", case)
     inputs = ",".join(f"{d}/in/arg{i}.npy" for i in range(nargs))
-    cmd = [os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
-           "--entry", entry, "--backend", backend, "--inputs", inputs,
-           "--save-outputs", out]
+    cmd = list(tool) + [
+        os.path.join(bundle, "bin", "mp-exec"), f"{d}/{backend}.so",
+        "--entry", entry, "--backend", backend, "--inputs", inputs,
+        "--save-outputs", out]
     if repeat:
         cmd += ["--repeat", str(repeat)]
-    done = run_bounded(cmd)
-    times = [l for l in done.stdout.splitlines() if l.startswith("time")]
-    return times[0] if times else ""
+    done = run_bounded(cmd, timeout=TIMEOUT * (3 if tool else 1))
+    return done.stdout, done.stderr
 
 
 def run_bounded(cmd, env=None, timeout=TIMEOUT):
@@ -145,15 +153,15 @@ def find_sanitizer():
     return path if os.path.exists(path) else None
 
 
-def sanitize(bundle, case, entry, sanitizer):
-    """'memcheck 0 racecheck 0' (errors per tool) for one training step.
-    memcheck ends with 'ERROR SUMMARY: N errors', racecheck with
-    'RACECHECK SUMMARY: N hazards displayed (E errors, W warnings)'."""
+def sanitize(run, sanitizer):
+    """'memcheck 0 racecheck 0' (errors per tool) for `run(tool)`, a run
+    under the command `tool` returning its stdout and stderr. memcheck ends
+    with 'ERROR SUMMARY: N errors', racecheck with 'RACECHECK SUMMARY: N
+    hazards displayed (E errors, W warnings)'."""
     counts = []
     for tool in ("memcheck", "racecheck"):
-        out = run_training(bundle, case, entry, "cuda", 1, tool=[
-            sanitizer, "--tool", tool, "--error-exitcode", "1",
-            "--print-limit", "5"], test_limit=64)
+        out = run([sanitizer, "--tool", tool, "--error-exitcode", "1",
+                   "--print-limit", "5"])
         found = re.findall(r"ERROR SUMMARY: (\d+) error|"
                            r"RACECHECK SUMMARY: \d+ hazards? displayed "
                            r"\((\d+) errors?", "\n".join(out))
@@ -197,7 +205,10 @@ def check_training(bundle, steps):
                          + ("bit-identical" if kept else "CHANGED"))
                 ok = ok and kept
                 if sanitizer:
-                    errors = sanitize(bundle, case, entry, sanitizer)
+                    errors = sanitize(
+                        lambda tool: run_training(bundle, case, entry, "cuda",
+                                                  1, tool=tool,
+                                                  test_limit=64), sanitizer)
                     extra += f", compute-sanitizer: {errors} errors"
                     ok = ok and errors == "memcheck 0 racecheck 0"
             except RuntimeError as err:
@@ -223,6 +234,7 @@ def main():
     passed = failed = 0
     with open(os.path.join(args.bundle, "cases.txt")) as f:
         cases = [line.split() for line in f if line.strip()]
+    sanitizer = find_sanitizer()
     for case, entry, amp, nargs in cases:
         ref = os.path.join(args.bundle, "cases", case, "ref")
         line = f"{case}:"
@@ -230,8 +242,10 @@ def main():
         for backend in ("cpu", "cuda"):
             out = os.path.join(args.bundle, "cases", case, "out-" + backend)
             try:
-                timing = exec_case(args.bundle, case, entry, backend,
-                                   int(nargs), out, args.repeat)
+                stdout, _ = exec_case(args.bundle, case, entry, backend,
+                                      int(nargs), out, args.repeat)
+                timing = next((l for l in stdout.splitlines()
+                               if l.startswith("time")), "")
             except RuntimeError as err:
                 line += f" {backend} FAILED: {err}"
                 ok = False
@@ -244,6 +258,16 @@ def main():
                      f" ({count} outputs, max diff {worst:.3g} of max|ref|)")
             if timing:
                 line += f" [{timing.split('): ')[1].split(' over')[0]}]"
+        if sanitizer and any(k in case for k in SANITIZED):
+            out = os.path.join(args.bundle, "cases", case, "out-sanitized")
+            try:
+                errors = sanitize(
+                    lambda tool: exec_case(args.bundle, case, entry, "cuda",
+                                           int(nargs), out, 0, tool), sanitizer)
+            except RuntimeError as err:
+                errors = f"FAILED: {err}"
+            line += f", compute-sanitizer: {errors} errors"
+            ok = ok and errors == "memcheck 0 racecheck 0"
         print(("ok   " if ok else "FAIL ") + line)
         passed += ok
         failed += not ok

@@ -74,7 +74,7 @@ static double secondsSince(std::chrono::steady_clock::time_point start) {
 void mp_run::setGpuOptions(const CompileOptions &options,
                            mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
-  gpu.doubleBuffer = options.gpuDoubleBuffer;
+  gpu.stages = options.gpuStages;
   gpu.splitK = options.gpuSplitK;
   gpu.wgmma = options.gpuWgmma;
   if (!options.gpuChips.empty())

@@ -64,10 +64,10 @@ struct CompileOptions {
   /// The CPU the host code is compiled for (mp::checkTargetCpu's names).
   std::string targetCpu = mlir::mp::kHostCpu.str();
   mlir::mp::GpuGemm gpuGemm{}; ///< with cuda: how contractions are computed
-  /// With cuda or gpu-emulation: GEMM panels copied unchanged in two
-  /// buffers (cp.async on the GPU).
-  bool gpuDoubleBuffer =
-      mlir::mp::GPUTileContractionsPassOptions().doubleBuffer;
+  /// With cuda or gpu-emulation: K steps of the GEMM panels copied
+  /// unchanged staged at once (the next ones loaded with cp.async on the
+  /// GPU).
+  int64_t gpuStages = mlir::mp::GPUTileContractionsPassOptions().stages;
   /// With cuda or gpu-emulation: contractions with few blocks split along
   /// K (mp-gpu-split-k).
   bool gpuSplitK = mlir::mp::kDefaultSplitK;

@@ -201,13 +201,13 @@ static cl::opt<Bf16Dot> bf16Dot(
                           "never: widen bf16 operands to f32")),
     cl::cat(category));
 
-static cl::opt<bool> gpuDoubleBuffer(
-    "gpu-double-buffer",
-    cl::desc("With --backend cuda or gpu-emulation: double-buffer the GEMM "
-             "panels copied unchanged, the next K step's loaded with cp.async "
-             "during this one's (mp-lower-to-gpu's double-buffer)"),
-    cl::init(mp::GPUTileContractionsPassOptions().doubleBuffer),
-    cl::cat(category));
+static cl::opt<int64_t> gpuStages(
+    "gpu-stages", cl::value_desc("N"),
+    cl::desc("With --backend cuda or gpu-emulation: K steps of the generated "
+             "GEMMs' panels staged at once; 1 single-buffers them, N > 1 "
+             "loads the next N - 1 steps' with cp.async during one step's "
+             "Tensor Core work (mp-lower-to-gpu's stages)"),
+    cl::init(mp::GPUTileContractionsPassOptions().stages), cl::cat(category));
 
 static cl::opt<bool> gpuSplitK(
     "gpu-split-k",
@@ -592,7 +592,7 @@ static CompileOptions getCompileOptions() {
   options.compileOnly = compileOnlyFlag;
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
-  options.gpuDoubleBuffer = gpuDoubleBuffer;
+  options.gpuStages = gpuStages;
   options.gpuSplitK = gpuSplitK;
   options.gpuWgmma = gpuWgmma;
   options.gpuChips.assign(gpuChips.begin(), gpuChips.end());
@@ -738,9 +738,8 @@ static llvm::Error checkFlags() {
     return error("--bf16-dot on: the target CPU '" + getTargetCpu() +
                  "' has no AVX512-BF16 (the compiled code would use it); use "
                  "auto or off, or another --target-cpu");
-  if (gpuDoubleBuffer.getNumOccurrences() && backend == Backend::cpu)
-    return error("--gpu-double-buffer needs --backend cuda, gpu-emulation or "
-                 "auto");
+  if (gpuStages.getNumOccurrences() && backend == Backend::cpu)
+    return error("--gpu-stages needs --backend cuda, gpu-emulation or auto");
   if (gpuSplitK.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-split-k needs --backend cuda, gpu-emulation or auto");
   if (gpuWgmma.getNumOccurrences() && backend == Backend::cpu)
@@ -748,7 +747,8 @@ static llvm::Error checkFlags() {
   if (gpuChips.getNumOccurrences() && backend != Backend::cuda &&
       backend != Backend::automatic)
     return error("--gpu-chips needs --backend cuda or auto");
-  if (gpuTile.getNumOccurrences() || gpuWgmma || gpuChips.getNumOccurrences()) {
+  if (gpuTile.getNumOccurrences() || gpuWgmma || gpuChips.getNumOccurrences() ||
+      gpuStages.getNumOccurrences()) {
     if (gpuTile.getNumOccurrences() && backend == Backend::cpu)
       return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
     if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
@@ -762,9 +762,10 @@ static llvm::Error checkFlags() {
           problem = message.str();
           return failure();
         })))
-      return error((gpuTile.getNumOccurrences()    ? "--gpu-tile: "
-                    : gpuChips.getNumOccurrences() ? "--gpu-chips: "
-                                                   : "--gpu-wgmma: ") +
+      return error((StringRef(problem).contains(" stages=") ? "--gpu-stages: "
+                    : gpuTile.getNumOccurrences()           ? "--gpu-tile: "
+                    : gpuChips.getNumOccurrences()          ? "--gpu-chips: "
+                                                            : "--gpu-wgmma: ") +
                    problem);
   }
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&

@@ -243,8 +243,8 @@ struct GPUDynamicSharedMemoryPass
                              << bytes << " bytes of shared memory, more than "
                              << "a block gets on " << nvvm.getChip() << " ("
                              << *limit << "): choose smaller tiles "
-                             << "(mp-lower-to-gpu tile-m, tile-n) or single "
-                             << "buffers (double-buffer=false)";
+                             << "(mp-lower-to-gpu tile-m, tile-n) or fewer "
+                             << "stages (stages=1 single-buffers)";
             anyError = true;
           }
         }

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/TransformOps/GPUTransformOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -27,6 +28,27 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
+
+/// Whether `forall` writes memory only by cp.async
+/// (mp-gpu-async-copies' panel copies).
+static bool issuesOnlyAsyncCopies(scf::ForallOp forall) {
+  bool async = false, other = false;
+  forall.getBody()->walk([&](Operation *op) {
+    if (isa<nvgpu::DeviceAsyncCopyOp>(op)) {
+      async = true;
+      return;
+    }
+    if (isa<nvgpu::DeviceAsyncCreateGroupOp>(op))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects ? !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 : effects.hasEffect<MemoryEffects::Write>() ||
+                       effects.hasEffect<MemoryEffects::Free>() ||
+                       effects.hasEffect<MemoryEffects::Allocate>())
+      other = true;
+  });
+  return async && !other;
+}
 
 /// The dimension (0 for x...) of each mapping attribute of `forall` if all
 /// are `Mapping`s on x, y or z.
@@ -80,7 +102,7 @@ struct GPUMapForallToLaunchPass
         return;
       }
       for (auto [i, dim] : llvm::enumerate(warps ? *warps : *threads)) {
-        int64_t n = (*counts)[i] * (warps && dim == 0 ? kWarpSize : 1);
+        int64_t n = (*counts)[i] * (warps && dim == 0 ? mp::kWarpSize : 1);
         dims[dim] = std::max(dims[dim], n);
       }
     });
@@ -170,10 +192,28 @@ struct GPUMapForallToLaunchPass
     if (failed(applyPatternsGreedily(launch, std::move(patterns))))
       return launch.emitError("mp-gpu-map-forall-to-launch: cannot simplify "
                               "the nested foralls");
+    // A barrier after each distributed forall (what the threads wrote is
+    // read by others after it; what they read is written again only after
+    // it), but after those that only issue cp.async when all thread foralls
+    // next to them do: their copies are read only after a wait for them,
+    // which a barrier follows. (Next to copies that store, ptxas 13 for
+    // sm_90a spilled in the MLP's first GEMM without the barrier.)
+    launch.getBody().walk([&](scf::ForallOp forall) {
+      auto onlyAsync = [](Operation &op) {
+        auto sibling = dyn_cast<scf::ForallOp>(op);
+        return !sibling || !getDims<gpu::GPUThreadMappingAttr>(sibling) ||
+               issuesOnlyAsyncCopies(sibling);
+      };
+      if (issuesOnlyAsyncCopies(forall) &&
+          llvm::all_of(*forall->getBlock(), onlyAsync))
+        return;
+      rewriter.setInsertionPointAfter(forall);
+      gpu::BarrierOp::create(rewriter, forall.getLoc());
+    });
     DiagnosedSilenceableFailure mapped =
         transform::gpu::mapNestedForallToThreadsImpl(
-            rewriter, std::nullopt, launch, *blockDims, kWarpSize,
-            /*syncAfterDistribute=*/true);
+            rewriter, std::nullopt, launch, *blockDims, mp::kWarpSize,
+            /*syncAfterDistribute=*/false);
     if (!mapped.succeeded()) {
       (void)mapped.silence();
       return launch.emitError(

@@ -90,6 +90,13 @@ std::optional<std::string> mp::checkTileOptions(int64_t tileM, int64_t tileN,
   return text;
 }
 
+std::optional<std::string> mp::checkStages(int64_t stages) {
+  if (stages >= 1)
+    return std::nullopt;
+  return "stages=" + std::to_string(stages) +
+         " is invalid: expected 1 (panels single-buffered) or more";
+}
+
 LogicalResult mp::verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                     int64_t tileN, int64_t warpM,
                                     int64_t warpN) {

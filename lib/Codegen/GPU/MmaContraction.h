@@ -60,6 +60,10 @@ std::optional<MmaContraction> matchLibraryContraction(linalg::LinalgOp op);
 std::optional<std::string> checkTileOptions(int64_t tileM, int64_t tileN,
                                             int64_t warpM, int64_t warpN);
 
+/// Why `stages` (K steps of a GEMM's panels staged at once) is invalid, if
+/// it is.
+std::optional<std::string> checkStages(int64_t stages);
+
 /// checkTileOptions as an error at `loc` naming `pass`.
 LogicalResult verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                 int64_t tileN, int64_t warpM, int64_t warpN);

@@ -96,6 +96,8 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
   if (std::optional<std::string> problem =
           checkTileOptions(tiles.tileM, tiles.tileN, tiles.warpM, tiles.warpN))
     return errorHandler("mp-lower-to-gpu: " + *problem);
+  if (std::optional<std::string> problem = checkStages(options.stages))
+    return errorHandler("mp-lower-to-gpu: " + *problem);
   if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
@@ -142,7 +144,7 @@ static void addTiledStage(OpPassManager &pm,
                           const GpuPipelineOptions &options) {
   // On the module: fused producers are outlined into functions.
   auto tiles = getTileOptions<GPUTileContractionsPassOptions>(options);
-  tiles.doubleBuffer = options.doubleBuffer;
+  tiles.stages = options.stages;
   pm.addPass(createGPUTileContractionsPass(tiles));
   pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass());
   pm.addPass(createCanonicalizerPass());

@@ -534,30 +534,37 @@ struct GPUTileContractionsPass
     linalg::GenericOp producer; // fused into the copies, if any
     Value fill;                 // C's folded initial value, if any
     const Epilogue *epilogue;   // computed by the copies of C, if any
-    bool doubleBuffered;        // two buffers, the next K step's prefetched
+    int64_t slots;              // K steps staged at once (1: copied in place)
     AffineMap producerMap;      // C's indices to its producer's, if not same
   };
 
-  /// Stages the tile `tile` (of `kLoop`'s K step) of an operand in two
-  /// workgroup buffers (one `memref<2x...>`), allocated before `kLoop` and
-  /// freed after it: the block's `threads` copy the first K step's tile
-  /// into slot 0 before the loop, and on each trip copy the next step's
-  /// tile (the last one's again on the last trip) into the other slot
-  /// before `step` computes on this trip's. The copies' stores are marked
-  /// for mp-gpu-async-copies. Returns this trip's slot.
-  Value stageTwice(RewriterBase &rewriter, Value tile, scf::ForOp kLoop,
-                   Operation *step, ArrayRef<int64_t> threads,
-                   const Staging &staging) {
+  /// Stages the tile `tile` (of `kLoop`'s K step) of an operand in
+  /// `slots` workgroup buffers (one `memref<slots x ...>`), allocated before
+  /// `kLoop` and freed after it, so that the copies of the next `slots` - 1
+  /// K steps are in flight while the warps compute on this one's: the
+  /// block's `threads` copy the first `slots` - 1 steps' tiles into slots 0,
+  /// 1, ... before the loop ("ahead"; after the copies of the other operands
+  /// for the same step, `stepCopies`' last one per step, so that the loads
+  /// are issued step by step), and on each trip the tile `slots` - 1 steps
+  /// on (the last step's again on the last trips, so that every trip copies
+  /// as much) into the slot the previous trip computed on ("prefetch"),
+  /// before `step` computes on this trip's. The markers tell
+  /// mp-gpu-async-copies what to wait for. Returns this trip's slot.
+  Value stageInSlots(RewriterBase &rewriter, Value tile, scf::ForOp kLoop,
+                     Operation *step, ArrayRef<int64_t> threads,
+                     const Staging &staging,
+                     SmallVectorImpl<Operation *> &stepCopies) {
     MLIRContext *ctx = &getContext();
     Location loc = step->getLoc();
     auto workgroup = gpu::AddressSpaceAttr::get(
         ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-    SmallVector<int64_t> shape = {2};
+    SmallVector<int64_t> shape = {staging.slots};
     llvm::append_range(shape, staging.shape);
     auto slotsType =
         MemRefType::get(shape, getElementTypeOrSelf(tile.getType()),
                         MemRefLayoutAttrInterface(), workgroup);
-    rewriter.setInsertionPoint(kLoop);
+    rewriter.setInsertionPoint(stepCopies.empty() ? kLoop.getOperation()
+                                                  : stepCopies.front());
     Value slots = memref::AllocOp::create(rewriter, loc, slotsType);
     auto slot = [&](OpFoldResult index) -> Value {
       SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
@@ -578,25 +585,42 @@ struct GPUTileContractionsPass
         MPDialect::GpuCopyAttrHelper(ctx).setAttr(store,
                                                   rewriter.getStringAttr(how));
       });
+      return forall;
     };
     int64_t lb = *getConstantIntValue(kLoop.getLowerBound());
     int64_t ub = *getConstantIntValue(kLoop.getUpperBound());
     int64_t k = *getConstantIntValue(kLoop.getStep());
-    copy(cloneAt(rewriter, tile, kLoop, kLoop.getLowerBound()),
-         slot(rewriter.getIndexAttr(0)), "async");
+    for (int64_t s = 0; s + 1 < staging.slots; ++s) {
+      if (s < static_cast<int64_t>(stepCopies.size()))
+        rewriter.setInsertionPointAfter(stepCopies[s]);
+      else
+        rewriter.setInsertionPoint(kLoop);
+      Value from =
+          cloneAt(rewriter, tile, kLoop,
+                  arith::ConstantIndexOp::create(rewriter, loc, lb + s * k));
+      scf::ForallOp forall =
+          copy(from, slot(rewriter.getIndexAttr(s)), "ahead");
+      if (s < static_cast<int64_t>(stepCopies.size()))
+        stepCopies[s] = forall;
+      else
+        stepCopies.push_back(forall);
+    }
     rewriter.setInsertionPoint(step);
     AffineExpr iv = rewriter.getAffineDimExpr(0);
     Value ivValue = kLoop.getInductionVar();
+    int64_t ahead = staging.slots - 1;
     Value next = affine::makeComposedAffineMin(
         rewriter, loc,
-        AffineMap::get(1, 0, {iv + k, rewriter.getAffineConstantExpr(ub - k)},
+        AffineMap::get(1, 0,
+                       {iv + ahead * k, rewriter.getAffineConstantExpr(ub - k)},
                        ctx),
         {ivValue});
-    auto slotOf = [&](int64_t ahead) {
+    auto slotOf = [&](int64_t stepsOn) {
       return affine::makeComposedFoldedAffineApply(
-          rewriter, loc, ((iv - lb).floorDiv(k) + ahead) % 2, {ivValue});
+          rewriter, loc, ((iv - lb).floorDiv(k) + stepsOn) % staging.slots,
+          {ivValue});
     };
-    copy(cloneAt(rewriter, tile, kLoop, next), slot(slotOf(1)), "prefetch");
+    copy(cloneAt(rewriter, tile, kLoop, next), slot(slotOf(ahead)), "prefetch");
     Value current = slot(slotOf(0));
     rewriter.setInsertionPointAfter(kLoop);
     memref::DeallocOp::create(rewriter, loc, slots);
@@ -617,15 +641,16 @@ struct GPUTileContractionsPass
     auto workgroup = gpu::AddressSpaceAttr::get(
         &getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
     Location loc = step.getLoc();
+    SmallVector<Operation *> stepCopies;
     for (auto [operand, staging] :
          llvm::zip_equal(step->getOpOperands(), stagings)) {
       bool isInit = step.isDpsInit(&operand);
       if (isInit && !staging.masked && !staging.fill && !staging.epilogue)
         continue;
       Value tile = operand.get();
-      if (staging.doubleBuffered) {
-        Value slot = stageTwice(rewriter, tile, cast<scf::ForOp>(kLoop), step,
-                                threads, staging);
+      if (staging.slots > 1) {
+        Value slot = stageInSlots(rewriter, tile, cast<scf::ForOp>(kLoop), step,
+                                  threads, staging, stepCopies);
         rewriter.modifyOpInPlace(step, [&] { operand.set(slot); });
         continue;
       }
@@ -706,8 +731,8 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{},      false,   1,     fused.lookup(operand.get()),
-                      nullptr, nullptr, false, AffineMap()};
+      Staging staging{{},      false,   1, fused.lookup(operand.get()),
+                      nullptr, nullptr, 1, AffineMap()};
       if (op.isDpsInit(&operand)) {
         staging.epilogue = epilogue;
         if (init) {
@@ -737,17 +762,17 @@ struct GPUTileContractionsPass
       if (staging.epilogue && staging.width > 1)
         staging.width = getEpilogueWidth(*staging.epilogue, staging.width);
       // An operand's panels copied unchanged in chunks of 4, 8 or 16 bytes
-      // (what cp.async moves) are double-buffered where K takes two steps
-      // or more.
+      // (what cp.async moves) are staged in `stages` slots (at most one per
+      // K step) where K takes two steps or more.
       Type element = getElementTypeOrSelf(operand.get().getType());
-      staging.doubleBuffered =
-          doubleBuffer && !op.isDpsInit(&operand) && !staging.masked &&
+      if (stages > 1 && !op.isDpsInit(&operand) && !staging.masked &&
           k / kStep >= 2 &&
           staging.width * element.getIntOrFloatBitWidth() >= 32 &&
           (!staging.producer ||
            (isVectorizableProducer(staging.producer) &&
             getElementTypeOrSelf(staging.producer.getDpsInputs()[0]) ==
-                element));
+                element)))
+        staging.slots = std::min<int64_t>(stages, k / kStep);
       stagings.push_back(staging);
     }
     using LoopType = scf::SCFTilingOptions::LoopType;
@@ -783,6 +808,11 @@ struct GPUTileContractionsPass
                                  "mp-gpu-tile-contractions", tileM, tileN,
                                  warpM, warpN)))
       return signalPassFailure();
+    if (std::optional<std::string> problem = checkStages(stages)) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-tile-contractions: " << *problem;
+      return signalPassFailure();
+    }
     struct Target {
       linalg::LinalgOp op;
       MmaContraction c;

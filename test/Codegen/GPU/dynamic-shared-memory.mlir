@@ -114,7 +114,7 @@ module attributes {gpu.container_module, mp.gpu_chip_variants = {m_sm_90a = @m}}
 module attributes {gpu.container_module} {
   gpu.module @m [#nvvm.target<chip = "sm_80">, #nvvm.target<chip = "sm_86">] {
     func.func private @use(memref<256x128xf32, #wg>)
-    // expected-error @+1 {{kernel 'huge' needs 131072 bytes of shared memory, more than a block gets on sm_86 (101376): choose smaller tiles (mp-lower-to-gpu tile-m, tile-n) or single buffers (double-buffer=false)}}
+    // expected-error @+1 {{kernel 'huge' needs 131072 bytes of shared memory, more than a block gets on sm_86 (101376): choose smaller tiles (mp-lower-to-gpu tile-m, tile-n) or fewer stages (stages=1 single-buffers)}}
     gpu.func @huge() workgroup(%c : memref<256x128xf32, #wg> {llvm.align = 16 : i64}) kernel {
       func.call @use(%c) : (memref<256x128xf32, #wg>) -> ()
       gpu.return

@@ -12,10 +12,10 @@
 // table moved to its tile (K chains of C included); and A read transposed
 // (stored K x M), whose ldmatrix.trans x4 upstream orders as if A were
 // M x K (mp-gpu-vector-to-mma swaps its middle matrices).
-// RUN: mp-opt %S/Inputs/fragment-tiles.mlir --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
-// RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-tiles.mlir | mp-opt --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
-// RUN: mp-opt %S/Inputs/fragment-atb.mlir --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
-// RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-atb.mlir | mp-opt --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
+// RUN: mp-opt %S/Inputs/fragment-tiles.mlir --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
+// RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-tiles.mlir | mp-opt --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
+// RUN: mp-opt %S/Inputs/fragment-atb.mlir --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
+// RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-atb.mlir | mp-opt --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
 // The table itself is not vacuous: the transposed case read as if B were
 // K x N mismatches on every lane.
 // RUN: mp-opt %S/Inputs/fragment-abt.mlir --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | not %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=WRONG

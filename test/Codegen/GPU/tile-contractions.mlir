@@ -1,4 +1,4 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=double-buffer=false | FileCheck %s
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=stages=1 | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=32 tile-n=32 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' | FileCheck %s --check-prefix=EDGE
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=64 tile-n=32 warp-m=32 warp-n=32' | FileCheck %s --check-prefix=TWO
@@ -32,21 +32,21 @@
 // CHECK-DAG: memref.dealloc %[[B]] :
 // CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
 // CHECK-NOT: linalg.matmul
-// By default (double-buffer) the panels, copied unchanged 16 bytes at a
+// By default (stages=2) the panels, copied unchanged 16 bytes at a
 // time over 3 K steps, are staged in two buffers each: the first step's
-// copied into slot 0 before the loop ("async"), each trip copying the next
+// copied into slot 0 before the loop ("ahead"), each trip copying the next
 // step's (the last one's again on the last trip) into the other slot
 // ("prefetch", for mp-gpu-async-copies) before the warps compute on this
-// trip's slot.
+// trip's slot. (async-copies.mlir has three stages.)
 // DOUBLE-DAG: #[[NEXT:.*]] = affine_map<(d0) -> (d0 + 32, 64)>
 // DOUBLE-DAG: #[[OTHER:.*]] = affine_map<(d0) -> (d0 floordiv 32 - ((d0 floordiv 32 + 1) floordiv 2) * 2 + 1)>
 // DOUBLE-DAG: #[[THIS:.*]] = affine_map<(d0) -> ((d0 floordiv 32) mod 2)>
 // DOUBLE-LABEL: func.func @matmul
 // DOUBLE: %[[A:.*]] = memref.alloc() : memref<2x64x32xf16, #gpu.address_space<workgroup>>
 // DOUBLE: %[[A0:.*]] = memref.subview %[[A]][0, 0, 0] [1, 64, 32] [1, 1, 1]
-// DOUBLE: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
-// DOUBLE-COUNT-2: vector.store %{{.*}}, %[[A0]][{{.*}}] {alignment = 16 : i64, mp.gpu_copy = "async"}
 // DOUBLE: %[[B:.*]] = memref.alloc() : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// DOUBLE: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// DOUBLE-COUNT-2: vector.store %{{.*}}, %[[A0]][{{.*}}] {alignment = 16 : i64, mp.gpu_copy = "ahead"}
 // DOUBLE: scf.for %[[K:.*]] = %c0 to %c96 step %c32
 // DOUBLE: %[[KN:.*]] = affine.min #[[NEXT]](%[[K]])
 // DOUBLE: %[[SN:.*]] = affine.apply #[[OTHER]](%[[K]])

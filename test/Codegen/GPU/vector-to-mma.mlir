@@ -1,5 +1,5 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --implicit-check-not=vector.contract
-// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=double-buffer=false --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=LOOP
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --implicit-check-not=vector.contract
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=LOOP
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --canonicalize | FileCheck %s --check-prefix=ASYNC
 
 // The tiled stage's m16n8k16 contracts become mma.sync with f32
@@ -27,19 +27,27 @@
 // LOOP-NOT: %arg2[
 // LOOP: scf.yield
 // LOOP: vector.store %{{.*}}, %arg2[
-// Double-buffered (the default) with cp.async: two slots per panel; in
-// the K loop the next step's copies are issued into the other slot, the
-// warps' ldmatrix read this step's slot, and each thread waits for its
-// copies before the barrier that ends the step.
+// Double-buffered (the default) with cp.async: two slots per panel; the
+// first step's copies of A and B are issued before the loop and waited
+// for after both, then a barrier; in the K loop the next step's copies are
+// issued into the other slot (no barrier after them), the warps' ldmatrix
+// read this step's slot, and each thread waits for its copies before the
+// barrier that ends the step: one barrier a trip.
 // ASYNC-LABEL: func.func @matmul_then_relu
 // ASYNC: gpu.launch {{.*}} workgroup(%[[A:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>)
 // ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[A]][%c0,
-// ASYNC: nvgpu.device_async_wait
+// ASYNC: nvgpu.device_async_create_group
+// ASYNC-NOT: gpu.barrier
+// ASYNC: nvgpu.device_async_copy %arg1[{{.*}}], %[[B]][%c0,
+// ASYNC: nvgpu.device_async_create_group
+// ASYNC-NEXT: nvvm.cp.async.wait.group 0
+// ASYNC-NEXT: gpu.barrier
 // ASYNC: scf.for
 // ASYNC: nvgpu.device_async_copy %arg0[{{.*}}], %[[A]][%[[NEXT:[0-9]+]],
 // ASYNC: nvgpu.device_async_create_group
-// ASYNC-NEXT: gpu.barrier
+// ASYNC-NOT: gpu.barrier
 // ASYNC: nvgpu.device_async_copy %arg1[{{.*}}], %[[B]][%[[NEXT]],
+// ASYNC-NOT: gpu.barrier
 // ASYNC: nvgpu.ldmatrix %[[A]][%[[THIS:[0-9]+]],
 // ASYNC: nvgpu.ldmatrix %[[B]][%[[THIS]],
 // ASYNC: nvgpu.mma.sync

@@ -130,7 +130,9 @@
 // (fence.proxy.async) before every barrier.
 // WGMMA-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_90a">]
 // WGMMA: gpu.func @ab_kernel({{.*}}) workgroup(%[[A:.*]] : memref<2x64x32xf16, #gpu.address_space<workgroup>>, %[[B:.*]] : memref<2x32x64xf16, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 32, 4, 1>
-// WGMMA: nvgpu.device_async_wait
+// WGMMA: nvgpu.device_async_create_group
+// WGMMA: nvgpu.device_async_create_group
+// WGMMA-NEXT: nvvm.cp.async.wait.group 0
 // WGMMA-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // WGMMA-NEXT: gpu.barrier
 // WGMMA: scf.for

@@ -95,7 +95,7 @@ func.func @bad_gpu_tile(%a: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<
 
 // -----
 
-// expected-error @below {{'mp.gpu_copy' must be "async" or "prefetch", got "later"}}
+// expected-error @below {{'mp.gpu_copy' must be "ahead" or "prefetch", got "later"}}
 func.func @bad_copy() attributes {mp.gpu_copy = "later"} {
   return
 }

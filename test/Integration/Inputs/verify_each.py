@@ -46,7 +46,7 @@ PASSES = [
     "mp-gpu-generate-pads",
     "mp-gpu-materialize-constants", "mp-gpu-library-gemm",
     "mp-gpu-library-conv", "mp-gpu-tile-contractions",
-    "mp-gpu-tile-contractions=double-buffer=true", "mp-gpu-tile-reductions",
+    "mp-gpu-tile-contractions=stages=2", "mp-gpu-tile-reductions",
     "mp-gpu-emulate-workgroup-memory", "mp-gpu-emulate-subgroup-reduce",
     "mp-gpu-async-copies", "mp-gpu-map-forall-to-launch",
     "mp-gpu-subgroup-reduce-to-shuffles", "mp-gpu-vector-to-mma",

@@ -95,11 +95,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   PassOptions::Option<int64_t> warpN{
       *this, "warp-n", llvm::cl::desc("Columns of C per warp"),
       llvm::cl::init(GPUTileContractionsPassOptions().warpN)};
-  PassOptions::Option<bool> doubleBuffer{
-      *this, "double-buffer",
-      llvm::cl::desc("Double-buffer the GEMM panels copied unchanged, the "
-                     "next K step's loaded (cp.async) during this one's"),
-      llvm::cl::init(GPUTileContractionsPassOptions().doubleBuffer)};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("K steps of the generated GEMMs' panels staged at once: "
+                     "1 single-buffers them; N > 1 loads the next N - 1 "
+                     "steps' (cp.async) during one step's Tensor Core work"),
+      llvm::cl::init(GPUTileContractionsPassOptions().stages)};
   PassOptions::Option<bool> splitK{
       *this, "split-k",
       llvm::cl::desc("Split the K loop of generated GEMMs with too few "

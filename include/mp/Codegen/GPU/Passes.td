@@ -547,6 +547,13 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     over the warps of the block (`#gpu.warp`, each a `warp-m` x `warp-n`
     tile of C) computes on the copies: vectorized to `vector.contract`
     and unrolled to the m16n8k16 shape of `mma.sync` (f32 accumulation).
+    A panel copied unchanged (4 to 16 bytes per copy, no masked edge) over
+    two K steps or more is staged in `stages` slots (at most one per K
+    step, `memref<stages x ...>`): its first `stages` - 1 steps are copied
+    into slots 0, 1, ... before the loop, and each trip copies the step
+    `stages` - 1 steps on into the slot the previous trip computed on,
+    before the warps compute on this trip's (the copies' stores marked for
+    `mp-gpu-async-copies`).
     Where the tiles do not divide M, N or K, the copies of the tiles at the
     edges read zeros past the operands (masked transfers, rows checked),
     which add nothing to C, and C's tile is staged too: copied into a
@@ -621,9 +628,11 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     Option<"warpN", "warp-n", "int64_t", /*default=*/"32",
            "Columns of C computed by one warp (a multiple of 8 dividing "
            "tile-n)">,
-    Option<"doubleBuffer", "double-buffer", "bool", /*default=*/"true",
-           "Stage the panels a block copies unchanged in two buffers, the "
-           "next K step's copied while this one's is computed on">,
+    Option<"stages", "stages", "int64_t", /*default=*/"2",
+           "K steps of the panels a block copies unchanged that are staged "
+           "at once: 1 copies each step's panels in place; N > 1 keeps N "
+           "buffers per panel, the copies of the next N - 1 steps in flight "
+           "while the warps compute on one">,
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Contractions tiled for Tensor Cores">,
@@ -1033,21 +1042,29 @@ def GPUAsyncLaunchesPass : Pass<"mp-gpu-async-launches", "::mlir::ModuleOp"> {
 }
 
 def GPUAsyncCopiesPass : Pass<"mp-gpu-async-copies"> {
-  let summary = "Double-buffered panel copies as cp.async";
+  let summary = "Staged panel copies as cp.async";
   let description = [{
     The copies of a Tensor Core block's panels into workgroup memory that
-    `mp-gpu-tile-contractions` double-buffered (their stores marked
+    `mp-gpu-tile-contractions` staged in several slots (their stores marked
     `mp.gpu_copy`) become `nvgpu.device_async_copy` (`cp.async`, 16-byte
-    copies bypassing L1) in groups, by upstream's `createAsyncGroups`: the
-    first K step's copies ("async") are waited for right after them; the
-    next step's ("prefetch"), issued before the warps compute on this
-    step's panels, are waited for at the end of the step's last forall
-    (the warps' work: `nvvm.cp.async.wait.group 0`), so the loads of step
-    k+1 overlap the Tensor Core work of step k, and the barrier after the
-    warps makes them visible to step k+1. A marked store upstream does not
-    take (a read that is not a plain 4, 8 or 16-byte load) stays a copy.
-    The markers go. Part of `mp-lower-to-gpu` (not of the emulation, which
-    runs the copies in order).
+    copies bypassing L1) in groups, by upstream's `createAsyncGroups`,
+    whose waits go: the copies of the K loop's first `stages` - 1 steps,
+    issued before it step by step ("ahead"), and of step k + `stages` - 1,
+    issued on trip k before the warps compute on step k's panels
+    ("prefetch"). Each thread waits for its first step's copies before the
+    loop (then a `gpu.barrier`) and for the next step's at the end of each
+    trip's last forall (the warps' work), leaving the groups of the later
+    steps in flight: `nvvm.cp.async.wait.group N` with N the groups issued
+    ahead of the loop but one step's (0 with two stages, 2 with three
+    stages of A and B), so the loads of steps k+1 to k + `stages` - 1
+    overlap the Tensor Core work of step k, and the barrier after the warps
+    makes step k+1's visible to all (`mp-gpu-map-forall-to-launch` puts no
+    barrier after a forall that only issues cp.async). With N > 0 the
+    threads wait for all their copies after the loop
+    (`nvvm.cp.async.wait.group 0`: none lands once the block is gone). A marked store upstream does not take (a read that is not a plain
+    4, 8 or 16-byte load) stays a copy. The markers go. Part of
+    `mp-lower-to-gpu` (not of the emulation, which runs the copies in
+    order).
 
     ```mlir
     scf.for %k = %c0 to %c128 step %c32 {
@@ -1070,7 +1087,8 @@ def GPUAsyncCopiesPass : Pass<"mp-gpu-async-copies"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect"];
   let statistics = [
     Statistic<"numAsync", "async-copies", "Panel copies made cp.async">,
@@ -1086,7 +1104,9 @@ def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {
     are mapped to warps or threads are distributed over the block's threads
     (block size: 32 threads per warp along x, as many warps as the nest
     needs along y and z), each followed by a `gpu.barrier` (the threads of
-    a block share what they wrote); the buffers the block allocates in
+    a block share what they wrote) but those that only issue `cp.async`
+    (`mp-gpu-async-copies`, whose copies are read after a wait and a
+    barrier of their own); the buffers the block allocates in
     workgroup memory become workgroup attributions of the launch. Part of
     `mp-lower-to-gpu`.
   }];

@@ -106,8 +106,8 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
   if (name == GpuCopyAttrHelper::getNameStr()) {
     auto how = dyn_cast<StringAttr>(value);
     return check(
-        how && (how.getValue() == "async" || how.getValue() == "prefetch"),
-        "\"async\" or \"prefetch\"");
+        how && (how.getValue() == "ahead" || how.getValue() == "prefetch"),
+        "\"ahead\" or \"prefetch\"");
   }
   if (name == GpuStreamOrderedAttrHelper::getNameStr())
     return check(isa<UnitAttr>(value), "a unit attribute");

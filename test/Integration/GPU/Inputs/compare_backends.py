@@ -87,13 +87,14 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
 
 def backend_flags(backend, args):
     """mp-run flags for `backend`: products computed exactly in f32 on the
-    CPU, and the emulation's choice of library calls and of wgmma's
-    tiles."""
+    CPU, and the emulation's choice of library calls, of wgmma's tiles and
+    of the panels' stages."""
     if backend == "cpu":
         return ["--bf16-dot", "off"]
     return ["--gpu-gemm", args.gpu_gemm] + (
         ["--gpu-wgmma"] if args.gpu_wgmma else []) + (
-        ["--gpu-tile", args.gpu_tile] if args.gpu_tile else [])
+        ["--gpu-tile", args.gpu_tile] if args.gpu_tile else []) + (
+        ["--gpu-stages", args.gpu_stages] if args.gpu_stages else [])
 
 
 def run_graph(path, entry, args, seed, tmp, tally, name):
@@ -173,6 +174,7 @@ def main():
                         choices=["codegen", "library", "auto"])
     parser.add_argument("--gpu-wgmma", action="store_true")
     parser.add_argument("--gpu-tile", metavar="M,N,WARP_M,WARP_N")
+    parser.add_argument("--gpu-stages", metavar="N")
     args = parser.parse_intermixed_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:

@@ -81,9 +81,9 @@ def MP_Dialect : Dialect {
     "::mlir::StringAttr":$gpu_gemm,
     // On a store of a Tensor Core block's panel copy into workgroup memory,
     // how the GPU may issue it (set by mp-gpu-tile-contractions, used by
-    // mp-gpu-async-copies): "async" (cp.async, waited for at once: the
-    // first K step) or "prefetch" (cp.async for the next K step, waited
-    // for at the end of this one).
+    // mp-gpu-async-copies): "ahead" (cp.async before the K loop for one of
+    // its first steps) or "prefetch" (cp.async on a trip of the K loop for
+    // a later step), each waited for before the step that reads it.
     "::mlir::StringAttr":$gpu_copy,
     // On a runtime function's declaration: the function enqueues its work
     // on the CUDA backend's stream, in order with the kernels, and returns
