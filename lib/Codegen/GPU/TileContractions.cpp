@@ -548,7 +548,9 @@ struct GPUTileContractionsPass
   /// are issued step by step), and on each trip the tile `slots` - 1 steps
   /// on (the last step's again on the last trips, so that every trip copies
   /// as much) into the slot the previous trip computed on ("prefetch"),
-  /// before `step` computes on this trip's. The markers tell
+  /// before `step` computes on this trip's. With `reserve-slot` and 3 slots
+  /// or more, `slots` - 2 steps ahead: into the slot of the trip before
+  /// the previous one. The markers tell
   /// mp-gpu-async-copies what to wait for. Returns this trip's slot.
   Value stageInSlots(RewriterBase &rewriter, Value tile, scf::ForOp kLoop,
                      Operation *step, ArrayRef<int64_t> threads,
@@ -590,7 +592,10 @@ struct GPUTileContractionsPass
     int64_t lb = *getConstantIntValue(kLoop.getLowerBound());
     int64_t ub = *getConstantIntValue(kLoop.getUpperBound());
     int64_t k = *getConstantIntValue(kLoop.getStep());
-    for (int64_t s = 0; s + 1 < staging.slots; ++s) {
+    // How many steps ahead the trips copy (one slot reserved for a step
+    // still being read after its trip, with 3 slots or more).
+    int64_t ahead = staging.slots - (reserveSlot && staging.slots >= 3 ? 2 : 1);
+    for (int64_t s = 0; s < ahead; ++s) {
       if (s < static_cast<int64_t>(stepCopies.size()))
         rewriter.setInsertionPointAfter(stepCopies[s]);
       else
@@ -608,7 +613,6 @@ struct GPUTileContractionsPass
     rewriter.setInsertionPoint(step);
     AffineExpr iv = rewriter.getAffineDimExpr(0);
     Value ivValue = kLoop.getInductionVar();
-    int64_t ahead = staging.slots - 1;
     Value next = affine::makeComposedAffineMin(
         rewriter, loc,
         AffineMap::get(1, 0,

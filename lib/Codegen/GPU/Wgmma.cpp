@@ -30,6 +30,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
@@ -582,9 +583,22 @@ static void eraseWithDeadOperands(RewriterBase &rewriter,
   }
 }
 
+/// The K loop whose trips `step` is, if the step's wgmmas may stay in
+/// flight into the next trip: with `inFlight`, where both panels have 3
+/// slots or more, of which the trips' copies (mp-gpu-tile-contractions'
+/// reserve-slot) leave the one the previous trip read alone.
+static scf::ForOp getInFlightLoop(const WgmmaStep &step, bool inFlight) {
+  auto slots = [](const Side &side) {
+    return side.read.slot ? side.type.getDimSize(0) : 1;
+  };
+  if (!inFlight || slots(step.a) < 3 || slots(step.b) < 3)
+    return {};
+  return step.last->getParentOfType<scf::ForOp>();
+}
+
 /// Replaces `step`'s tiles by wgmmas.
 static void rewriteStep(RewriterBase &rewriter, const WarpgroupKernel &kernel,
-                        const WgmmaStep &step) {
+                        const WgmmaStep &step, bool inFlight) {
   const Side &a = step.a, &b = step.b;
   // The accumulators (f32, N/2 per lane) in wgmma's order: 4 per 8
   // columns, rows lane/4 and lane/4 + 8, two columns each.
@@ -632,7 +646,16 @@ static void rewriteStep(RewriterBase &rewriter, const WarpgroupKernel &kernel,
         /*satfinite=*/nullptr);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+  // The accumulators are read (and the panels overwritten) only after the
+  // wait: this step's, or the previous trip's, whose slot the trips' copies
+  // leave alone, and after the loop the last one.
+  scf::ForOp loop = getInFlightLoop(step, inFlight);
+  NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, loop ? 1 : 0);
+  if (loop) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfter(loop);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+  }
 
   // The chains' results from the accumulators; the mma.syncs and what only
   // fed them (ldmatrix, register extractions) go, last ones first.
@@ -672,7 +695,7 @@ int64_t mlir::mp::countWgmmaChains(gpu::LaunchOp launch) {
 }
 
 int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
-                                       gpu::GPUFuncOp func) {
+                                       gpu::GPUFuncOp func, bool inFlight) {
   std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
   if (!known || known->size() != 3)
     return 0;
@@ -682,7 +705,7 @@ int64_t mlir::mp::convertChainsToWgmma(RewriterBase &rewriter,
   if (steps.empty())
     return 0;
   for (const WgmmaStep &step : steps)
-    rewriteStep(rewriter, kernel, step);
+    rewriteStep(rewriter, kernel, step, inFlight);
   // wgmma reads shared memory through the async proxy: what the threads
   // wrote there (stores, cp.async) is made visible to it before each
   // barrier that orders those writes before the reads.

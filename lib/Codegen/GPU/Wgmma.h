@@ -56,8 +56,12 @@ constexpr int64_t kSplitPanelRows = 8, kSplitPanelBlockBytes = 128;
 /// swizzled (mp-gpu-swizzle-panels recognises them by the
 /// `memref.extract_aligned_pointer_as_index` of the descriptors) and the
 /// buffers aligned (kWgmmaPanelAlignment). Chains of another shape stay as
-/// they are. Returns the chains rewritten.
-int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::GPUFuncOp func);
+/// they are. Each K step's wgmmas are waited for at the end of the step,
+/// or with `inFlight`, where the panels have 3 slots or more (staged with
+/// mp-gpu-tile-contractions' reserve-slot), at the end of the next one
+/// (and after the K loop). Returns the chains rewritten.
+int64_t convertChainsToWgmma(RewriterBase &rewriter, gpu::GPUFuncOp func,
+                             bool inFlight);
 
 /// The chains of `launch` (the kernel stage, before outlining) that
 /// convertChainsToWgmma rewrites once it is outlined.

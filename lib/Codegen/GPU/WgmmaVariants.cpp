@@ -68,7 +68,7 @@ struct GPUWgmmaVariantsPass
       int64_t converted = 0;
       variant.walk([&](gpu::GPUFuncOp func) {
         if (func.isKernel())
-          converted += convertChainsToWgmma(rewriter, func);
+          converted += convertChainsToWgmma(rewriter, func, inFlight);
       });
       numWgmma += converted;
       if (alone || !converted) {

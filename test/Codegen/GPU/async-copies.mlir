@@ -1,6 +1,7 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies | FileCheck %s --implicit-check-not=mp.gpu_copy --implicit-check-not=nvgpu.device_async_wait
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=stages=3 --mp-gpu-async-copies | FileCheck %s --check-prefix=THREE --implicit-check-not=mp.gpu_copy --implicit-check-not=nvgpu.device_async_wait
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions=stages=4 | FileCheck %s --check-prefix=CLAMPED
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='stages=3 reserve-slot' --mp-gpu-async-copies | FileCheck %s --check-prefix=RESERVE
 // RUN: not mp-opt %s --split-input-file --mp-gpu-tile-contractions=stages=0 2>&1 | FileCheck %s --check-prefix=ZERO
 
 // The staged panels' copies become cp.async (16 bytes, bypassing L1),
@@ -76,6 +77,29 @@
 // THREE-NEXT: } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
 // THREE-NEXT: }
 // THREE-NEXT: nvvm.cp.async.wait.group 0
+// reserve-slot: of 3 slots the trips' copies leave the previous trip's
+// alone (wgmma kept in flight may still read it): one step copied before
+// the loop, trip k copying step k + 1 into slot (k / 32 + 1) mod 3, the one
+// trip k - 2 computed on; every wait then leaves nothing in flight.
+// RESERVE-DAG: #[[NEXT:.*]] = affine_map<(d0) -> (d0 + 32, 64)>
+// RESERVE-DAG: #[[FILL:.*]] = affine_map<(d0) -> (d0 floordiv 32 - ((d0 floordiv 32 + 1) floordiv 3) * 3 + 1)>
+// RESERVE-DAG: #[[THIS:.*]] = affine_map<(d0) -> ((d0 floordiv 32) mod 3)>
+// RESERVE-LABEL: func.func @matmul
+// RESERVE: %[[A:.*]] = memref.alloc() : memref<3x64x32xf16, #gpu.address_space<workgroup>>
+// RESERVE-COUNT-2: nvgpu.device_async_create_group
+// RESERVE-NOT: nvgpu.device_async_copy
+// RESERVE: nvvm.cp.async.wait.group 0
+// RESERVE-NEXT: gpu.barrier
+// RESERVE-NEXT: scf.for %[[K:.*]] = %c0 to %c96 step %c32 {
+// RESERVE-NEXT: affine.min #[[NEXT]](%[[K]])
+// RESERVE-NEXT: %[[SLOT:.*]] = affine.apply #[[FILL]](%[[K]])
+// RESERVE-NEXT: memref.subview %[[A]][%[[SLOT]], 0, 0]
+// RESERVE: affine.apply #[[THIS]](%[[K]])
+// RESERVE: nvvm.cp.async.wait.group 0
+// RESERVE-NEXT: } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+// RESERVE-NEXT: }
+// RESERVE-NOT: nvvm.cp.async.wait.group
+// RESERVE: return
 // No more slots than K steps (3).
 // CLAMPED-LABEL: func.func @matmul
 // CLAMPED: memref.alloc() : memref<3x64x32xf16, #gpu.address_space<workgroup>>

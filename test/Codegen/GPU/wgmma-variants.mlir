@@ -12,6 +12,8 @@
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --canonicalize --cse | FileCheck %s --check-prefix=VARIANTS
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=SM80 --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=NOT-WARPGROUP --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
+// RUN: mp-opt %S/Inputs/wgmma_gemm_k128.mlir --mp-gpu-tile-contractions='warp-m=16 warp-n=64 stages=3 reserve-slot' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants=in-flight=true --mp-gpu-swizzle-panels --canonicalize --cse | FileCheck %s --check-prefix=IN-FLIGHT
+// RUN: mp-opt %S/Inputs/wgmma_gemm_k128.mlir --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants=in-flight=true --mp-gpu-swizzle-panels --canonicalize --cse | FileCheck %s --check-prefix=TWO-SLOTS
 
 // The GEMMs of Inputs/wgmma_gemms.mlir, tiled for one warpgroup per block
 // and outlined.
@@ -197,3 +199,28 @@
 // wgmma: they keep mma.sync, and no module gets a variant.
 // NOT-WARPGROUP-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">, #nvvm.target<chip = "sm_90a">]
 // NOT-WARPGROUP: nvgpu.mma.sync
+
+// in-flight: with three slots whose trips' copies leave the previous
+// trip's slot alone (reserve-slot), each K step's wgmma stays in flight
+// while the next trip copies and waits: wgmma.wait_group 1 at the end of
+// the step (the previous trip's wgmma has completed, so the next trip's
+// copies may overwrite its slot) and 0 after the K loop, before the
+// accumulators are read.
+// IN-FLIGHT-LABEL: gpu.func @ab_k128_kernel
+// IN-FLIGHT-SAME: workgroup(%{{.*}} : memref<3x64x32xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x32x64xf16, #gpu.address_space<workgroup>>
+// IN-FLIGHT: scf.for
+// IN-FLIGHT: nvvm.wgmma.fence.aligned
+// IN-FLIGHT-COUNT-2: nvvm.wgmma.mma_async
+// IN-FLIGHT-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// IN-FLIGHT-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// IN-FLIGHT: gpu.barrier
+// IN-FLIGHT-NEXT: scf.yield
+// IN-FLIGHT-NEXT: }
+// IN-FLIGHT-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// Two slots (the default stages): the next trip's copies overwrite the
+// slot this step's wgmma reads, so it is waited for in its step.
+// TWO-SLOTS-LABEL: gpu.func @ab_k128_kernel
+// TWO-SLOTS-SAME: workgroup(%{{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// TWO-SLOTS: nvvm.wgmma.commit.group.sync.aligned
+// TWO-SLOTS-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// TWO-SLOTS-NOT: nvvm.wgmma.wait.group.sync.aligned

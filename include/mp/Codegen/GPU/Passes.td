@@ -633,6 +633,11 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
            "at once: 1 copies each step's panels in place; N > 1 keeps N "
            "buffers per panel, the copies of the next N - 1 steps in flight "
            "while the warps compute on one">,
+    Option<"reserveSlot", "reserve-slot", "bool", /*default=*/"false",
+           "With 3 stages or more, copy only stages - 2 K steps ahead: the "
+           "slot of the step before this one stays out of the copies' "
+           "reach, for Tensor Core work still reading it (wgmma kept in "
+           "flight, mp-gpu-wgmma-variants in-flight)">,
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Contractions tiled for Tensor Cores">,
@@ -878,7 +883,11 @@ def GPUWgmmaVariantsPass
     m64nNk16 per 16 of K and warpgroup (f32 accumulators) that reads A and
     B from the panels through shared memory descriptors of their swizzled
     layout (warpgroup g's A 64 g rows down a K-major panel) (`mp-gpu-swizzle-panels` must then swizzle them),
-    between a `wgmma.fence` and a commit and wait; a
+    between a `wgmma.fence` and a commit and wait (`wgmma.wait_group 0`;
+    with `in-flight`, where the panels have 3 slots or more, `1`: each K
+    step's wgmmas complete during the next trip, and the last ones after
+    the K loop, which needs panels staged with `mp-gpu-tile-contractions`'
+    `reserve-slot`, whose copies leave that trip's slot alone); a
     `fence.proxy.async.shared::cta` before each barrier of the kernel makes
     the panels' writes visible to it.
 
@@ -901,6 +910,14 @@ def GPUWgmmaVariantsPass
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];
+  let options = [
+    Option<"inFlight", "in-flight", "bool", /*default=*/"false",
+           "Keep each K step's wgmma in flight while the next trip copies "
+           "and waits (wgmma.wait_group 1; 0 after the K loop), where the "
+           "panels have 3 slots or more and were staged with "
+           "mp-gpu-tile-contractions' reserve-slot (else a trip's copies "
+           "would overwrite what that wgmma reads)">,
+  ];
   let statistics = [
     Statistic<"numVariants", "variants", "Modules given an sm_90a variant">,
     Statistic<"numWgmma", "wgmma", "K steps computed with wgmma.mma_async">,
