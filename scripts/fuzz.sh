@@ -74,7 +74,7 @@ if [ "$target" = pipeline ]; then
   # crashes on mutated launches. The GPU passes' inputs before kernels
   # (linalg, the tiled stage) are kept.
   grep -lE 'gpu\.(launch|module|func|binary)' -r "${seeds[1]}" | xargs -r rm -f
-  # Each seed runs through all 59 passes and pipelines before the first
+  # Each seed runs through all the passes and pipelines before the first
   # mutation, about 5 minutes for all of them under ASan: a short run
   # (CI's) takes the small ones.
   if [ -n "${MP_FUZZ_MAX_SEED_BYTES:-}" ]; then
