@@ -36,6 +36,12 @@ constexpr int64_t kWarpSize = 32;
 /// The m16n8k16 shape of mma.sync.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 
+/// The slots a staged panel needs for a K step's Tensor Core work to stay
+/// in flight into the next trip (wgmma): the slot it reads, kept from the
+/// copies (mp-gpu-tile-contractions' reserve-slot), the next step's, and
+/// one for the copies.
+constexpr int64_t kMinSlotsInFlight = 3;
+
 /// The loops of a contraction that Tensor Cores can compute.
 struct MmaContraction {
   std::optional<unsigned> batch;

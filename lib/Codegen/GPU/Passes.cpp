@@ -148,7 +148,7 @@ static void addTiledStage(OpPassManager &pm,
   // With wgmma and 3 stages or more, each K step's wgmma stays in flight
   // into the next trip (mp-gpu-wgmma-variants in-flight), whose copies
   // leave its slot alone.
-  tiles.reserveSlot = options.wgmma && options.stages >= 3;
+  tiles.reserveSlot = options.wgmma && options.stages >= kMinSlotsInFlight;
   pm.addPass(createGPUTileContractionsPass(tiles));
   pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass());
   pm.addPass(createCanonicalizerPass());
@@ -216,7 +216,8 @@ static void addTargetStage(OpPassManager &pm,
   // Hopper's variants of the GEMM kernels, then the panels of both laid
   // out alike.
   if (options.wgmma)
-    pm.addPass(createGPUWgmmaVariantsPass({/*inFlight=*/options.stages >= 3}));
+    pm.addPass(createGPUWgmmaVariantsPass(
+        {/*inFlight=*/options.stages >= kMinSlotsInFlight}));
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUSwizzlePanelsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
   // Over 48 KiB (a 128 x 128 GEMM block) a kernel's buffers must be dynamic

@@ -594,21 +594,23 @@ struct GPUTileContractionsPass
     int64_t k = *getConstantIntValue(kLoop.getStep());
     // How many steps ahead the trips copy (one slot reserved for a step
     // still being read after its trip, with 3 slots or more).
-    int64_t ahead = staging.slots - (reserveSlot && staging.slots >= 3 ? 2 : 1);
+    int64_t ahead = staging.slots -
+                    (reserveSlot && staging.slots >= kMinSlotsInFlight ? 2 : 1);
     for (int64_t s = 0; s < ahead; ++s) {
-      if (s < static_cast<int64_t>(stepCopies.size()))
-        rewriter.setInsertionPointAfter(stepCopies[s]);
-      else
+      bool first = s >= static_cast<int64_t>(stepCopies.size());
+      if (first)
         rewriter.setInsertionPoint(kLoop);
+      else
+        rewriter.setInsertionPointAfter(stepCopies[s]);
       Value from =
           cloneAt(rewriter, tile, kLoop,
                   arith::ConstantIndexOp::create(rewriter, loc, lb + s * k));
       scf::ForallOp forall =
           copy(from, slot(rewriter.getIndexAttr(s)), "ahead");
-      if (s < static_cast<int64_t>(stepCopies.size()))
-        stepCopies[s] = forall;
-      else
+      if (first)
         stepCopies.push_back(forall);
+      else
+        stepCopies[s] = forall;
     }
     rewriter.setInsertionPoint(step);
     AffineExpr iv = rewriter.getAffineDimExpr(0);

@@ -584,14 +584,16 @@ static void eraseWithDeadOperands(RewriterBase &rewriter,
 }
 
 /// The K loop whose trips `step` is, if the step's wgmmas may stay in
-/// flight into the next trip: with `inFlight`, where both panels have 3
-/// slots or more, of which the trips' copies (mp-gpu-tile-contractions'
-/// reserve-slot) leave the one the previous trip read alone.
+/// flight into the next trip: with `inFlight`, where both panels have
+/// kMinSlotsInFlight slots or more, of which the trips' copies
+/// (mp-gpu-tile-contractions' reserve-slot) leave the one the previous trip
+/// read alone.
 static scf::ForOp getInFlightLoop(const WgmmaStep &step, bool inFlight) {
   auto slots = [](const Side &side) {
     return side.read.slot ? side.type.getDimSize(0) : 1;
   };
-  if (!inFlight || slots(step.a) < 3 || slots(step.b) < 3)
+  if (!inFlight || slots(step.a) < kMinSlotsInFlight ||
+      slots(step.b) < kMinSlotsInFlight)
     return {};
   return step.last->getParentOfType<scf::ForOp>();
 }
