@@ -84,6 +84,7 @@ const char *const kPipelines[] = {
     "mp-gpu-wgmma-variants{in-flight=true}",
     "mp-gpu-merge-chip-variants",
     "mp-gpu-align-workgroup-buffers",
+    "mp-gpu-pair-ldmatrix",
     "mp-gpu-swizzle-panels",
     "mp-gpu-dynamic-shared-memory",
     "mp-gpu-device-scalars",

@@ -10,8 +10,9 @@
 // (nvgpu.mma.sync for f16, nvvm.mma.sync for bf16): it replaces gpu.lane_id
 // by the lane, evaluates the index expressions (affine.apply, constants) and
 // follows every element of the A, B and C operands back to the load it comes
-// from (ldmatrix as the PTX ISA defines it, C through the K loop that carries
-// it), and every element of the result D to the store it goes to. It prints
+// from (ldmatrix as the PTX ISA defines it, of 1, 2 or 4 matrices, C through
+// the K loop that carries it), and every element of the result D to the store
+// it goes to. It prints
 //   mma 0 A lane 5: 1,2 1,3 9,2 9,3 1,10 1,11 9,10 9,11
 // (row,column of the loaded buffer, in the ISA's element order a0..a7;
 // B's rows are K), one line per operand and lane, for a script to compare
@@ -145,6 +146,20 @@ trace(Value value, function_ref<std::optional<SmallVector<T>>(Value)> leaf) {
         return all;
       }
     }
+  }
+  // Rows (along the leading dimension) of either input, by the mask.
+  if (auto shuffle = dyn_cast_or_null<vector::ShuffleOp>(op)) {
+    SmallVector<T> first = trace<T>(shuffle.getV1(), leaf);
+    SmallVector<T> second = trace<T>(shuffle.getV2(), leaf);
+    int64_t rows = shuffle.getV1VectorType().getDimSize(0);
+    int64_t group = static_cast<int64_t>(first.size()) / rows;
+    SmallVector<T> all;
+    for (int64_t position : shuffle.getMask()) {
+      ArrayRef<T> from = position < rows ? first : second;
+      int64_t row = position < rows ? position : position - rows;
+      llvm::append_range(all, from.slice(row * group, group));
+    }
+    return all;
   }
   if (auto bitcast = dyn_cast_or_null<vector::BitCastOp>(op))
     return trace<T>(bitcast.getSource(), leaf);

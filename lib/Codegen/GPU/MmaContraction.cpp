@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -110,4 +111,27 @@ Value mp::getRootBuffer(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;
+}
+
+Value mp::recomputeWith(RewriterBase &rewriter, Operation *before, Value value,
+                        function_ref<Value(Value)> replace) {
+  if (Value replacement = replace(value))
+    return replacement;
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || def->getNumResults() != 1 ||
+      !isPure(def))
+    return value;
+  SmallVector<Value> operands;
+  bool changed = false;
+  for (Value operand : def->getOperands()) {
+    operands.push_back(recomputeWith(rewriter, before, operand, replace));
+    changed |= operands.back() != operand;
+  }
+  if (!changed)
+    return value;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(before);
+  Operation *copy = rewriter.clone(*def);
+  copy->setOperands(operands);
+  return copy->getResult(0);
 }

@@ -83,6 +83,12 @@ FailureOr<linalg::LinalgOp> rewriteAsNamedContraction(RewriterBase &rewriter,
 /// The buffer that `value` is a view of, through any chain of views and
 /// casts (itself if none).
 Value getRootBuffer(Value value);
+/// `value` computed again, before `before`, with each value that `replace`
+/// maps to another (such as gpu.lane_id to another lane) replaced: the pure
+/// ops on the way are cloned, other values kept. `value` itself if nothing
+/// it depends on is replaced.
+Value recomputeWith(RewriterBase &rewriter, Operation *before, Value value,
+                    function_ref<Value(Value)> replace);
 
 } // namespace mp
 } // namespace mlir

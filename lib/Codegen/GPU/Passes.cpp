@@ -213,11 +213,12 @@ static void addTargetStage(OpPassManager &pm,
     target.features = options.ptxFeatures;
     pm.addPass(createGpuNVVMAttachTarget(target));
   }
-  // Hopper's variants of the GEMM kernels, then the panels of both laid
-  // out alike.
+  // Hopper's variants of the GEMM kernels, then (on mma.sync) two B
+  // fragments per ldmatrix, and the panels of both laid out alike.
   if (options.wgmma)
     pm.addPass(createGPUWgmmaVariantsPass(
         {/*inFlight=*/options.stages >= kMinSlotsInFlight}));
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPUPairLdMatrixPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUSwizzlePanelsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
   // Over 48 KiB (a 128 x 128 GEMM block) a kernel's buffers must be dynamic

@@ -14,6 +14,8 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "MmaContraction.h"
+
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,30 +88,6 @@ static LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp stage) {
   return success();
 }
 
-/// `value` (an index computed from gpu.lane_id ops) computed again, before
-/// `before`, from `newLane` in place of every gpu.lane_id.
-static Value recompute(RewriterBase &rewriter, Operation *before, Value value,
-                       Value newLane) {
-  Operation *def = value.getDefiningOp();
-  if (isa_and_present<gpu::LaneIdOp>(def))
-    return newLane;
-  if (!def || def->getNumRegions() != 0 || def->getNumResults() != 1 ||
-      !isPure(def))
-    return value;
-  SmallVector<Value> operands;
-  bool changed = false;
-  for (Value operand : def->getOperands()) {
-    operands.push_back(recompute(rewriter, before, operand, newLane));
-    changed |= operands.back() != operand;
-  }
-  if (!changed)
-    return value;
-  rewriter.setInsertionPoint(before);
-  Operation *copy = rewriter.clone(*def);
-  copy->setOperands(operands);
-  return copy->getResult(0);
-}
-
 /// Upstream's ldmatrix of an A operand stored K x M (read with .trans) takes
 /// the x4 load's 8x8 matrices in the order rows 0-7 / columns 0-7, rows 0-7
 /// / columns 8-15, rows 8-15 / columns 0-7, rows 8-15 / columns 8-15 of A,
@@ -136,7 +114,9 @@ static void fixTransposedALoads(RewriterBase &rewriter, gpu::LaunchOp stage) {
         affine::AffineApplyOp::create(rewriter, load.getLoc(), swapped, lane);
     SmallVector<Value> indices;
     for (Value index : load.getIndices())
-      indices.push_back(recompute(rewriter, load, index, newLane));
+      indices.push_back(recomputeWith(rewriter, load, index, [&](Value v) {
+        return v.getDefiningOp<gpu::LaneIdOp>() ? newLane : Value();
+      }));
     rewriter.modifyOpInPlace(load,
                              [&] { load.getIndicesMutable().assign(indices); });
   }

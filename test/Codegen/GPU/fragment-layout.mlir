@@ -16,6 +16,13 @@
 // RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-tiles.mlir | mp-opt --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
 // RUN: mp-opt %S/Inputs/fragment-atb.mlir --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
 // RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-atb.mlir | mp-opt --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
+// The same after mp-gpu-pair-ldmatrix, whose loads of 4 tiles give two B
+// fragments each (lanes 16-31 the second one's addresses): B stored K x N
+// (.trans) and N x K (A x B^T on the default tiles).
+// RUN: mp-opt %S/Inputs/fragment-tiles.mlir --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-gpu-pair-ldmatrix --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
+// RUN: sed 's/xf16/xbf16/g' %S/Inputs/fragment-tiles.mlir | mp-opt --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-gpu-pair-ldmatrix --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=TILES
+// RUN: mp-opt %S/Inputs/fragment-atb.mlir --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-gpu-pair-ldmatrix --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --a-transposed | FileCheck %s --check-prefix=ATB
+// RUN: mp-opt %S/Inputs/fragment-abt-tiles.mlir --mp-gpu-tile-contractions=stages=1 --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-gpu-pair-ldmatrix --mp-test-fragment-layout -o /dev/null | %python %S/Inputs/fragment_table.py --b-transposed | FileCheck %s --check-prefix=TILES
 // The table itself is not vacuous: the transposed case read as if B were
 // K x N mismatches on every lane.
 // RUN: mp-opt %S/Inputs/fragment-abt.mlir --mp-gpu-tile-contractions='tile-m=16 tile-n=8 warp-m=16 warp-n=8' --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --mp-test-fragment-layout -o /dev/null | not %python %S/Inputs/fragment_table.py | FileCheck %s --check-prefix=WRONG

@@ -833,6 +833,34 @@ def GPUDynamicSharedMemoryPass
   ];
 }
 
+def GPUPairLdMatrixPass : Pass<"mp-gpu-pair-ldmatrix"> {
+  let summary = "Load two mma.sync B fragments with one ldmatrix.x4";
+  let description = [{
+    `mp-gpu-vector-to-mma` loads each B operand of an m16n8k16 mma.sync
+    (16 x 8, two 8x8 matrices) with its own `nvgpu.ldmatrix` of 2 tiles,
+    whose row addresses lanes 0-15 give; lanes 16-31 are idle. This pass
+    merges two such loads of the same buffer, in the same block, with the
+    same `transpose` and indices that differ by constants, into one load of
+    4 tiles at the first one's place: lanes 0-15 give the first load's
+    addresses, lanes 16-31 the second's (the first's indices as lane - 16
+    computes them, plus the constant differences), and registers 0-1 and
+    2-3 of the result (`vector.shuffle`) replace the two loads. A warp tile
+    of 32 x 32 then issues 4 `ldmatrix.x4.trans` for B per 16 of K instead
+    of 8 `ldmatrix.x2.trans`, with half the address arithmetic.
+    Loads whose indices depend on the thread through anything but
+    `gpu.lane_id` and `gpu.thread_id` (and values uniform in a warp:
+    other ids, loop induction variables, arguments, constants) are left
+    alone. Part of `mp-lower-to-gpu`, on the outlined kernels after
+    `mp-gpu-wgmma-variants` (whose wgmma matching reads single B loads).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numPaired", "paired", "Pairs of ldmatrix merged into one">,
+  ];
+}
+
 def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
   let summary = "Swizzle the GEMM panels in shared memory against bank "
                 "conflicts";
