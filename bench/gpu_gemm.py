@@ -24,7 +24,12 @@ Two steps, as the GPU machine has no MLIR:
       checks every output against NumPy, and prints a
       Markdown table of milliseconds and TFLOP/s (2 M N K / time), with
       PyTorch's on the same device when torch is importable (it says so
-      when it is not). Ratios are measured in one run.
+      when it is not). Ratios are measured in one run. --sizes 4096 takes
+      some of the sizes built.
+  gpu_gemm.py profile OUT [--paths codegen,library] [--size 4096]
+      [--type f16] [--ncu ncu]
+      (there) Nsight Compute's counters of each path's GEMM kernel at one
+      size: throughput, occupancy, issue stalls, Tensor Core activity.
 """
 import argparse
 import os
@@ -47,12 +52,20 @@ PATHS = {
     # with the staged C tile: dynamic).
     "codegen-128x128": GENERATED + ["--gpu-tile", "128,128,32,32"],
     # 4 warps of 64 x 64: per 16 of K, 8 ldmatrix for 32 mma.sync a warp
-    # (32 x 32: 6 for 8).
+    # (32 x 32: 4 for 8).
     "codegen-128x128-w64": GENERATED + ["--gpu-tile", "128,128,64,64"],
     "codegen-128x128-w64-s3": GENERATED + ["--gpu-tile", "128,128,64,64",
                                            "--gpu-stages", "3"],
     "codegen-128x128-w64-s4": GENERATED + ["--gpu-tile", "128,128,64,64",
                                            "--gpu-stages", "4"],
+    # 8 warps of 64 x 64 in blocks of 128 x 256: a third less operand
+    # traffic than 128 x 128 (L2_BYTES); 176 and 200 KiB of shared memory
+    # (the C tile takes 128), sm_90a alone.
+    "codegen-128x256-w64": GENERATED + ["--gpu-tile", "128,256,64,64",
+                                        "--gpu-chips", "sm_90a"],
+    "codegen-128x256-w64-s3": GENERATED + ["--gpu-tile", "128,256,64,64",
+                                           "--gpu-stages", "3",
+                                           "--gpu-chips", "sm_90a"],
     # Hopper's wgmma (on sm_90a; mma.sync elsewhere): blocks of one
     # warpgroup, 64 x 64.
     "codegen-wgmma": GENERATED + ["--gpu-wgmma"],
@@ -86,6 +99,28 @@ GRAPH = """func.func @gemm(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>)
   return %d : tensor<{n}x{n}xf32>
 }}
 """
+
+
+def block_tile(path):
+    """The rows and columns of C a block of `path` computes (the defaults
+    64 x 64), or None for cuBLASLt."""
+    flags = PATHS[path]
+    if path == "library":
+        return None
+    if "--gpu-tile" in flags:
+        m, n = flags[flags.index("--gpu-tile") + 1].split(",")[:2]
+        return int(m), int(n)
+    return 64, 64
+
+
+def l2_bytes(n, element_bytes, tile):
+    """The operand bytes the blocks of an n^3 GEMM load into shared memory
+    (from L2, where the panels that several blocks read meet): each of the
+    n / bn block columns reads all of A, each of the n / bm block rows all
+    of B, n^3 (1 / bm + 1 / bn) elements. A ceiling of L2 bandwidth over
+    these bytes bounds the kernel's speed whatever its Tensor Core work."""
+    bm, bn = tile
+    return element_bytes * n ** 3 * (1 / bm + 1 / bn)
 
 
 def fail(message):
@@ -209,6 +244,12 @@ def run_bundle(args):
                     if (m := re.match(r"gemm-(\d+)-f16-codegen$", f))})
     if not sizes:
         fail(f"no modules in {gemm}: run 'gpu_gemm.py build' first")
+    if args.sizes:
+        missing = sorted(set(args.sizes) - set(sizes))
+        if missing:
+            fail(f"--sizes: {', '.join(map(str, missing))} not built (built: "
+                 f"{', '.join(map(str, sizes))})")
+        sizes = sorted(args.sizes)
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.path.join(args.bundle, "lib") + (
         ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
@@ -235,6 +276,7 @@ def run_bundle(args):
                "mp best / torch |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
+    traffic = []  # (n, type, path, device ms) of the correct runs
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             for t in TYPES:
@@ -263,6 +305,7 @@ def run_bundle(args):
                     cells.append(f"{call:.3f} | {ms:.3f} | "
                                  f"{tflops(n, ms):.1f}")
                     times[path] = ms
+                    traffic.append((n, t, path, ms))
                 best = min(times.values(), default=None)
                 generated = [ms for p, ms in times.items()
                              if p.startswith("codegen")]
@@ -277,6 +320,16 @@ def run_bundle(args):
                 else:
                     cells.append(" |  | ")
                 print(f"| {n} | {t} | " + " | ".join(cells) + " |")
+        print("\nOperand traffic into shared memory (L2 to SM), each "
+              "generated kernel: n^3 (1/bm + 1/bn) elements of 2 bytes for "
+              "blocks of bm x bn, over its device time:\n")
+        print("| n | type | path | block | GB | TB/s |\n|---|---|---|---|---|---|")
+        for n, t, path, ms in traffic:
+            tile = block_tile(path)
+            if tile:
+                gb = l2_bytes(n, 2, tile) / 1e9
+                print(f"| {n} | {t} | {path} | {tile[0]} x {tile[1]} | "
+                      f"{gb:.2f} | {gb / ms:.2f} |")
         if torch:
             print("\nPyTorch reference, fp32 operands:")
             for n in sizes:
@@ -285,6 +338,84 @@ def run_bundle(args):
                     ms = torch_time(torch, n, torch.float32, args.repeat)
                     print(f"- {n}: {'TF32' if tf32 else 'FP32'} {ms:.3f} ms, "
                           f"{tflops(n, ms):.1f} TFLOP/s")
+
+
+# ncu's sections, and the stall reasons and Tensor Core pipes' activity as
+# metric patterns (names differ between chips).
+NCU_SECTIONS = ("SpeedOfLight", "LaunchStats", "Occupancy",
+                "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis",
+                "WarpStateStats")
+NCU_METRICS = (r"regex:^smsp__average_warps_issue_stalled_.*_per_issue_active"
+               r"\.ratio$",
+               r"regex:^sm__pipe_tensor.*cycles_active\.avg\.pct_of_peak_"
+               r"sustained_active$")
+
+
+def parse_ncu(csv_text):
+    """The kernel's name and the (section, metric, unit, value) rows of
+    ncu's --csv --page details output for the one kernel it profiled."""
+    import csv
+    lines = [line for line in csv_text.splitlines() if line.startswith('"')]
+    rows = [r for r in csv.DictReader(lines) if r.get("Metric Name")]
+    kernels = sorted({r.get("Kernel Name", "") for r in rows})
+    return ", ".join(kernels), [(r.get("Section Name", ""), r["Metric Name"],
+                                 r.get("Metric Unit", ""),
+                                 r.get("Metric Value", "")) for r in rows]
+
+
+def profile_bundle(args):
+    """Nsight Compute's counters of the GEMM kernel (the second call's
+    launch) of each path at one size and type: throughput against the
+    chip's peaks, occupancy, issue stalls per instruction, Tensor Core
+    activity. The clocks are left alone (--clock-control none)."""
+    import numpy as np
+    gemm = os.path.join(args.bundle, "gemm")
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(args.bundle, "lib") + (
+        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    with tempfile.TemporaryDirectory() as tmp:
+        save_inputs(np, args.size, args.type, tmp, seed=args.size)
+        for path in args.paths:
+            module = os.path.join(gemm, f"gemm-{args.size}-{args.type}-{path}")
+            if not os.path.isdir(module):
+                print(f"## {path}: no module {module}\n")
+                continue
+            # The second launch: the generated kernel of the second call
+            # (C's fill is in it), or cuBLASLt's after C's fill (a kernel
+            # of mp's, or a memset: then the second call's).
+            cmd = [args.ncu, "--clock-control", "none", "--launch-skip", "1",
+                   "--launch-count", "1", "--csv", "--page", "details"]
+            for section in NCU_SECTIONS:
+                cmd += ["--section", section]
+            program = [os.path.join(args.bundle, "bin", "mp-exec"), module,
+                       "--entry", "gemm", "--inputs",
+                       f"{tmp}/arg0.npy,{tmp}/arg1.npy", "--repeat", "2"]
+            # With the metric patterns, else (an ncu that refuses them)
+            # the sections alone.
+            for metrics in (["--metrics", ",".join(NCU_METRICS)], []):
+                try:
+                    done = subprocess.run(cmd + metrics + program,
+                                          capture_output=True, text=True,
+                                          env=env, timeout=args.timeout)
+                except subprocess.TimeoutExpired:
+                    done = None
+                    break
+                kernel, rows = parse_ncu(done.stdout)
+                if rows:
+                    break
+            if done is None:
+                print(f"## {path}: ncu gave no answer in {args.timeout} s\n")
+                continue
+            print(f"## {path} ({args.size}^3 {args.type}): {kernel or '?'}, "
+                  f"{len(rows)} metrics, ncu exit {done.returncode}\n")
+            if not rows:
+                print("    " + (done.stdout + done.stderr).strip()[-800:]
+                      .replace("\n", "\n    ") + "\n")
+                continue
+            print("| section | metric | value |\n|---|---|---|")
+            for section, metric, unit, value in rows:
+                print(f"| {section} | {metric} | {value} {unit} |")
+            print()
 
 
 def main():
@@ -301,9 +432,22 @@ def main():
                    type=lambda s: s.split(","))
     r.add_argument("--repeat", type=int, default=20)
     r.add_argument("--no-torch", action="store_true")
+    r.add_argument("--sizes", type=lambda s: [int(x) for x in s.split(",")],
+                   help="of those built (default: all)")
+    p = sub.add_parser("profile")
+    p.add_argument("bundle")
+    p.add_argument("--paths", default="codegen,codegen-128x128-w64-s3,"
+                   "codegen-wgmma-128x128-s4,library",
+                   type=lambda s: s.split(","))
+    p.add_argument("--size", type=int, default=4096)
+    p.add_argument("--type", choices=TYPES, default="f16")
+    p.add_argument("--ncu", default="ncu")
+    p.add_argument("--timeout", type=int, default=120)
     args = parser.parse_args()
     if args.command == "build":
         build(args)
+    elif args.command == "profile":
+        profile_bundle(args)
     else:
         bad = [p for p in args.paths if p not in PATHS]
         if bad:

@@ -15,7 +15,7 @@ runtime library, for the CPU modules; and the training steps of the
 models at batch 256 (bench/models) for the CUDA backend, which only
 gpu_train.py --batch 256 runs. Fashion-MNIST is cut to its first
 16384 training and 2000 test images (the device tool carries 64 MiB).
-There, OUT/run.sh OUT RESULTS [check|gemm|train|train256|probe ...] runs
+There, OUT/run.sh OUT RESULTS [check|gemm|gemm4096|profile|train|train256|probe ...] runs
 them all (or the stages named), each with a time limit, output in
 RESULTS/<stage>.txt.
 
@@ -83,6 +83,10 @@ CASES += [(ODD, "split_k", "fp16", "codegen"),
 CASES += [(ODD, e, amp, kind) for e in ("f16_operands", "split_k_64")
           for amp, kind in (("fp16", "stages3"), ("bf16", "w64-stages4"),
                             ("fp16", "wgmma-n128-stages4"))]
+# Blocks of 128 x 256 of 8 warps of 64 x 64 on mma.sync (176 and 200 KiB
+# of shared memory: sm_90a alone), B's fragments two per ldmatrix.
+CASES += [(ODD, "f16_operands", "fp16", "w64-n256-stages3"),
+          ("examples/mlp_grad.mlir", "mlp_grad", "bf16", "w64-n256")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]
@@ -106,7 +110,8 @@ def gpu_flags(gemm):
     blocks of two warpgroups, double-buffered: dynamic shared memory with
     wgmma's alignment; "wgmma-n128" in blocks of 128 x 128), "tile128"
     (generated in blocks of 128 x 128), "w64" (in blocks of 128 x 128 of 4
-    warps of 64 x 64), any of them with "-stagesN" (N stages of panels in
+    warps of 64 x 64), "w64-n256" (128 x 256 of 8 warps of 64 x 64, for
+    sm_90a alone: over sm_80's shared memory), any of them with "-stagesN" (N stages of panels in
     flight), or "stagesN" alone."""
     if "stages" in gemm:
         base, _, stages = gemm.rpartition("stages")
@@ -114,6 +119,9 @@ def gpu_flags(gemm):
                                                            stages]
     if gemm == "w64":
         return ["--gpu-gemm", "codegen", "--gpu-tile", "128,128,64,64"]
+    if gemm == "w64-n256":
+        return ["--gpu-gemm", "codegen", "--gpu-tile", "128,256,64,64",
+                "--gpu-chips", "sm_90a"]
     if gemm == "wgmma":
         return ["--gpu-gemm", "codegen", "--gpu-wgmma"]
     if gemm == "wgmma2":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 #===- test/Device/run.sh - Everything the bundle measures, on the GPU -----===#
 # Usage: run.sh BUNDLE RESULTS [STAGE...]
-#   STAGE: check | gemm | train | train256 | probe   (default: all, in order)
+#   STAGE: check | gemm | gemm4096 | profile | train | train256 | probe
+#   (default: check gemm train train256 probe, in order)
 # On the GPU machine (no MLIR needed), after test/Device/bundle.py BUNDLE
 # here: runs each stage with a time limit (a hang fails that stage, not the
 # machine), writes its output to RESULTS/<stage>.txt and prints one line
@@ -9,7 +10,7 @@
 # calls, so that each fits a limited session on a lent GPU.
 set -uo pipefail
 if [ $# -lt 2 ]; then
-  echo "usage: run.sh BUNDLE RESULTS [check|gemm|train|train256|probe ...]" >&2
+  echo "usage: run.sh BUNDLE RESULTS [check|gemm|gemm4096|profile|train|train256|probe ...]" >&2
   exit 2
 fi
 bundle="$(cd "$1" && pwd)" || exit 2
@@ -20,8 +21,8 @@ stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(check gemm train train256 probe)
 for stage in "${stages[@]}"; do
   case "$stage" in
-  check | gemm | train | train256 | probe) ;;
-  *) echo "run.sh: unknown stage '$stage' (check, gemm, train, train256, probe)" >&2
+  check | gemm | gemm4096 | profile | train | train256 | probe) ;;
+  *) echo "run.sh: unknown stage '$stage' (check, gemm, gemm4096, profile, train, train256, probe)" >&2
      exit 2 ;;
   esac
 done
@@ -33,6 +34,11 @@ for stage in "${stages[@]}"; do
   case "$stage" in
   check) cmd=("$python" "$bundle/check.py" "$bundle"); limit=540 ;;
   gemm) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10); limit=540 ;;
+  # The issue's size alone, for a short session.
+  gemm4096) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10
+                 --sizes 4096); limit=240 ;;
+  # Nsight Compute's counters of the 4096^3 f16 kernels.
+  profile) cmd=("$python" "$bundle/gpu_gemm.py" profile "$bundle"); limit=300 ;;
   train) cmd=("$python" "$bundle/gpu_train.py" "$bundle"); limit=300 ;;
   train256) cmd=("$python" "$bundle/gpu_train.py" "$bundle" --batch 256); limit=420 ;;
   probe) cmd=(bash -c "'$python' '$bundle/probe_cublaslt.py' &&
