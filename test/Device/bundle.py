@@ -15,7 +15,7 @@ runtime library, for the CPU modules; and the training steps of the
 models at batch 256 (bench/models) for the CUDA backend, which only
 gpu_train.py --batch 256 runs. Fashion-MNIST is cut to its first
 16384 training and 2000 test images (the device tool carries 64 MiB).
-There, OUT/run.sh OUT RESULTS [check|gemm|gemm4096|profile|train|train256|probe ...] runs
+There, OUT/run.sh OUT RESULTS [check|check-gemm|gemm|gemm4096|profile|train|train256|probe ...] runs
 them all (or the stages named), each with a time limit, output in
 RESULTS/<stage>.txt.
 

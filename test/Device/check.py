@@ -25,7 +25,8 @@ kernels with dynamic shared memory.
 Prints one line per case and 'N passed, N failed'; --repeat N also times
 both backends.
 
-Usage: check.py BUNDLE [--repeat N] [--steps N]
+Usage: check.py BUNDLE [--repeat N] [--steps N] [--only REGEX]
+  (--only: the cases whose names REGEX finds, such as 'stages|w64')
 """
 import argparse
 import os
@@ -169,13 +170,14 @@ def sanitize(run, sanitizer):
     return " ".join(counts)
 
 
-def check_training(bundle, steps):
+def check_training(bundle, steps, only):
     passed = failed = 0
     sanitizer = find_sanitizer()
     if not sanitizer:
         print("note: no compute-sanitizer; memcheck and racecheck not run")
     with open(os.path.join(bundle, "train.txt")) as f:
-        cases = [line.split() for line in f if line.strip()]
+        cases = [line.split() for line in f
+                 if line.strip() and only.search(line.split()[0])]
     for case, entry, amp in cases:
         try:
             cpu, cpu_line = train_case(bundle, case, entry, "cpu", steps)
@@ -230,10 +232,14 @@ def main():
     parser.add_argument("bundle")
     parser.add_argument("--repeat", type=int, default=0)
     parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--only", type=re.compile, default=re.compile(""),
+                        help="run the cases whose names this regular "
+                        "expression finds (graph cases and training steps)")
     args = parser.parse_args()
     passed = failed = 0
     with open(os.path.join(args.bundle, "cases.txt")) as f:
-        cases = [line.split() for line in f if line.strip()]
+        cases = [line.split() for line in f
+                 if line.strip() and args.only.search(line.split()[0])]
     sanitizer = find_sanitizer()
     for case, entry, amp, nargs in cases:
         ref = os.path.join(args.bundle, "cases", case, "ref")
@@ -271,7 +277,7 @@ def main():
         print(("ok   " if ok else "FAIL ") + line)
         passed += ok
         failed += not ok
-    p, f = check_training(args.bundle, args.steps)
+    p, f = check_training(args.bundle, args.steps, args.only)
     passed += p
     failed += f
     print(f"{passed} passed, {failed} failed")
