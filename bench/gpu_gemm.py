@@ -9,7 +9,7 @@ reference. The generated configurations (PATHS below): blocks of 64 x 64
 of 64 x 64 (half the shared memory traffic per mma.sync) with 2, 3 or 4
 stages, their shared memory dynamic past 48 KiB; Hopper's wgmma.mma_async
 on sm_90a (mma.sync elsewhere) in blocks of one warpgroup (64 x 64) or two
-(128 x 128, 128 x 256).
+(128 x 128, 128 x 256), and as --gpu-wgmma chooses (two from 2048^3).
 
 Two steps, as the GPU machine has no MLIR:
   gpu_gemm.py build OUT [--sizes 1024,2048,4096,8192] [--build DIR]
@@ -66,9 +66,13 @@ PATHS = {
     "codegen-128x256-w64-s3": GENERATED + ["--gpu-tile", "128,256,64,64",
                                            "--gpu-stages", "3",
                                            "--gpu-chips", "sm_90a"],
-    # Hopper's wgmma (on sm_90a; mma.sync elsewhere): blocks of one
-    # warpgroup, 64 x 64.
+    # Hopper's wgmma (on sm_90a; mma.sync elsewhere) as --gpu-wgmma
+    # chooses: blocks of two warpgroups (128 x 128) for GEMMs with 256 such
+    # blocks or more (from 2048^3), else one (64 x 64).
     "codegen-wgmma": GENERATED + ["--gpu-wgmma"],
+    # Blocks of one warpgroup, 64 x 64, at every size.
+    "codegen-wgmma-64x64": GENERATED + ["--gpu-wgmma", "--gpu-tile",
+                                        "64,64,32,32"],
     # Two warpgroups of 64 x 128 (m64n128k16; B's panel in 64-column
     # blocks), 2 and 4 stages.
     "codegen-wgmma-128x128": GENERATED + ["--gpu-wgmma", "--gpu-tile",
@@ -101,15 +105,18 @@ GRAPH = """func.func @gemm(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>)
 """
 
 
-def block_tile(path):
-    """The rows and columns of C a block of `path` computes (the defaults
-    64 x 64), or None for cuBLASLt."""
+def block_tile(path, n):
+    """The rows and columns of C a block of `path` computes in an n^3 GEMM
+    (the defaults 64 x 64; with --gpu-wgmma 128 x 128 from 256 such
+    blocks), or None for cuBLASLt."""
     flags = PATHS[path]
     if path == "library":
         return None
     if "--gpu-tile" in flags:
         m, n = flags[flags.index("--gpu-tile") + 1].split(",")[:2]
         return int(m), int(n)
+    if "--gpu-wgmma" in flags and (-(-n // 128)) ** 2 >= 256:
+        return 128, 128
     return 64, 64
 
 
@@ -325,7 +332,7 @@ def run_bundle(args):
               "blocks of bm x bn, over its device time:\n")
         print("| n | type | path | block | GB | TB/s |\n|---|---|---|---|---|---|")
         for n, t, path, ms in traffic:
-            tile = block_tile(path)
+            tile = block_tile(path, n)
             if tile:
                 gb = l2_bytes(n, 2, tile) / 1e9
                 print(f"| {n} | {t} | {path} | {tile[0]} x {tile[1]} | "

@@ -92,6 +92,7 @@ const char *const kPipelines[] = {
     "mp-gpu-select-gemm{gemm=library}",
     "mp-gpu-conv-to-gemm",
     "mp-gpu-choose-tiles",
+    "mp-gpu-choose-tiles{large-tiles=128,128,16,128 large-min-blocks=4}",
     "mp-gpu-split-k",
     "mp-gpu-split-k{min-k=32}",
     "mp-gpu-generate-pads",

@@ -83,6 +83,8 @@ void mp_run::setGpuOptions(const CompileOptions &options,
   gpu.tileN = options.gpuTile[1];
   gpu.warpM = options.gpuTile[2];
   gpu.warpN = options.gpuTile[3];
+  if (options.gpuTileGiven)
+    gpu.wgmmaLargeMinBlocks = 0;
   gpu.kernelReport = options.kernelReport;
   gpu.kernelDot = options.kernelDot;
 }

@@ -72,7 +72,7 @@ struct CompileOptions {
   /// K (mp-gpu-split-k).
   bool gpuSplitK = mlir::mp::kDefaultSplitK;
   /// With cuda or gpu-emulation: GEMM K steps on wgmma on sm_90a, in
-  /// blocks of one warpgroup.
+  /// blocks of one warpgroup (two for large GEMMs unless gpuTileGiven).
   bool gpuWgmma = false;
   /// With cuda: the chips to compile for (empty: mp-lower-to-gpu's).
   std::vector<std::string> gpuChips;
@@ -83,6 +83,9 @@ struct CompileOptions {
       mlir::mp::GPUTileContractionsPassOptions().tileN,
       mlir::mp::GPUTileContractionsPassOptions().warpM,
       mlir::mp::GPUTileContractionsPassOptions().warpN};
+  /// Whether gpuTile was given: then every GEMM takes it (no larger blocks
+  /// for large GEMMs with wgmma).
+  bool gpuTileGiven = false;
   std::string emitSo;    ///< keep the shared object here
   std::string outputDir; ///< with compileOnly: the artifact's directory
   bool compileOnly = false;

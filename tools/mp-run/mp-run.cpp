@@ -220,9 +220,10 @@ static cl::opt<bool> gpuWgmma(
     "gpu-wgmma",
     cl::desc("With --backend cuda or gpu-emulation: compute the generated "
              "GEMMs' K steps with Hopper's wgmma.mma_async on sm_90a (H100, "
-             "H200; mma.sync on the other chips), in blocks of one or two "
-             "warpgroups "
-             "whose warps own 16 rows each (mp-lower-to-gpu's wgmma)"),
+             "H200; mma.sync on the other chips), in blocks of one "
+             "warpgroup (64 x 64), or of two (128 x 128) for GEMMs with 256 "
+             "such blocks or more unless --gpu-tile is given; warps own 16 "
+             "rows each (mp-lower-to-gpu's wgmma)"),
     cl::init(CompileOptions().gpuWgmma), cl::cat(category));
 
 static cl::list<std::string> gpuChips(
@@ -596,8 +597,10 @@ static CompileOptions getCompileOptions() {
   options.gpuSplitK = gpuSplitK;
   options.gpuWgmma = gpuWgmma;
   options.gpuChips.assign(gpuChips.begin(), gpuChips.end());
-  if (!gpuTile.empty())
+  if (!gpuTile.empty()) {
     std::copy(gpuTile.begin(), gpuTile.end(), options.gpuTile.begin());
+    options.gpuTileGiven = true;
+  }
   options.kernelReport = kernelReport;
   options.kernelDot = kernelDot;
   return options;

@@ -41,6 +41,14 @@ static int64_t chooseTile(int64_t extent, int64_t step, int64_t warp,
   return block;
 }
 
+/// The thread blocks of `c` in blocks of `tileM` x `tileN`.
+static int64_t getBlockCount(const MmaContraction &c, int64_t tileM,
+                             int64_t tileN) {
+  int64_t batch = c.batch ? c.ranges[*c.batch] : 1;
+  return batch * llvm::divideCeil(c.ranges[c.m], tileM) *
+         llvm::divideCeil(c.ranges[c.n], tileN);
+}
+
 namespace {
 struct GPUChooseTilesPass
     : public mp::impl::GPUChooseTilesPassBase<GPUChooseTilesPass> {
@@ -51,6 +59,24 @@ struct GPUChooseTilesPass
                                  "mp-gpu-choose-tiles", tileM, tileN, warpM,
                                  warpN)))
       return signalPassFailure();
+    if (!largeTiles.empty() && largeTiles.size() != 4) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-choose-tiles: large-tiles expects 4 numbers "
+             "M,N,WARP_M,WARP_N, got "
+          << largeTiles.size();
+      return signalPassFailure();
+    }
+    if (!largeTiles.empty() &&
+        failed(verifyTileOptions(
+            getOperation()->getLoc(), "mp-gpu-choose-tiles large-tiles",
+            largeTiles[0], largeTiles[1], largeTiles[2], largeTiles[3])))
+      return signalPassFailure();
+    if (largeMinBlocks < 1) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-choose-tiles: large-min-blocks=" << int64_t(largeMinBlocks)
+          << " is invalid: expected 1 or more";
+      return signalPassFailure();
+    }
     Builder b(&getContext());
     getOperation()->walk([&](linalg::LinalgOp op) {
       // Contractions given to cuBLASLt (mp-gpu-select-gemm) need no tiles.
@@ -60,6 +86,14 @@ struct GPUChooseTilesPass
       std::optional<MmaContraction> c = matchMmaContraction(op);
       if (!c)
         return;
+      if (!largeTiles.empty() &&
+          getBlockCount(*c, largeTiles[0], largeTiles[1]) >= largeMinBlocks) {
+        op->setAttr(MPDialect::GpuTileAttrHelper::getNameStr(),
+                    b.getDenseI64ArrayAttr(largeTiles));
+        ++numChosen;
+        ++numLarge;
+        return;
+      }
       // Small GEMMs get small tiles rather than a whole block, split in
       // two warps along each dimension where halves are still mma tiles.
       int64_t m = chooseTile(c->ranges[c->m], kMmaM, warpM, tileM);

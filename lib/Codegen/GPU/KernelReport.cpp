@@ -18,6 +18,7 @@
 #include "LibraryCalls.h"
 #include "MmaContraction.h"
 #include "Wgmma.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Utils/OutputFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -271,7 +272,7 @@ static void writeJson(llvm::raw_ostream &os,
   for (FunctionKernels &f : functions) {
     llvm::json::Array kernels;
     for (auto [i, k] : llvm::enumerate(f.kernels)) {
-      kernels.push_back(llvm::json::Object{
+      llvm::json::Object kernel{
           {"index", static_cast<int64_t>(i)},
           {"name", k.launch.getFunction().value_or("")},
           {"kind", k.getKind()},
@@ -282,7 +283,13 @@ static void writeJson(llvm::raw_ostream &os,
           {"shared_bytes", k.sharedBytes},
           {"bytes_read", k.traffic.bytesRead},
           {"bytes_written", k.traffic.bytesWritten},
-          {"activation_bytes", k.traffic.activationBytes}});
+          {"activation_bytes", k.traffic.activationBytes}};
+      // A GEMM's tiles: rows and columns of C per block and per warp.
+      if (DenseI64ArrayAttr tiles =
+              MPDialect::GpuTileAttrHelper(k.launch.getContext())
+                  .getAttr(k.launch))
+        kernel["tile"] = llvm::json::Array(tiles.asArrayRef());
+      kernels.push_back(std::move(kernel));
     }
     llvm::json::Array calls;
     for (auto [i, c] : llvm::enumerate(f.calls))

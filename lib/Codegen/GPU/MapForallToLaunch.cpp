@@ -7,6 +7,7 @@
 #include "mp/Codegen/GPU/Passes.h"
 
 #include "MmaContraction.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -136,6 +137,10 @@ struct GPUMapForallToLaunchPass
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, index(grid[0]), index(grid[1]), index(grid[2]),
         index((*blockDims)[0]), index((*blockDims)[1]), index((*blockDims)[2]));
+    // A GEMM's tiles (mp-gpu-tile-contractions), for the kernel report.
+    MPDialect::GpuTileAttrHelper tileHelper(rewriter.getContext());
+    if (DenseI64ArrayAttr tiles = tileHelper.getAttr(forall))
+      tileHelper.setAttr(launch, tiles);
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToEnd(&body);
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);

@@ -60,6 +60,26 @@ static PassOptions getTileOptions(const GpuPipelineOptions &options) {
   return tiles;
 }
 
+/// The block of two warpgroups of 64 x 128 that large GEMMs take with
+/// wgmma (wgmma-large-min-blocks): on an H200 (2026-11-27) 1.4x faster than
+/// one warpgroup's 64 x 64 from 2048^3 (256 blocks) to 8192^3, slower at
+/// 1024^3 (64 blocks).
+static constexpr int64_t kLargeWgmmaTile[] = {2 * kWgmmaM, 128, kMmaM, 128};
+
+/// mp-gpu-choose-tiles' options: `options`' tiles, and with wgmma in
+/// blocks smaller than kLargeWgmmaTile, that block for large GEMMs.
+static GPUChooseTilesPassOptions
+getChooseTilesOptions(const GpuPipelineOptions &options) {
+  auto tiles = getTileOptions<GPUChooseTilesPassOptions>(options);
+  if (options.wgmma && options.wgmmaLargeMinBlocks > 0 &&
+      options.tileM * options.tileN < kLargeWgmmaTile[0] * kLargeWgmmaTile[1]) {
+    tiles.largeTiles.assign(std::begin(kLargeWgmmaTile),
+                            std::end(kLargeWgmmaTile));
+    tiles.largeMinBlocks = options.wgmmaLargeMinBlocks;
+  }
+  return tiles;
+}
+
 /// The chips of `options`, or the default ones.
 static SmallVector<std::string> getChips(const GpuPipelineOptions &options) {
   if (!options.chips.empty())
@@ -98,6 +118,10 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
     return errorHandler("mp-lower-to-gpu: " + *problem);
   if (std::optional<std::string> problem = checkStages(options.stages))
     return errorHandler("mp-lower-to-gpu: " + *problem);
+  if (options.wgmmaLargeMinBlocks < 0)
+    return errorHandler("mp-lower-to-gpu: wgmma-large-min-blocks=" +
+                        Twine(options.wgmmaLargeMinBlocks) +
+                        " is invalid: expected 0 (off) or more");
   if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
@@ -126,8 +150,8 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
   pm.addNestedPass<func::FuncOp>(
       createFuseElementwisePass({/*recompute=*/true}));
-  pm.addNestedPass<func::FuncOp>(createGPUChooseTilesPass(
-      getTileOptions<GPUChooseTilesPassOptions>(options)));
+  pm.addNestedPass<func::FuncOp>(
+      createGPUChooseTilesPass(getChooseTilesOptions(options)));
   if (options.splitK)
     pm.addNestedPass<func::FuncOp>(createGPUSplitKPass());
   pm.addNestedPass<func::FuncOp>(createGPUGeneratePadsPass());

@@ -786,6 +786,9 @@ struct GPUTileContractionsPass
         tile(rewriter, op, blockSizes, LoopType::ForallOp, blockMapping);
     if (failed(blockTile))
       return failure();
+    // The blocks' loop keeps the tiles, for the kernel report.
+    MPDialect::GpuTileAttrHelper(ctx).setAttr(
+        blockTile->second, rewriter.getDenseI64ArrayAttr(tiles));
     auto kTile = tile(rewriter, blockTile->first, kSizes, LoopType::ForOp, {});
     if (failed(kTile))
       return failure();

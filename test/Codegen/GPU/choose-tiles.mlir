@@ -1,6 +1,21 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles | FileCheck %s --implicit-check-not=tensor.pad
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='tile-m=32 tile-n=16 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='large-tiles=128,128,16,128' | FileCheck %s --check-prefix=LARGE
+// RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='large-tiles=128,128,16,128 large-min-blocks=300' | FileCheck %s --check-prefix=FEWER
+// RUN: not mp-opt %s --mp-gpu-choose-tiles='large-tiles=128,128' 2>&1 | FileCheck %s --check-prefix=BAD-LARGE
+// RUN: not mp-opt %s --mp-gpu-choose-tiles='large-tiles=128,128,24,128' 2>&1 | FileCheck %s --check-prefix=BAD-LARGE-WARP
+// RUN: not mp-opt %s --mp-gpu-choose-tiles='large-tiles=128,128,16,128 large-min-blocks=0' 2>&1 | FileCheck %s --check-prefix=BAD-MIN
+// With the default options (wgmma's blocks of two warpgroups): mp-lower-to-gpu
+// gives them to a large GEMM with wgmma unless told otherwise.
+// RUN: mp-opt %s --split-input-file --mp-lower-to-gpu='wgmma=true' --mlir-print-ir-after=mp-gpu-choose-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: mp-opt %s --split-input-file --mp-lower-to-gpu='wgmma=true wgmma-large-min-blocks=0' --mlir-print-ir-after=mp-gpu-choose-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-OFF
+// RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true wgmma-large-min-blocks=-1' 2>&1 | FileCheck %s --check-prefix=BAD-PIPELINE
+
+// BAD-LARGE: error: mp-gpu-choose-tiles: large-tiles expects 4 numbers M,N,WARP_M,WARP_N, got 2
+// BAD-LARGE-WARP: error: mp-gpu-choose-tiles large-tiles: tile-m=128 tile-n=128 warp-m=24 warp-n=128 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
+// BAD-MIN: error: mp-gpu-choose-tiles: large-min-blocks=0 is invalid: expected 1 or more
+// BAD-PIPELINE: mp-lower-to-gpu: wgmma-large-min-blocks=-1 is invalid: expected 0 (off) or more
 
 // BAD: error: mp-gpu-choose-tiles: tile-m=64 tile-n=0 warp-m=32 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
 
@@ -59,4 +74,36 @@ func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<6
   %4 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>
   linalg.matmul ins(%m, %mb : memref<37x29xf16>, memref<29x61xf16>) outs(%mc : memref<37x61xf32>)
   return
+}
+
+// -----
+
+// large-tiles: a GEMM with at least large-min-blocks (256) blocks of them
+// takes them: 2048 x 2048 (256 blocks of 128 x 128), and a batch of 4 of
+// 1024 x 1024 (4 x 64); one 1024 x 1024 (64 blocks) and 2048 x 1920 (240)
+// keep the others. With large-min-blocks=300 none has enough.
+// LARGE-LABEL: func.func @large
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 128, 128, 16, 128>} {{.*}} -> tensor<2048x2048xf32>
+// LARGE: linalg.batch_matmul {mp.gpu_tile = array<i64: 128, 128, 16, 128>} {{.*}} -> tensor<4x1024x1024xf32>
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<1024x1024xf32>
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<2048x1920xf32>
+// FEWER-LABEL: func.func @large
+// FEWER-NOT: array<i64: 128, 128
+// PIPELINE-LABEL: func.func @large
+// PIPELINE: linalg.matmul {mp.gpu_tile = array<i64: 128, 128, 16, 128>} {{.*}} -> tensor<2048x2048xf32>
+// PIPELINE: linalg.batch_matmul {mp.gpu_tile = array<i64: 128, 128, 16, 128>} {{.*}} -> tensor<4x1024x1024xf32>
+// PIPELINE: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 16, 64>} {{.*}} -> tensor<1024x1024xf32>
+// PIPELINE: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 16, 64>} {{.*}} -> tensor<2048x1920xf32>
+// PIPELINE-OFF-LABEL: func.func @large
+// PIPELINE-OFF-NOT: array<i64: 128, 128
+func.func @large(%a: tensor<2048x64xf16>, %b: tensor<64x2048xf16>, %c: tensor<2048x2048xf32>,
+                 %ba: tensor<4x1024x64xf16>, %bb: tensor<4x64x1024xf16>, %bc: tensor<4x1024x1024xf32>,
+                 %sa: tensor<1024x64xf16>, %sb: tensor<64x1024xf16>, %sc: tensor<1024x1024xf32>,
+                 %na: tensor<2048x64xf16>, %nb: tensor<64x1920xf16>, %nc: tensor<2048x1920xf32>)
+    -> (tensor<2048x2048xf32>, tensor<4x1024x1024xf32>, tensor<1024x1024xf32>, tensor<2048x1920xf32>) {
+  %r = linalg.matmul ins(%a, %b : tensor<2048x64xf16>, tensor<64x2048xf16>) outs(%c : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  %br = linalg.batch_matmul ins(%ba, %bb : tensor<4x1024x64xf16>, tensor<4x64x1024xf16>) outs(%bc : tensor<4x1024x1024xf32>) -> tensor<4x1024x1024xf32>
+  %sr = linalg.matmul ins(%sa, %sb : tensor<1024x64xf16>, tensor<64x1024xf16>) outs(%sc : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %nr = linalg.matmul ins(%na, %nb : tensor<2048x64xf16>, tensor<64x1920xf16>) outs(%nc : tensor<2048x1920xf32>) -> tensor<2048x1920xf32>
+  return %r, %br, %sr, %nr : tensor<2048x2048xf32>, tensor<4x1024x1024xf32>, tensor<1024x1024xf32>, tensor<2048x1920xf32>
 }

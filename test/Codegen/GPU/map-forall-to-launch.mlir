@@ -2,7 +2,8 @@
 // RUN: mp-opt %S/Inputs/map-forall-to-launch-errors.mlir --mp-gpu-map-forall-to-launch --verify-diagnostics
 
 // Blocks of the tiled stage on the grid (x: 2 column tiles, y: 3 row tiles),
-// 2x2 warps as 64x2 threads; warp ids from the thread ids.
+// 2x2 warps as 64x2 threads; warp ids from the thread ids. The tiles the
+// blocks' loop carries (mp-gpu-tile-contractions) go on the launch.
 // CHECK-LABEL: func.func @tiles
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c3, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c2, %{{.*}} = %c1)
 // CHECK-DAG: gpu.block_id x
@@ -10,6 +11,8 @@
 // CHECK-DAG: gpu.thread_id x
 // CHECK-DAG: gpu.thread_id y
 // CHECK: memref.store
+// CHECK: gpu.terminator
+// CHECK-NEXT: } {mp.gpu_tile = array<i64: 32, 64, 16, 32>}
 // CHECK-NOT: scf.forall
 func.func @tiles(%out: memref<96x128xf32>) {
   %one = arith.constant 1.0 : f32
@@ -19,7 +22,7 @@ func.func @tiles(%out: memref<96x128xf32>) {
       %c = arith.addi %j, %wj : index
       memref.store %one, %out[%r, %c] : memref<96x128xf32>
     } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
-  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+  } {mapping = [#gpu.block<y>, #gpu.block<x>], mp.gpu_tile = array<i64: 32, 64, 16, 32>}
   return
 }
 

@@ -30,7 +30,7 @@
 // CHECK: } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
 // CHECK-DAG: memref.dealloc %[[A]] :
 // CHECK-DAG: memref.dealloc %[[B]] :
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>], mp.gpu_tile = array<i64: 64, 64, 32, 32>}
 // CHECK-NOT: linalg.matmul
 // By default (stages=2) the panels, copied unchanged 16 bytes at a
 // time over 3 K steps, are staged in two buffers each: the first step's
@@ -80,7 +80,7 @@ func.func @matmul(%a: memref<128x96xf16>, %b: memref<96x64xf16>, %c: memref<128x
 // CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (3, 64, 64) step (1, 64, 64)
 // CHECK: memref.alloc() : memref<1x64x32xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
-// CHECK: {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+// CHECK: {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]{{.*}}}
 func.func @batch(%a: memref<3x64x32xf16>, %b: memref<3x32x64xf16>, %c: memref<3x64x64xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<3x64x32xf16>, memref<3x32x64xf16>) outs(%c : memref<3x64x64xf32>)
   return
@@ -279,19 +279,19 @@ func.func @fused(%x: memref<64x64xf16>, %w: memref<64x64xf32>, %c: memref<64x64x
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
 // CHECK: %[[V:.*]] = vector.load %[[CT]][{{.*}}] {alignment = 16 : i64}
 // CHECK: vector.store %[[V]], %[[C]][{{.*}}] {alignment = 16 : i64}
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]{{.*}}}
 // CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[Z]] : memref<64x64xf32>)
 // CHECK-NOT: memref.copy %[[Z]], %[[D]]
 // CHECK: scf.forall
 // CHECK: vector.store %[[SPLAT]]
 // CHECK: vector.store %{{.*}}, %[[D]]
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]{{.*}}}
 // CHECK: memref.copy %[[Z]], %[[SUM]]
 // CHECK: linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : memref<64x64xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[E]] : memref<64x64xf32>)
 // CHECK: scf.forall
 // CHECK-NOT: vector.store %[[SPLAT]]
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]{{.*}}}
 func.func @folded_init(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>, %d: memref<64x64xf32>, %z: memref<64x64xf32>, %e: memref<64x64xf32>, %sum: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
@@ -331,7 +331,7 @@ func.func @folded_init(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<
 // CHECK: vector.load %[[IMG]][{{.*}}] {alignment = 2 : i64} : memref<2x16x18x18xf16>, vector<1xf16>
 // CHECK: vector.contract
 // CHECK: vector.store %{{.*}}, %[[C]]
-// CHECK: } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]{{.*}}}
 // CHECK-NOT: linalg.generic
 func.func @conv_gathers(%img: memref<2x16x18x18xf16>, %w: memref<64x16x3x3xf16>, %out: memref<2x64x8x8xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -523,7 +523,7 @@ func.func @epilogue_odd(%a: memref<37x29xf16>, %b: memref<29x61xf16>, %r: memref
 // CHECK: vector.store %[[ACC]], %[[C]]
 // CHECK: %[[H:.*]] = arith.truncf %[[ACC]] : vector<4xf32> to vector<4xf16>
 // CHECK: vector.store %[[H]], %[[OUT]]
-// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<y>, #gpu.block<x>]{{.*}}}
 // CHECK-NEXT: linalg.generic
 // CHECK-SAME: ins(%[[C]]
 // CHECK-NEXT: ^bb0

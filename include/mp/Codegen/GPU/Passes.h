@@ -116,6 +116,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "warp-n are then 16 and tile-n; tile-m must be 64 or "
                      "128, tile-n 16, 32, 64, 128 or 256)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> wgmmaLargeMinBlocks{
+      *this, "wgmma-large-min-blocks",
+      llvm::cl::desc("With wgmma and blocks smaller than 128 x 128: GEMMs "
+                     "with at least this many blocks of 128 x 128 take them, "
+                     "two warpgroups of 64 x 128 (mp-gpu-choose-tiles' "
+                     "large-tiles); 0 keeps tile-m x tile-n for all"),
+      llvm::cl::init(GPUChooseTilesPassOptions().largeMinBlocks)};
   PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Write mp-gpu-kernel-report's JSON (kernels, bytes "

@@ -30,7 +30,13 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
     64-column block. A small tile is split into warps of half its rows (and
     columns) where the halves are still mma tiles (16 rows, 8 columns):
     more warps per block, and fewer accumulators per lane (a 28x28 batch of
-    attention scores is 4 warps of 16x16, not one of 32x32). Sizes the tiles do not divide (1x1, 37x61x29) need
+    attention scores is 4 warps of 16x16, not one of 32x32). With
+    `large-tiles` (M,N,WARP_M,WARP_N), a contraction that has at least
+    `large-min-blocks` blocks of them (batch x ceil(M / their M) x ceil(N /
+    their N)) takes them: `mp-lower-to-gpu` gives wgmma's blocks of two
+    warpgroups (128,128,16,128) to the GEMMs with 256 such blocks or more
+    (on an H200, 1.4x faster than one warpgroup's 64 x 64 at 2048 to 8192,
+    slower at 1024: 64 blocks). Sizes the tiles do not divide (1x1, 37x61x29) need
     nothing more: the tiled stage copies the operands' tiles into its
     buffers with zeros past their edges and writes only the part of C
     inside C. Part of `mp-lower-to-gpu`, before bufferization.
@@ -55,9 +61,17 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
            "Rows of C per warp (mp-gpu-tile-contractions' warp-m)">,
     Option<"warpN", "warp-n", "int64_t", /*default=*/"32",
            "Columns of C per warp (mp-gpu-tile-contractions' warp-n)">,
+    ListOption<"largeTiles", "large-tiles", "int64_t",
+               "Tiles (M,N,WARP_M,WARP_N) for contractions that have at "
+               "least large-min-blocks blocks of them; none if empty">,
+    Option<"largeMinBlocks", "large-min-blocks", "int64_t",
+           /*default=*/"256",
+           "Blocks of large-tiles (batch included) from which a "
+           "contraction takes them">,
   ];
   let statistics = [
     Statistic<"numChosen", "chosen", "Contractions given tiles">,
+    Statistic<"numLarge", "large", "Contractions given large-tiles">,
   ];
 }
 
