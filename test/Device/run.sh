@@ -35,10 +35,12 @@ for stage in "${stages[@]}"; do
   case "$stage" in
   check) cmd=("$python" "$bundle/check.py" "$bundle"); limit=540 ;;
   # The cases of the generated GEMMs' newest structure (stages, 64 x 64
-  # warps, wgmma in flight, the barrier-less trips under the sanitizers)
-  # and one training step, for a short session.
+  # warps, wgmma in flight, the barrier-less trips under the sanitizers,
+  # B fragments paired from K x N and N x K panels) and one training step,
+  # for a short session.
   check-gemm) cmd=("$python" "$bundle/check.py" "$bundle" --only
-                   'stages|w64|f16_operands|split_k|^mlp-fp16$'); limit=300 ;;
+                   'stages|w64|f16_operands|split_k|^transposed_relu-fp16$|^linear-bf16$|^mlp-fp16$')
+              limit=300 ;;
   gemm) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10); limit=540 ;;
   # The issue's size alone, for a short session.
   gemm4096) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10
