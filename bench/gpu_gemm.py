@@ -444,7 +444,7 @@ def main():
     p = sub.add_parser("profile")
     p.add_argument("bundle")
     p.add_argument("--paths", default="codegen,codegen-128x128-w64-s3,"
-                   "codegen-wgmma-128x128-s4,library",
+                   "codegen-128x256-w64-s3,codegen-wgmma,library",
                    type=lambda s: s.split(","))
     p.add_argument("--size", type=int, default=4096)
     p.add_argument("--type", choices=TYPES, default="f16")
