@@ -8,8 +8,8 @@
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='large-tiles=128,128,16,128 large-min-blocks=0' 2>&1 | FileCheck %s --check-prefix=BAD-MIN
 // With the default options (wgmma's blocks of two warpgroups): mp-lower-to-gpu
 // gives them to a large GEMM with wgmma unless told otherwise.
-// RUN: mp-opt %s --split-input-file --mp-lower-to-gpu='wgmma=true' --mlir-print-ir-after=mp-gpu-choose-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
-// RUN: mp-opt %s --split-input-file --mp-lower-to-gpu='wgmma=true wgmma-large-min-blocks=0' --mlir-print-ir-after=mp-gpu-choose-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-OFF
+// RUN: mp-opt %s --split-input-file --mp-lower-to-gpu='wgmma=true format=isa' --mlir-print-ir-after=mp-gpu-choose-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE
+// RUN: mp-opt %s --split-input-file --mp-lower-to-gpu='wgmma=true wgmma-large-min-blocks=0 format=isa' --mlir-print-ir-after=mp-gpu-choose-tiles -o /dev/null 2>&1 | FileCheck %s --check-prefix=PIPELINE-OFF
 // RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true wgmma-large-min-blocks=-1' 2>&1 | FileCheck %s --check-prefix=BAD-PIPELINE
 
 // BAD-LARGE: error: mp-gpu-choose-tiles: large-tiles expects 4 numbers M,N,WARP_M,WARP_N, got 2
