@@ -59,18 +59,19 @@ struct GPUChooseTilesPass
                                  "mp-gpu-choose-tiles", tileM, tileN, warpM,
                                  warpN)))
       return signalPassFailure();
-    if (!largeTiles.empty() && largeTiles.size() != 4) {
-      emitError(getOperation()->getLoc())
-          << "mp-gpu-choose-tiles: large-tiles expects 4 numbers "
-             "M,N,WARP_M,WARP_N, got "
-          << largeTiles.size();
-      return signalPassFailure();
+    if (!largeTiles.empty()) {
+      if (largeTiles.size() != 4) {
+        emitError(getOperation()->getLoc())
+            << "mp-gpu-choose-tiles: large-tiles expects 4 numbers "
+               "M,N,WARP_M,WARP_N, got "
+            << largeTiles.size();
+        return signalPassFailure();
+      }
+      if (failed(verifyTileOptions(
+              getOperation()->getLoc(), "mp-gpu-choose-tiles large-tiles",
+              largeTiles[0], largeTiles[1], largeTiles[2], largeTiles[3])))
+        return signalPassFailure();
     }
-    if (!largeTiles.empty() &&
-        failed(verifyTileOptions(
-            getOperation()->getLoc(), "mp-gpu-choose-tiles large-tiles",
-            largeTiles[0], largeTiles[1], largeTiles[2], largeTiles[3])))
-      return signalPassFailure();
     if (largeMinBlocks < 1) {
       emitError(getOperation()->getLoc())
           << "mp-gpu-choose-tiles: large-min-blocks=" << int64_t(largeMinBlocks)
@@ -86,26 +87,25 @@ struct GPUChooseTilesPass
       std::optional<MmaContraction> c = matchMmaContraction(op);
       if (!c)
         return;
+      SmallVector<int64_t> tiles;
       if (!largeTiles.empty() &&
           getBlockCount(*c, largeTiles[0], largeTiles[1]) >= largeMinBlocks) {
-        op->setAttr(MPDialect::GpuTileAttrHelper::getNameStr(),
-                    b.getDenseI64ArrayAttr(largeTiles));
-        ++numChosen;
+        tiles.assign(largeTiles.begin(), largeTiles.end());
         ++numLarge;
-        return;
+      } else {
+        // Small GEMMs get small tiles rather than a whole block, split in
+        // two warps along each dimension where halves are still mma tiles.
+        int64_t m = chooseTile(c->ranges[c->m], kMmaM, warpM, tileM);
+        int64_t n = chooseTile(c->ranges[c->n], kMmaN, warpN, tileN);
+        auto warpTile = [](int64_t tile, int64_t step, int64_t block,
+                           int64_t warp) {
+          return tile < block ? std::min(warp, std::max(step, tile / 2)) : warp;
+        };
+        tiles = {m, n, warpTile(m, kMmaM, tileM, warpM),
+                 warpTile(n, kMmaN, tileN, warpN)};
       }
-      // Small GEMMs get small tiles rather than a whole block, split in
-      // two warps along each dimension where halves are still mma tiles.
-      int64_t m = chooseTile(c->ranges[c->m], kMmaM, warpM, tileM);
-      int64_t n = chooseTile(c->ranges[c->n], kMmaN, warpN, tileN);
-      auto warpTile = [](int64_t tile, int64_t step, int64_t block,
-                         int64_t warp) {
-        return tile < block ? std::min(warp, std::max(step, tile / 2)) : warp;
-      };
-      op->setAttr(
-          MPDialect::GpuTileAttrHelper::getNameStr(),
-          b.getDenseI64ArrayAttr({m, n, warpTile(m, kMmaM, tileM, warpM),
-                                  warpTile(n, kMmaN, tileN, warpN)}));
+      op->setAttr(MPDialect::GpuTileAttrHelper::getNameStr(),
+                  b.getDenseI64ArrayAttr(tiles));
       ++numChosen;
     });
   }
