@@ -88,6 +88,10 @@ CASES += [(ODD, e, amp, kind) for e in ("f16_operands", "split_k_64")
 # Blocks of 128 x 256 of 8 warps of 64 x 64 on mma.sync (200 KiB of shared
 # memory with 3 stages: sm_90a alone), B's fragments two per ldmatrix.
 CASES += [(ODD, "f16_operands", "fp16", "w64-n256-stages3")]
+# Reductions over a block's threads (one or a few outputs of many terms) and
+# over warps (one per row of 4099 rows of 300).
+CASES += [("test/Integration/GPU/Inputs/reductions.mlir", e, "fp16", "codegen")
+          for e in ("full", "rows_cols", "many_rows")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]

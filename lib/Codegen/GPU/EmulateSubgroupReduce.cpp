@@ -8,7 +8,9 @@
 
 #include "MmaContraction.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,10 +28,10 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// The buffer whose element `lane` each lane of a warp-wide `reduce` reads,
-/// if its value is a load of `buffer[lane]` in an scf.forall of one warp's
-/// lanes (lane from 0 in steps of 1).
-static Value getLaneBuffer(gpu::SubgroupReduceOp reduce) {
+/// The load of `buffer[thread]` that gives each thread's value to a
+/// warp-wide `reduce` in an scf.forall over the threads of whole warps (from
+/// 0 in steps of 1, a multiple of 32 of them), if it is one.
+static memref::LoadOp getThreadLoad(gpu::SubgroupReduceOp reduce) {
   auto load = reduce.getValue().getDefiningOp<memref::LoadOp>();
   if (!load || load.getIndices().size() != 1 || reduce.getClusterSize())
     return nullptr;
@@ -37,10 +39,13 @@ static Value getLaneBuffer(gpu::SubgroupReduceOp reduce) {
   if (!forall || forall.getRank() != 1 ||
       load.getIndices()[0] != forall.getInductionVar(0) ||
       getConstantIntValue(forall.getMixedLowerBound()[0]) != 0 ||
-      getConstantIntValue(forall.getMixedStep()[0]) != 1 ||
-      getConstantIntValue(forall.getMixedUpperBound()[0]) != kWarpSize)
+      getConstantIntValue(forall.getMixedStep()[0]) != 1)
     return nullptr;
-  return load.getMemRef();
+  std::optional<int64_t> threads =
+      getConstantIntValue(forall.getMixedUpperBound()[0]);
+  if (!threads || *threads <= 0 || *threads % kWarpSize != 0)
+    return nullptr;
+  return load;
 }
 
 namespace {
@@ -53,23 +58,37 @@ struct GPUEmulateSubgroupReducePass
         [&](gpu::SubgroupReduceOp op) { reduces.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (gpu::SubgroupReduceOp reduce : reduces) {
-      Value buffer = getLaneBuffer(reduce);
-      if (!buffer) {
+      memref::LoadOp load = getThreadLoad(reduce);
+      if (!load) {
         reduce.emitError("mp-gpu-emulate-subgroup-reduce: expected the value "
-                         "of lane l to be element l of a buffer, in an "
-                         "scf.forall over the 32 lanes of a warp");
+                         "of thread t to be element t of a buffer, in an "
+                         "scf.forall over the threads of whole warps");
         return signalPassFailure();
       }
       // Every lane computes what the shuffles give (upstream's lowering:
       // XOR offsets 1, 2, ..., 16, each lane combining its value with its
-      // partner's), in the same order: adjacent pairs first.
+      // partner's) from the elements of its warp's threads, in the same
+      // order: adjacent pairs first.
       Location loc = reduce.getLoc();
       rewriter.setInsertionPoint(reduce);
+      Value thread = load.getIndices()[0];
+      bool oneWarp =
+          getConstantIntValue(reduce->getParentOfType<scf::ForallOp>()
+                                  .getMixedUpperBound()[0]) == kWarpSize;
       SmallVector<Value> values;
-      for (int64_t lane = 0; lane < kWarpSize; ++lane)
+      for (int64_t lane = 0; lane < kWarpSize; ++lane) {
+        AffineExpr index = rewriter.getAffineConstantExpr(lane);
+        if (!oneWarp)
+          index = index +
+                  rewriter.getAffineDimExpr(0).floorDiv(kWarpSize) * kWarpSize;
         values.push_back(memref::LoadOp::create(
-            rewriter, loc, buffer,
-            ValueRange{arith::ConstantIndexOp::create(rewriter, loc, lane)}));
+            rewriter, loc, load.getMemRef(),
+            getValueOrCreateConstantIndexOp(
+                rewriter, loc,
+                affine::makeComposedFoldedAffineApply(
+                    rewriter, loc, AffineMap::get(1, 0, index),
+                    {OpFoldResult(thread)}))));
+      }
       vector::CombiningKind kind = gpu::convertReductionKind(reduce.getOp());
       while (values.size() > 1) {
         SmallVector<Value> next;

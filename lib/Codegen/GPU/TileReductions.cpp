@@ -59,6 +59,10 @@ struct Reduction {
   SmallVector<unsigned> parallelDims, reductionDims;
   int64_t outputs = 1, extent = 1;
 };
+
+/// How a reduction is distributed: one block per output element, or one
+/// warp per output element and several per block.
+enum class Strategy { Blocks, Warps };
 } // namespace
 
 /// The gpu.subgroup_reduce operation that merges partials of `combiner`, if
@@ -156,11 +160,13 @@ static SmallVector<AffineExpr> getLoopExprs(const Reduction &r,
   return exprs;
 }
 
-/// `expr` (of the output element and the term) at `output` and `term`.
+/// `expr` (of the output element and the term) at `output` and `term` (term 0
+/// if it is null).
 static Value applyAt(OpBuilder &b, Location loc, AffineExpr expr, Value output,
                      Value term) {
+  OpFoldResult termOrZero = term ? OpFoldResult(term) : b.getIndexAttr(0);
   return affine::makeComposedAffineApply(b, loc, AffineMap::get(2, 0, expr),
-                                         {OpFoldResult(output), term})
+                                         {OpFoldResult(output), termOrZero})
       .getResult();
 }
 
@@ -206,113 +212,237 @@ static void buildThreads(OpBuilder &b, Location loc, int64_t count,
   buildBody(forall.getInductionVar(0));
 }
 
-/// Replaces `r.op` by its tiled form with `threads` threads per block. Each
-/// total is folded into `start` if it is set (the value of the fill that set
-/// the output before it), else into the output's element.
-static void tileReduction(RewriterBase &rewriter, const Reduction &r,
-                          int64_t threads, Value start) {
+/// Folds the terms `first`, `first + step`, ... of output element `output` of
+/// `r` into the neutral element: a thread's partial.
+static Value buildPartial(OpBuilder &b, Location loc, const Reduction &r,
+                          ArrayRef<AffineExpr> loops, Value output, Value first,
+                          int64_t step) {
   linalg::LinalgOp op = r.op;
-  Location loc = op.getLoc();
+  Value neutral = arith::ConstantOp::create(b, loc, r.neutral);
+  Value stepValue = arith::ConstantIndexOp::create(b, loc, step);
+  Value extent = arith::ConstantIndexOp::create(b, loc, r.extent);
+  auto loop = scf::ForOp::create(b, loc, first, extent, stepValue, neutral);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value term = loop.getInductionVar();
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    Value value = input->get();
+    if (isa<MemRefType>(value.getType()))
+      value = memref::LoadOp::create(
+          b, loc, value, getIndices(b, loc, r, *input, loops, output, term));
+    mapping.map(op.getMatchingBlockArgument(input), value);
+  }
+  mapping.map(r.acc, loop.getRegionIterArg(0));
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      mapping.map(index.getResult(),
+                  applyAt(b, loc, loops[index.getDim()], output, term));
+      continue;
+    }
+    b.clone(inner, mapping);
+  }
+  scf::YieldOp::create(b, loc,
+                       mapping.lookup(body->getTerminator()->getOperand(0)));
+  return loop.getResult(0);
+}
+
+/// Folds `total` into output element `output` of `r`: into `start` if it is
+/// set (the value of the fill that set the output before), else into the
+/// element.
+static void storeTotal(OpBuilder &b, Location loc, const Reduction &r,
+                       ArrayRef<AffineExpr> loops, Value output, Value total,
+                       Value start) {
+  OpOperand *init = linalg::LinalgOp(r.op).getDpsInitOperand(0);
+  SmallVector<Value> indices =
+      getIndices(b, loc, r, *init, loops, output, /*term=*/Value());
+  Value old =
+      start ? start : memref::LoadOp::create(b, loc, init->get(), indices);
+  memref::StoreOp::create(b, loc, combine(b, r, total, old), init->get(),
+                          indices);
+}
+
+/// An scf.forall over `count` thread blocks (#gpu.block<x>) with a workgroup
+/// buffer of `partials` elements of `r`'s type, which `buildBody` fills from
+/// the block index and the buffer.
+static void buildBlocks(RewriterBase &rewriter, const Reduction &r,
+                        int64_t count, int64_t partials,
+                        function_ref<void(Value, Value)> buildBody) {
+  Location loc = r.op->getLoc();
   MLIRContext *ctx = rewriter.getContext();
-  Type elementType = r.neutral.getType();
-  rewriter.setInsertionPoint(op);
+  rewriter.setInsertionPoint(static_cast<Operation *>(r.op));
   auto blocks = scf::ForallOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(r.outputs)},
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(count)},
       ValueRange(),
       rewriter.getArrayAttr(
           {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
-  Value output = blocks.getInductionVar(0);
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value partials = memref::AllocOp::create(
+  Value buffer = memref::AllocOp::create(
       rewriter, loc,
-      MemRefType::get({threads}, elementType, MemRefLayoutAttrInterface(),
-                      workgroup));
-  Block *body = op.getBlock();
+      MemRefType::get({partials}, r.neutral.getType(),
+                      MemRefLayoutAttrInterface(), workgroup));
+  buildBody(blocks.getInductionVar(0), buffer);
+  memref::DeallocOp::create(rewriter, loc, buffer);
+}
+
+/// Replaces `r.op` by its tiled form with one block of `threads` threads per
+/// output element. Each total is folded into `start` if it is set, else into
+/// the output's element (storeTotal).
+static void tileReductionOverBlocks(RewriterBase &rewriter, const Reduction &r,
+                                    int64_t threads, Value start) {
+  Location loc = r.op->getLoc();
+  SmallVector<AffineExpr> loops = getLoopExprs(r, rewriter.getContext());
+  buildBlocks(
+      rewriter, r, r.outputs, threads, [&](Value output, Value partials) {
+        // Thread t folds the terms t, t + threads, ... into the neutral
+        // element.
+        buildThreads(rewriter, loc, threads, [&](Value thread) {
+          memref::StoreOp::create(
+              rewriter, loc,
+              buildPartial(rewriter, loc, r, loops, output, thread, threads),
+              partials, thread);
+        });
+
+        // A tree over the partials: element t takes element t + half while more
+        // than a warp's worth (or, without a warp operation, two) are left.
+        int64_t last = r.warpOp ? kWarpSize : 2;
+        for (int64_t half = threads / 2; half >= last; half /= 2)
+          buildThreads(rewriter, loc, half, [&](Value thread) {
+            Value other = affine::makeComposedAffineApply(
+                rewriter, loc, rewriter.getAffineDimExpr(0) + half,
+                {OpFoldResult(thread)});
+            Value mine =
+                memref::LoadOp::create(rewriter, loc, partials, thread);
+            Value theirs =
+                memref::LoadOp::create(rewriter, loc, partials, other);
+            memref::StoreOp::create(rewriter, loc,
+                                    combine(rewriter, r, theirs, mine),
+                                    partials, thread);
+          });
+
+        // One warp reduces the last 32 (gpu.subgroup_reduce: shuffles), or
+        // thread 0 combines the last two (a forall of one thread would be
+        // inlined into all of them); then thread 0 folds the total into the
+        // output.
+        buildThreads(rewriter, loc, last, [&](Value thread) {
+          Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+          Value total;
+          if (r.warpOp)
+            total = gpu::SubgroupReduceOp::create(
+                rewriter, loc,
+                memref::LoadOp::create(rewriter, loc, partials, thread),
+                *r.warpOp, /*uniform=*/true);
+          Value first = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, thread, zero);
+          auto ifFirst = scf::IfOp::create(rewriter, loc, first);
+          rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+          if (!r.warpOp) {
+            Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+            Value mine = memref::LoadOp::create(rewriter, loc, partials, zero);
+            Value theirs = memref::LoadOp::create(rewriter, loc, partials, one);
+            total = combine(rewriter, r, theirs, mine);
+          }
+          storeTotal(rewriter, loc, r, loops, output, total, start);
+        });
+      });
+  rewriter.eraseOp(static_cast<Operation *>(r.op));
+}
+
+/// Replaces `r.op`, whose combiner has a warp operation, by its tiled form
+/// with one warp per output element, `warps` warps per block: lane l folds
+/// the terms l, l + 32, ... (consecutive in memory for rows), the warp's
+/// gpu.subgroup_reduce combines the lanes' partials and lane 0 folds the
+/// total into the output as storeTotal does.
+static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
+                                   int64_t warps, Value start) {
+  Location loc = r.op->getLoc();
+  MLIRContext *ctx = rewriter.getContext();
   SmallVector<AffineExpr> loops = getLoopExprs(r, ctx);
+  AffineExpr block = getAffineDimExpr(0, ctx);
+  AffineExpr thread = getAffineDimExpr(1, ctx);
+  AffineExpr outputExpr = block * warps + thread.floorDiv(kWarpSize);
+  int64_t threads = warps * kWarpSize;
+  buildBlocks(
+      rewriter, r, llvm::divideCeil(r.outputs, warps), threads,
+      [&](Value blockIndex, Value partials) {
+        auto outputOf = [&](Value t) {
+          return affine::makeComposedAffineApply(
+                     rewriter, loc, AffineMap::get(2, 0, outputExpr),
+                     {OpFoldResult(blockIndex), t})
+              .getResult();
+        };
+        auto laneOf = [&](Value t) {
+          return affine::makeComposedAffineApply(
+                     rewriter, loc, getAffineDimExpr(0, ctx) % kWarpSize,
+                     {OpFoldResult(t)})
+              .getResult();
+        };
+        bool ragged = r.outputs % warps != 0;
+        buildThreads(rewriter, loc, threads, [&](Value t) {
+          // The warps past the last output element fold the last row again
+          // (their totals are not stored): no lane's loads leave the input.
+          Value output =
+              ragged ? affine::makeComposedAffineMin(
+                           rewriter, loc,
+                           AffineMap::get(2, 0,
+                                          {outputExpr, getAffineConstantExpr(
+                                                           r.outputs - 1, ctx)},
+                                          ctx),
+                           {OpFoldResult(blockIndex), t})
+                           .getResult()
+                     : outputOf(t);
+          memref::StoreOp::create(rewriter, loc,
+                                  buildPartial(rewriter, loc, r, loops, output,
+                                               laneOf(t), kWarpSize),
+                                  partials, t);
+        });
+        buildThreads(rewriter, loc, threads, [&](Value t) {
+          Value total = gpu::SubgroupReduceOp::create(
+              rewriter, loc, memref::LoadOp::create(rewriter, loc, partials, t),
+              *r.warpOp, /*uniform=*/true);
+          Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+          Value output = outputOf(t);
+          Value store = arith::CmpIOp::create(
+              rewriter, loc, arith::CmpIPredicate::eq, laneOf(t), zero);
+          if (ragged)
+            store = arith::AndIOp::create(
+                rewriter, loc, store,
+                arith::CmpIOp::create(
+                    rewriter, loc, arith::CmpIPredicate::ult, output,
+                    arith::ConstantIndexOp::create(rewriter, loc, r.outputs)));
+          auto ifStore = scf::IfOp::create(rewriter, loc, store);
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPoint(ifStore.thenBlock()->getTerminator());
+          storeTotal(rewriter, loc, r, loops, output, total, start);
+        });
+      });
+  rewriter.eraseOp(static_cast<Operation *>(r.op));
+}
 
-  // Thread t folds the terms t, t + threads, ... into the neutral element.
-  buildThreads(rewriter, loc, threads, [&](Value thread) {
-    Value neutral = arith::ConstantOp::create(rewriter, loc, r.neutral);
-    Value step = arith::ConstantIndexOp::create(rewriter, loc, threads);
-    Value extent = arith::ConstantIndexOp::create(rewriter, loc, r.extent);
-    auto loop =
-        scf::ForOp::create(rewriter, loc, thread, extent, step, neutral);
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(loop.getBody());
-    Value term = loop.getInductionVar();
-    IRMapping mapping;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      Value value = input->get();
-      if (isa<MemRefType>(value.getType()))
-        value = memref::LoadOp::create(
-            rewriter, loc, value,
-            getIndices(rewriter, loc, r, *input, loops, output, term));
-      mapping.map(op.getMatchingBlockArgument(input), value);
-    }
-    mapping.map(r.acc, loop.getRegionIterArg(0));
-    for (Operation &inner : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-        mapping.map(
-            index.getResult(),
-            applyAt(rewriter, loc, loops[index.getDim()], output, term));
-        continue;
-      }
-      rewriter.clone(inner, mapping);
-    }
-    Value folded = mapping.lookup(body->getTerminator()->getOperand(0));
-    scf::YieldOp::create(rewriter, loc, folded);
-    rewriter.setInsertionPointAfter(loop);
-    memref::StoreOp::create(rewriter, loc, loop.getResult(0), partials, thread);
-  });
-
-  // A tree over the partials: element t takes element t + half while more
-  // than a warp's worth (or, without a warp operation, two) are left.
-  int64_t last = r.warpOp ? kWarpSize : 2;
-  for (int64_t half = threads / 2; half >= last; half /= 2)
-    buildThreads(rewriter, loc, half, [&](Value thread) {
-      Value other = affine::makeComposedAffineApply(
-          rewriter, loc, rewriter.getAffineDimExpr(0) + half,
-          {OpFoldResult(thread)});
-      Value mine = memref::LoadOp::create(rewriter, loc, partials, thread);
-      Value theirs = memref::LoadOp::create(rewriter, loc, partials, other);
-      memref::StoreOp::create(rewriter, loc, combine(rewriter, r, theirs, mine),
-                              partials, thread);
-    });
-
-  // One warp reduces the last 32 (gpu.subgroup_reduce: shuffles), or thread
-  // 0 combines the last two (a forall of one thread would be inlined into
-  // all of them); then thread 0 folds the total into the output.
-  buildThreads(rewriter, loc, last, [&](Value thread) {
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value total;
-    if (r.warpOp)
-      total = gpu::SubgroupReduceOp::create(
-          rewriter, loc,
-          memref::LoadOp::create(rewriter, loc, partials, thread), *r.warpOp,
-          /*uniform=*/true);
-    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                        thread, zero);
-    auto ifFirst = scf::IfOp::create(rewriter, loc, first);
-    rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-    if (!r.warpOp) {
-      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-      Value mine = memref::LoadOp::create(rewriter, loc, partials, zero);
-      Value theirs = memref::LoadOp::create(rewriter, loc, partials, one);
-      total = combine(rewriter, r, theirs, mine);
-    }
-    OpOperand *init = op.getDpsInitOperand(0);
-    SmallVector<Value> indices =
-        getIndices(rewriter, loc, r, *init, loops, output, zero);
-    Value old =
-        start ? start
-              : memref::LoadOp::create(rewriter, loc, init->get(), indices);
-    memref::StoreOp::create(rewriter, loc, combine(rewriter, r, total, old),
-                            init->get(), indices);
-  });
-  memref::DeallocOp::create(rewriter, loc, partials);
-  rewriter.eraseOp(op);
+/// Whether the terms of each output element of `r` lie consecutively in
+/// memory: every buffer it reads whose element depends on the term is
+/// indexed last by the innermost reduction loop (a row's sum or maximum),
+/// and there is one.
+static bool hasContiguousTerms(const Reduction &r) {
+  bool any = false;
+  linalg::LinalgOp op = r.op;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (llvm::none_of(r.reductionDims,
+                      [&](unsigned d) { return map.isFunctionOfDim(d); }))
+      continue;
+    auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!last || last.getPosition() != r.reductionDims.back())
+      return false;
+    any = true;
+  }
+  return any;
 }
 
 /// Replaces `op`, a flag reduction (isFlagReduction) with loops, by an
@@ -353,7 +483,14 @@ struct GPUTileReductionsPass
           << " is invalid: expected a power of two from 32 to 1024";
       return signalPassFailure();
     }
-    SmallVector<Reduction, 4> reductions;
+    if (warpMinExtent < 0) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-tile-reductions: warp-min-extent="
+          << static_cast<int64_t>(warpMinExtent)
+          << " is invalid: expected 0 (no warp reductions) or more";
+      return signalPassFailure();
+    }
+    SmallVector<std::pair<Reduction, Strategy>, 4> reductions;
     SmallVector<linalg::GenericOp> flags;
     getOperation()->walk([&](linalg::LinalgOp op) {
       if (op->getParentOfType<scf::ForallOp>())
@@ -365,19 +502,20 @@ struct GPUTileReductionsPass
       }
       // A full reduction has no parallel loop to run on the GPU otherwise.
       std::optional<Reduction> r = matchReductionOp(op);
-      if (r && (r->parallelDims.empty() ||
-                (r->extent >= minExtent && r->outputs <= maxOutputs)))
-        reductions.push_back(std::move(*r));
+      if (!r)
+        return;
+      if (r->parallelDims.empty() ||
+          (r->extent >= minExtent && r->outputs <= maxOutputs))
+        reductions.emplace_back(std::move(*r), Strategy::Blocks);
+      else if (r->warpOp && warpMinExtent > 0 && r->extent >= warpMinExtent &&
+               hasContiguousTerms(*r))
+        reductions.emplace_back(std::move(*r), Strategy::Warps);
     });
     IRRewriter rewriter(&getContext());
     for (linalg::GenericOp flag : flags)
       parallelizeFlagReduction(rewriter, flag);
     numFlags += flags.size();
-    for (const Reduction &r : reductions) {
-      // No more threads than terms (rounded up to a power of two), at least
-      // a warp.
-      int64_t used =
-          std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), kWarpSize, threads);
+    for (const auto &[r, strategy] : reductions) {
       // A fill of the output just before (a bias gradient's zeros) is
       // folded: thread 0 combines the total with the fill's value.
       std::optional<FoldedInit> init =
@@ -385,13 +523,28 @@ struct GPUTileReductionsPass
       if (init &&
           (!init->value || init->value.getType() != r.neutral.getType()))
         init.reset();
-      tileReduction(rewriter, r, used, init ? init->value : Value());
+      Value start = init ? init->value : Value();
+      if (strategy == Strategy::Warps) {
+        // No more warps than output elements.
+        tileReductionOverWarps(
+            rewriter, r, std::min<int64_t>(threads / kWarpSize, r.outputs),
+            start);
+        ++numWarpTiled;
+      } else {
+        // No more threads than terms (rounded up to a power of two), at
+        // least a warp.
+        tileReductionOverBlocks(
+            rewriter, r,
+            std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), kWarpSize,
+                                threads),
+            start);
+        ++numTiled;
+      }
       if (init) {
         rewriter.eraseOp(init->setter);
         ++numFoldedFills;
       }
     }
-    numTiled += reductions.size();
   }
 };
 } // namespace

@@ -1,4 +1,4 @@
-// RUN: mp-opt %s --split-input-file --mp-gpu-emulate-subgroup-reduce --verify-diagnostics | FileCheck %s --implicit-check-not=gpu.subgroup_reduce
+// RUN: mp-opt %s --split-input-file --mp-gpu-emulate-subgroup-reduce --verify-diagnostics --mlir-print-local-scope | FileCheck %s --implicit-check-not=gpu.subgroup_reduce
 
 // The last level of a block reduction: every lane computes the warp's sum
 // from the buffer, adjacent pairs first, as the XOR shuffles (offsets 1, 2,
@@ -41,7 +41,7 @@ func.func @not_from_buffer(%out: memref<32xf32>) {
   scf.forall (%l) in (32) {
     %i = arith.index_cast %l : index to i32
     %v = arith.sitofp %i : i32 to f32
-    // expected-error @below {{mp-gpu-emulate-subgroup-reduce: expected the value of lane l to be element l of a buffer, in an scf.forall over the 32 lanes of a warp}}
+    // expected-error @below {{mp-gpu-emulate-subgroup-reduce: expected the value of thread t to be element t of a buffer, in an scf.forall over the threads of whole warps}}
     %r = gpu.subgroup_reduce add %v uniform : (f32) -> f32
     memref.store %r, %out[%l] : memref<32xf32>
   } {mapping = [#gpu.thread<x>]}
@@ -50,13 +50,41 @@ func.func @not_from_buffer(%out: memref<32xf32>) {
 
 // -----
 
-// A forall of 64 lanes is two warps.
+// A forall of 64 threads is two warps (the warp reductions of
+// mp-gpu-tile-reductions): each thread reduces the 32 elements of its warp,
+// 0-31 or 32-63.
+// CHECK-LABEL: func.func @two_warps
+// CHECK-SAME: (%[[P:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<64xf32>)
+// CHECK: scf.forall (%[[T:.*]]) in (64) {
+// CHECK: %[[I0:.*]] = affine.apply affine_map<(d0) -> ((d0 floordiv 32) * 32)>(%[[T]])
+// CHECK: %[[V0:.*]] = memref.load %[[P]][%[[I0]]]
+// CHECK: %[[I1:.*]] = affine.apply affine_map<(d0) -> ((d0 floordiv 32) * 32 + 1)>(%[[T]])
+// CHECK: %[[V1:.*]] = memref.load %[[P]][%[[I1]]]
+// CHECK-COUNT-29: memref.load %[[P]]
+// CHECK: %[[I31:.*]] = affine.apply affine_map<(d0) -> ((d0 floordiv 32) * 32 + 31)>(%[[T]])
+// CHECK: memref.load %[[P]][%[[I31]]]
+// CHECK: arith.addf %[[V0]], %[[V1]] : f32
+// CHECK-COUNT-30: arith.addf
+// CHECK-NOT: arith.addf
+// CHECK: memref.store
 func.func @two_warps(%p: memref<64xf32>, %out: memref<64xf32>) {
   scf.forall (%l) in (64) {
     %v = memref.load %p[%l] : memref<64xf32>
-    // expected-error @below {{expected the value of lane l to be element l of a buffer}}
     %r = gpu.subgroup_reduce add %v uniform : (f32) -> f32
     memref.store %r, %out[%l] : memref<64xf32>
+  } {mapping = [#gpu.thread<x>]}
+  return
+}
+
+// -----
+
+// 48 threads are not whole warps.
+func.func @partial_warp(%p: memref<48xf32>, %out: memref<48xf32>) {
+  scf.forall (%l) in (48) {
+    %v = memref.load %p[%l] : memref<48xf32>
+    // expected-error @below {{expected the value of thread t to be element t of a buffer, in an scf.forall over the threads of whole warps}}
+    %r = gpu.subgroup_reduce add %v uniform : (f32) -> f32
+    memref.store %r, %out[%l] : memref<48xf32>
   } {mapping = [#gpu.thread<x>]}
   return
 }

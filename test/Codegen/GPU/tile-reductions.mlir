@@ -1,8 +1,12 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions --mlir-print-local-scope | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='threads=64 min-extent=16 max-outputs=100000' --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=32' --mlir-print-local-scope | FileCheck %s --check-prefix=LOW
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=0' --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='threads=48' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not mp-opt %s --mp-gpu-tile-reductions='warp-min-extent=-1' 2>&1 | FileCheck %s --check-prefix=BAD-WARP
 
 // BAD: error: mp-gpu-tile-reductions: threads=48 is invalid: expected a power of two from 32 to 1024
+// BAD-WARP: error: mp-gpu-tile-reductions: warp-min-extent=-1 is invalid: expected 0 (no warp reductions) or more
 
 // A full sum of 4096 terms: one block of 256 threads, each folding the terms
 // t, t + 256, ... into 0 (the neutral element of addf), then a tree over the
@@ -140,13 +144,13 @@ func.func @short(%x: memref<64x128xf32>, %bias: memref<1x128xf32>, %flags: memre
 // -----
 
 // Left alone: an f16 accumulator (the pass does not accumulate in 16 bits),
-// two outputs, an accumulator used other than by the combiner, a dynamic
-// size, and (by default) more outputs than max-outputs.
+// two outputs, an accumulator used other than by the combiner, and a dynamic
+// size.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: scf.forall
-// CHECK-COUNT-5: linalg.
+// CHECK-COUNT-4: linalg.
 // CHECK-NOT: scf.forall
-func.func @left_alone(%h: memref<4096xf16>, %hout: memref<f16>, %x: memref<4096xf32>, %o1: memref<f32>, %o2: memref<f32>, %d: memref<?xf32>, %big: memref<8192x256xf32>, %rows: memref<8192xf32>) {
+func.func @left_alone(%h: memref<4096xf16>, %hout: memref<f16>, %x: memref<4096xf32>, %o1: memref<f32>, %o2: memref<f32>, %d: memref<?xf32>) {
   linalg.reduce ins(%h : memref<4096xf16>) outs(%hout : memref<f16>) dimensions = [0]
     (%in: f16, %acc: f16) {
       %s = arith.addf %in, %acc : f16
@@ -169,10 +173,136 @@ func.func @left_alone(%h: memref<4096xf16>, %hout: memref<f16>, %x: memref<4096x
       %s = arith.addf %in, %acc : f32
       linalg.yield %s : f32
     }
-  linalg.reduce ins(%big : memref<8192x256xf32>) outs(%rows : memref<8192xf32>) dimensions = [1]
+  return
+}
+
+// -----
+
+// Row sums of 8192 rows of 256 (more outputs than max-outputs): one warp per
+// row, 8 per block (threads=256), 1024 blocks. Lane l folds the terms l,
+// l + 32, ... of its warp's row (consecutive lanes, consecutive columns),
+// then each warp's gpu.subgroup_reduce combines the lanes' partials and lane 0
+// adds the total to the row's output.
+// CHECK-LABEL: func.func @rows
+// CHECK-SAME: (%[[X:.*]]: memref<8192x256xf32>, %[[OUT:.*]]: memref<8192xf32>)
+// CHECK: scf.forall (%[[B:.*]]) in (1024) {
+// CHECK: %[[P:.*]] = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall (%[[T:.*]]) in (256) {
+// CHECK-DAG: %[[LANE:.*]] = affine.apply affine_map<(d0) -> (d0 mod 32)>(%[[T]])
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[N:.*]] = arith.constant 256 : index
+// CHECK: %[[PART:.*]] = scf.for %[[I:.*]] = %[[LANE]] to %[[N]] step %[[C32]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK-DAG: %[[R:.*]] = affine.apply affine_map<(d0, d1) -> ((d0 * 8 + d1 floordiv 32) mod 8192)>(%[[B]], %[[T]])
+// CHECK-DAG: %[[COL:.*]] = affine.apply affine_map<(d0) -> (d0 mod 256)>(%[[I]])
+// CHECK: %[[V:.*]] = memref.load %[[X]][%[[R]], %[[COL]]]
+// CHECK: arith.addf %[[V]], %[[ACC]] : f32
+// CHECK: memref.store %[[PART]], %[[P]][%[[T]]]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: scf.forall (%[[T2:.*]]) in (256) {
+// CHECK: %[[PV:.*]] = memref.load %[[P]][%[[T2]]]
+// CHECK: %[[TOTAL:.*]] = gpu.subgroup_reduce add %[[PV]] uniform : (f32) -> f32
+// CHECK: %[[LANE2:.*]] = affine.apply affine_map<(d0) -> (d0 mod 32)>(%[[T2]])
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[LANE2]], %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK: %[[OI:.*]] = affine.apply affine_map<(d0, d1) -> ((d0 * 8 + d1 floordiv 32) mod 8192)>(%[[B]], %[[T2]])
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][%[[OI]]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[TOTAL]], %[[OLD]] : f32
+// CHECK: memref.store %[[NEW]], %[[OUT]][%[[OI]]]
+// CHECK: } {mapping = [#gpu.thread<x>]}
+// CHECK: memref.dealloc %[[P]]
+// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK-NOT: linalg.reduce
+// OFF-LABEL: func.func @rows
+// OFF-NOT: scf.forall
+// OFF: linalg.reduce
+// OFF-NOT: scf.forall
+func.func @rows(%x: memref<8192x256xf32>, %out: memref<8192xf32>) {
+  linalg.reduce ins(%x : memref<8192x256xf32>) outs(%out : memref<8192xf32>) dimensions = [1]
     (%in: f32, %acc: f32) {
       %s = arith.addf %in, %acc : f32
       linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// A softmax's sum of exp(x - max) over 5001 rows of 300 (the row maximum read
+// per row, x per term) into outputs a fill zeroed: 626 blocks of 8 warps, the
+// last one's 7 warps past row 5000 fold row 5000 again (the row clamped) and
+// store nothing; lane 0 adds the total to the fill's zero, and the fill goes.
+// CHECK-LABEL: func.func @softmax_sum
+// CHECK-SAME: (%[[X:.*]]: memref<5001x300xf32>, %[[MAX:.*]]: memref<5001xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%[[B:.*]]) in (626) {
+// CHECK: scf.forall (%[[T:.*]]) in (256) {
+// CHECK: %[[ROW:.*]] = affine.min affine_map<(d0, d1) -> (d0 * 8 + d1 floordiv 32, 5000)>(%[[B]], %[[T]])
+// CHECK: scf.for
+// CHECK: memref.load %[[X]]
+// CHECK: memref.load %[[MAX]]
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: scf.forall (%[[T2:.*]]) in (256) {
+// CHECK: gpu.subgroup_reduce add
+// CHECK-DAG: %[[OUTPUT:.*]] = affine.apply affine_map<(d0, d1) -> (d0 * 8 + d1 floordiv 32)>(%[[B]], %[[T2]])
+// CHECK-DAG: %[[LANE0:.*]] = arith.cmpi eq
+// CHECK-DAG: %[[ROWS:.*]] = arith.constant 5001 : index
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[OUTPUT]], %[[ROWS]] : index
+// CHECK: %[[STORE:.*]] = arith.andi %[[LANE0]], %[[IN]] : i1
+// CHECK: scf.if %[[STORE]] {
+// CHECK-NEXT: %[[I:.*]] = affine.apply
+// CHECK-NEXT: %[[NEW:.*]] = arith.addf %{{.*}}, %cst : f32
+// CHECK-NEXT: memref.store %[[NEW]], %{{.*}}[%[[I]]] : memref<5001xf32>
+// OFF-LABEL: func.func @softmax_sum
+// OFF: linalg.fill
+// OFF-NEXT: linalg.generic
+func.func @softmax_sum(%x: memref<5001x300xf32>, %max: memref<5001xf32>) -> memref<5001xf32> {
+  %cst = arith.constant 0.0 : f32
+  %out = memref.alloc() : memref<5001xf32>
+  linalg.fill ins(%cst : f32) outs(%out : memref<5001xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x, %max : memref<5001x300xf32>, memref<5001xf32>) outs(%out : memref<5001xf32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    %s = arith.addf %e, %acc : f32
+    linalg.yield %s : f32
+  }
+  return %out : memref<5001xf32>
+}
+
+// -----
+
+// Three reductions without a warp per output: 8192 column sums (consecutive
+// columns are consecutive outputs: one thread per column reads them
+// coalesced), 8192 rows of 255 (fewer terms than warp-min-extent), and 8192
+// products of f64 terms (wider than a shuffle).
+// With warp-min-extent=32 the rows of 255 take a warp each; the others stay.
+// CHECK-LABEL: func.func @no_warps
+// LOW-LABEL: func.func @no_warps
+// LOW: linalg.reduce ins(%{{.*}} : memref<256x8192xf32>)
+// LOW: scf.forall (%{{.*}}) in (1024)
+// LOW: gpu.subgroup_reduce add
+// LOW: } {mapping = [#gpu.block<x>]}
+// LOW-NEXT: linalg.reduce ins(%{{.*}} : memref<8192x256xf64>)
+// CHECK-NOT: scf.forall
+// CHECK-COUNT-3: linalg.reduce
+// CHECK-NOT: scf.forall
+func.func @no_warps(%x: memref<256x8192xf32>, %cols: memref<8192xf32>, %y: memref<8192x255xf32>, %rows: memref<8192xf32>, %w: memref<8192x256xf64>, %prods: memref<8192xf64>) {
+  linalg.reduce ins(%x : memref<256x8192xf32>) outs(%cols : memref<8192xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%y : memref<8192x255xf32>) outs(%rows : memref<8192xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%w : memref<8192x256xf64>) outs(%prods : memref<8192xf64>) dimensions = [1]
+    (%in: f64, %acc: f64) {
+      %p = arith.mulf %in, %acc : f64
+      linalg.yield %p : f64
     }
   return
 }

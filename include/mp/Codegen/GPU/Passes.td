@@ -690,8 +690,21 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     in between: the zeros of a bias gradient), or a copy of a buffer a fill
     set, thread 0 combines the total with the fill's value instead of
     loading the output, and the fill (or the copy) goes: one kernel less,
-    the same arithmetic. Shorter reductions and
-    outputs with more elements stay one thread per output element (the
+    the same arithmetic.
+
+    The other reductions whose combiner `gpu.subgroup_reduce` has, of at
+    least `warp-min-extent` terms (0: none) that lie consecutively in memory
+    (every buffer read per term is indexed last by the innermost reduction
+    loop: the rows of a softmax or a norm, however many), take one warp per
+    output element, `threads / 32` warps per block (fewer for fewer
+    outputs): lane l folds the terms l, l + 32, ... (a warp's loads
+    coalesced) into a workgroup buffer, then each warp's
+    `gpu.subgroup_reduce` combines its lanes' 32 partials and lane 0 folds
+    the total into the output (or the fill's value, as above). The warps
+    past the last output element of a ragged last block fold the last one
+    again and store nothing. Shorter reductions and those whose terms are
+    strided (a column sum of many columns: one thread per column reads
+    consecutive columns) stay one thread per output element (the
     parallel-loop path). A reduction that ORs a predicate of each element
     into a 0-d `i1` flag (the loss scaler's finite check of a gradient)
     needs no tree either: it becomes an `scf.parallel` over its input, one
@@ -736,9 +749,13 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
            "Fewest terms per output element for a block reduction">,
     Option<"maxOutputs", "max-outputs", "int64_t", /*default=*/"4096",
            "Most output elements for block reductions (one block each)">,
+    Option<"warpMinExtent", "warp-min-extent", "int64_t", /*default=*/"256",
+           "Fewest terms per output element for a warp reduction (0: none)">,
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Reductions distributed over blocks">,
+    Statistic<"numWarpTiled", "warp-tiled",
+              "Reductions distributed over warps (one per output element)">,
     Statistic<"numFoldedFills", "folded-fills",
               "Fills of their outputs folded into them">,
     Statistic<"numFlags", "flags",
@@ -751,14 +768,17 @@ def GPUEmulateSubgroupReducePass : Pass<"mp-gpu-emulate-subgroup-reduce"> {
   let description = [{
     For `gpu-emulation`, where the lanes of a warp run one after another:
     replaces each `gpu.subgroup_reduce` of the tiled stage (in an
-    `scf.forall` over the 32 lanes of a warp, lane l reducing element l of a
-    buffer) by that reduction computed from the buffer in every lane, in
+    `scf.forall` over the threads of whole warps, thread t reducing element
+    t of a buffer: the 32 lanes of the block reductions' last warp, or the
+    warps of the warp reductions) by that reduction computed from the
+    buffer's elements of the thread's warp in every lane, in
     the order the shuffles combine the lanes (`mp-gpu-subgroup-reduce-to-
     shuffles`: XOR offsets 1, 2, 4, 8, 16, adjacent pairs first), so the
     emulated results equal the GPU's. A `gpu.subgroup_reduce` of any other
     form is an error.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
 }
 
