@@ -185,17 +185,19 @@ def save_inputs(np, n, t, directory, seed):
     return arrays
 
 
-def mp_time(bundle, module, directory, repeat, env):
+def mp_time(bundle, module, directory, repeat, env, entry="gemm",
+            inputs=("arg0.npy", "arg1.npy")):
     """(ms per call, device ms per call): a call includes the runtime's
     copies of the inputs into device-visible memory and of the result out;
     its device time is CUDA events' around its work on the stream after
     the inputs' copies (C's fill and the GEMM), over the calls after the
-    first. Not MP_CUDA_PROFILE's mean per launch, host time from launch to
+    first (mp-exec's `entry` of `module` on `inputs` in `directory`). Not
+    MP_CUDA_PROFILE's mean per launch, host time from launch to
     synchronization over all calls, the first one's setup included (on an
     H200: 14.1 ms over 6 launches of a 4096^3 cuBLASLt call whose device
     time per call was 0.40 ms, docs/results/gpu-h200-2026-11-27.md)."""
-    cmd = [os.path.join(bundle, "bin", "mp-exec"), module, "--entry", "gemm",
-           "--inputs", f"{directory}/arg0.npy,{directory}/arg1.npy",
+    cmd = [os.path.join(bundle, "bin", "mp-exec"), module, "--entry", entry,
+           "--inputs", ",".join(os.path.join(directory, i) for i in inputs),
            "--save-outputs", os.path.join(directory, "out"), "--repeat",
            str(repeat)]
     try:
@@ -215,6 +217,23 @@ def mp_time(bundle, module, directory, repeat, env):
             f"no times in mp-exec's output: {done.stdout.strip()[-200:]} "
             f"{done.stderr.strip()[-200:]}")
     return float(call.group(1)), float(device.group(1))
+
+
+def bundle_env(bundle):
+    """The environment mp-exec runs in: the bundle's runtime library first."""
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(bundle, "lib") + (
+        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    return env
+
+
+def import_torch():
+    """PyTorch if it is importable and sees a GPU, else None."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if torch.cuda.is_available() else None
 
 
 def median_ms(torch, fn, repeat):
@@ -257,18 +276,10 @@ def run_bundle(args):
             fail(f"--sizes: {', '.join(map(str, missing))} not built (built: "
                  f"{', '.join(map(str, sizes))})")
         sizes = sorted(args.sizes)
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = os.path.join(args.bundle, "lib") + (
-        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-    torch = None
-    if not args.no_torch:
-        try:
-            import torch as torch_module
-            if torch_module.cuda.is_available():
-                torch = torch_module
-                torch.backends.cuda.matmul.allow_tf32 = False
-        except ImportError:
-            pass
+    env = bundle_env(args.bundle)
+    torch = None if args.no_torch else import_torch()
+    if torch:
+        torch.backends.cuda.matmul.allow_tf32 = False
     device = torch.cuda.get_device_name() if torch else "(PyTorch not used)"
     print(f"GEMM C = A x B (f32 accumulation), {device}; median of "
           f"{args.repeat} calls")
@@ -377,9 +388,7 @@ def profile_bundle(args):
     activity. The clocks are left alone (--clock-control none)."""
     import numpy as np
     gemm = os.path.join(args.bundle, "gemm")
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = os.path.join(args.bundle, "lib") + (
-        ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    env = bundle_env(args.bundle)
     with tempfile.TemporaryDirectory() as tmp:
         save_inputs(np, args.size, args.type, tmp, seed=args.size)
         for path in args.paths:

@@ -10,12 +10,14 @@ the CPU backend's outputs for them (the reference). For each training case
 (an example model under a policy, Adam) it holds the training step compiled
 for both backends. And mp-exec with the runtime library, Fashion-MNIST, the
 PyTorch models, bench/gpu_train.py, bench/gpu_gemm.py's GEMM modules,
+bench/gpu_reduce.py's softmax modules,
 probe_cublaslt.py and probe_managed.py; LLVM's OpenMP runtime next to the
 runtime library, for the CPU modules; and the training steps of the
 models at batch 256 (bench/models) for the CUDA backend, which only
 gpu_train.py --batch 256 runs. Fashion-MNIST is cut to its first
 16384 training and 2000 test images (the device tool carries 64 MiB).
-There, OUT/run.sh OUT RESULTS [check|check-gemm|gemm|gemm4096|profile|train|train256|probe ...] runs
+There, OUT/run.sh OUT RESULTS [check|check-gemm|gemm|gemm4096|profile|reduce|
+train|train256|probe ...] runs
 them all (or the stages named), each with a time limit, output in
 RESULTS/<stage>.txt.
 
@@ -234,6 +236,10 @@ def main():
     # GEMMs of 1024..8192, generated and on cuBLASLt (bench/gpu_gemm.py).
     run([sys.executable, os.path.join(ROOT, "bench", "gpu_gemm.py"), "build",
          args.out, "--build", args.build])
+    # Softmaxes over many rows, a warp or a thread per row
+    # (bench/gpu_reduce.py).
+    run([sys.executable, os.path.join(ROOT, "bench", "gpu_reduce.py"),
+         "build", args.out, "--build", args.build])
     for script in ("check.py", "probe_cublaslt.py", "probe_managed.py",
                    "run.sh"):
         shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)),

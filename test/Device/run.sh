@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 #===- test/Device/run.sh - Everything the bundle measures, on the GPU -----===#
 # Usage: run.sh BUNDLE RESULTS [STAGE...]
-#   STAGE: check | check-gemm | gemm | gemm4096 | profile | train | train256 |
-#          probe
-#   (default: check gemm train train256 probe, in order)
+#   STAGE: check | check-gemm | gemm | gemm4096 | profile | reduce | train |
+#          train256 | probe
+#   (default: check gemm reduce train train256 probe, in order)
 # On the GPU machine (no MLIR needed), after test/Device/bundle.py BUNDLE
 # here: runs each stage with a time limit (a hang fails that stage, not the
 # machine), writes its output to RESULTS/<stage>.txt and prints one line
@@ -11,7 +11,7 @@
 # calls, so that each fits a limited session on a lent GPU.
 set -uo pipefail
 if [ $# -lt 2 ]; then
-  echo "usage: run.sh BUNDLE RESULTS [check|check-gemm|gemm|gemm4096|profile|train|train256|probe ...]" >&2
+  echo "usage: run.sh BUNDLE RESULTS [check|check-gemm|gemm|gemm4096|profile|reduce|train|train256|probe ...]" >&2
   exit 2
 fi
 bundle="$(cd "$1" && pwd)" || exit 2
@@ -19,11 +19,11 @@ results="$2"
 shift 2
 mkdir -p "$results" || exit 2
 stages=("$@")
-[ ${#stages[@]} -gt 0 ] || stages=(check gemm train train256 probe)
+[ ${#stages[@]} -gt 0 ] || stages=(check gemm reduce train train256 probe)
 for stage in "${stages[@]}"; do
   case "$stage" in
-  check | check-gemm | gemm | gemm4096 | profile | train | train256 | probe) ;;
-  *) echo "run.sh: unknown stage '$stage' (check, check-gemm, gemm, gemm4096, profile, train, train256, probe)" >&2
+  check | check-gemm | gemm | gemm4096 | profile | reduce | train | train256 | probe) ;;
+  *) echo "run.sh: unknown stage '$stage' (check, check-gemm, gemm, gemm4096, profile, reduce, train, train256, probe)" >&2
      exit 2 ;;
   esac
 done
@@ -47,6 +47,12 @@ for stage in "${stages[@]}"; do
                  --sizes 4096); limit=240 ;;
   # Nsight Compute's counters of the 4096^3 f16 kernels.
   profile) cmd=("$python" "$bundle/gpu_gemm.py" profile "$bundle"); limit=300 ;;
+  # The reduction cases (block reductions, a warp per row), then the
+  # softmax benchmark: a warp per row against a thread per row and torch.
+  reduce) cmd=(bash -c "'$python' '$bundle/check.py' '$bundle' --only
+                        '^(full|rows_cols|many_rows)-' &&
+                        '$python' '$bundle/gpu_reduce.py' run '$bundle'")
+          limit=240 ;;
   train) cmd=("$python" "$bundle/gpu_train.py" "$bundle"); limit=300 ;;
   train256) cmd=("$python" "$bundle/gpu_train.py" "$bundle" --batch 256); limit=420 ;;
   probe) cmd=(bash -c "'$python' '$bundle/probe_cublaslt.py' &&

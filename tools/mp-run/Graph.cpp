@@ -76,6 +76,7 @@ void mp_run::setGpuOptions(const CompileOptions &options,
   gpu.gemm = options.gpuGemm;
   gpu.stages = options.gpuStages;
   gpu.splitK = options.gpuSplitK;
+  gpu.warpMinExtent = options.gpuWarpMinExtent;
   gpu.wgmma = options.gpuWgmma;
   if (!options.gpuChips.empty())
     gpu.chips = ArrayRef<std::string>(options.gpuChips);

@@ -71,6 +71,10 @@ struct CompileOptions {
   /// With cuda or gpu-emulation: contractions with few blocks split along
   /// K (mp-gpu-split-k).
   bool gpuSplitK = mlir::mp::kDefaultSplitK;
+  /// With cuda or gpu-emulation: the fewest terms per row of a reduction to
+  /// many rows for a warp per row (0: a thread per row).
+  int64_t gpuWarpMinExtent =
+      mlir::mp::GPUTileReductionsPassOptions().warpMinExtent;
   /// With cuda or gpu-emulation: GEMM K steps on wgmma on sm_90a, in
   /// blocks of one warpgroup (two for large GEMMs unless gpuTileGiven).
   bool gpuWgmma = false;

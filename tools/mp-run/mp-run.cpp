@@ -209,6 +209,15 @@ static cl::opt<int64_t> gpuStages(
              "Tensor Core work (mp-lower-to-gpu's stages)"),
     cl::init(mp::GPUTileContractionsPassOptions().stages), cl::cat(category));
 
+static cl::opt<int64_t> gpuWarpMinExtent(
+    "gpu-warp-min-extent", cl::value_desc("N"),
+    cl::desc("With --backend cuda or gpu-emulation: reductions to more rows "
+             "than one block per row takes, of at least N terms per row "
+             "(consecutive in memory), take one warp per row; 0: one thread "
+             "per row (mp-lower-to-gpu's warp-min-extent)"),
+    cl::init(mp::GPUTileReductionsPassOptions().warpMinExtent),
+    cl::cat(category));
+
 static cl::opt<bool> gpuSplitK(
     "gpu-split-k",
     cl::desc("With --backend cuda or gpu-emulation: split the K loop of "
@@ -595,6 +604,7 @@ static CompileOptions getCompileOptions() {
   options.gpuGemm = gpuGemm;
   options.gpuStages = gpuStages;
   options.gpuSplitK = gpuSplitK;
+  options.gpuWarpMinExtent = gpuWarpMinExtent;
   options.gpuWgmma = gpuWgmma;
   options.gpuChips.assign(gpuChips.begin(), gpuChips.end());
   if (!gpuTile.empty()) {
@@ -745,6 +755,12 @@ static llvm::Error checkFlags() {
     return error("--gpu-stages needs --backend cuda, gpu-emulation or auto");
   if (gpuSplitK.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-split-k needs --backend cuda, gpu-emulation or auto");
+  if (gpuWarpMinExtent.getNumOccurrences() && backend == Backend::cpu)
+    return error(
+        "--gpu-warp-min-extent needs --backend cuda, gpu-emulation or auto");
+  if (gpuWarpMinExtent < 0)
+    return error("--gpu-warp-min-extent: " + std::to_string(gpuWarpMinExtent) +
+                 " is invalid: expected 0 (a thread per row) or more");
   if (gpuWgmma.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-wgmma needs --backend cuda, gpu-emulation or auto");
   if (gpuChips.getNumOccurrences() && backend != Backend::cuda &&

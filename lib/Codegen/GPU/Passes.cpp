@@ -122,6 +122,10 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
     return errorHandler("mp-lower-to-gpu: wgmma-large-min-blocks=" +
                         Twine(options.wgmmaLargeMinBlocks) +
                         " is invalid: expected 0 (off) or more");
+  if (options.warpMinExtent < 0)
+    return errorHandler(
+        "mp-lower-to-gpu: warp-min-extent=" + Twine(options.warpMinExtent) +
+        " is invalid: expected 0 (no warp reductions) or more");
   if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
@@ -174,7 +178,9 @@ static void addTiledStage(OpPassManager &pm,
   // leave its slot alone.
   tiles.reserveSlot = options.wgmma && options.stages >= kMinSlotsInFlight;
   pm.addPass(createGPUTileContractionsPass(tiles));
-  pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass());
+  GPUTileReductionsPassOptions reductions;
+  reductions.warpMinExtent = options.warpMinExtent;
+  pm.addNestedPass<func::FuncOp>(createGPUTileReductionsPass(reductions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

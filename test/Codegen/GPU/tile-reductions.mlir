@@ -4,9 +4,11 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=0' --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='threads=48' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='warp-min-extent=-1' 2>&1 | FileCheck %s --check-prefix=BAD-WARP
+// RUN: not mp-opt %s --mp-lower-to-gpu='warp-min-extent=-2' 2>&1 | FileCheck %s --check-prefix=BAD-PIPELINE
 
 // BAD: error: mp-gpu-tile-reductions: threads=48 is invalid: expected a power of two from 32 to 1024
 // BAD-WARP: error: mp-gpu-tile-reductions: warp-min-extent=-1 is invalid: expected 0 (no warp reductions) or more
+// BAD-PIPELINE: error: mp-lower-to-gpu: warp-min-extent=-2 is invalid: expected 0 (no warp reductions) or more
 
 // A full sum of 4096 terms: one block of 256 threads, each folding the terms
 // t, t + 256, ... into 0 (the neutral element of addf), then a tree over the

@@ -123,6 +123,14 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "two warpgroups of 64 x 128 (mp-gpu-choose-tiles' "
                      "large-tiles); 0 keeps tile-m x tile-n for all"),
       llvm::cl::init(GPUChooseTilesPassOptions().largeMinBlocks)};
+  PassOptions::Option<int64_t> warpMinExtent{
+      *this, "warp-min-extent",
+      llvm::cl::desc("Reductions to more output elements than one block each "
+                     "takes: the fewest terms per output element (consecutive "
+                     "in memory) for one warp per output element "
+                     "(mp-gpu-tile-reductions); 0: one thread per output "
+                     "element for them all"),
+      llvm::cl::init(GPUTileReductionsPassOptions().warpMinExtent)};
   PassOptions::Option<std::string> kernelReport{
       *this, "kernel-report",
       llvm::cl::desc("Write mp-gpu-kernel-report's JSON (kernels, bytes "
