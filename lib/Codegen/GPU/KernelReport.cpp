@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // An analysis of the kernel stage (gpu.launch ops, before outlining): per
-// kernel its kind (a GEMM on mma.sync or parallel loops), grid and block, the
+// kernel its kind (a GEMM on mma.sync or wgmma, a block or warp reduction,
+// or parallel loops), grid and block, the
 // op it was made from, and the bytes it reads and writes, counted once per
 // buffer it touches; per function the totals and the bytes of activations
 // (buffers the function allocates, as opposed to its arguments). The IR is
@@ -85,8 +86,18 @@ struct Kernel {
   bool gemm = false, wgmma = false;
   Traffic traffic;
 
-  StringRef getKind() const {
-    return wgmma ? "wgmma GEMM" : gemm ? "mma.sync GEMM" : "parallel loops";
+  /// How mp-gpu-tile-reductions distributes the reduction it computes, if
+  /// it is one: "block" or "warp".
+  StringRef reduction;
+
+  std::string getKind() const {
+    if (wgmma)
+      return "wgmma GEMM";
+    if (gemm)
+      return "mma.sync GEMM";
+    if (!reduction.empty())
+      return (reduction + " reduction").str();
+    return "parallel loops";
   }
   /// Bytes of its workgroup (shared) memory.
   int64_t sharedBytes = 0;
@@ -213,6 +224,9 @@ static LibraryCall analyze(func::CallOp call, StringRef library) {
 static Kernel analyze(gpu::LaunchOp launch, bool wgmma) {
   Kernel kernel{launch};
   kernel.wgmma = wgmma && countWgmmaChains(launch) > 0;
+  if (StringAttr how = MPDialect::GpuReductionAttrHelper(launch.getContext())
+                           .getAttr(launch))
+    kernel.reduction = how.getValue();
   Region &body = launch.getBody();
   for (BlockArgument buffer : launch.getWorkgroupAttributions())
     kernel.sharedBytes += getBytes(buffer.getType());

@@ -137,10 +137,14 @@ struct GPUMapForallToLaunchPass
     auto launch = gpu::LaunchOp::create(
         rewriter, loc, index(grid[0]), index(grid[1]), index(grid[2]),
         index((*blockDims)[0]), index((*blockDims)[1]), index((*blockDims)[2]));
-    // A GEMM's tiles (mp-gpu-tile-contractions), for the kernel report.
+    // A GEMM's tiles (mp-gpu-tile-contractions) and how a reduction is
+    // distributed (mp-gpu-tile-reductions), for the kernel report.
     MPDialect::GpuTileAttrHelper tileHelper(rewriter.getContext());
     if (DenseI64ArrayAttr tiles = tileHelper.getAttr(forall))
       tileHelper.setAttr(launch, tiles);
+    MPDialect::GpuReductionAttrHelper reductionHelper(rewriter.getContext());
+    if (StringAttr how = reductionHelper.getAttr(forall))
+      reductionHelper.setAttr(launch, how);
     Block &body = launch.getBody().front();
     rewriter.setInsertionPointToEnd(&body);
     auto terminator = gpu::TerminatorOp::create(rewriter, loc);

@@ -15,6 +15,7 @@
 
 #include "GemmFusion.h"
 #include "MmaContraction.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -263,11 +264,12 @@ static void storeTotal(OpBuilder &b, Location loc, const Reduction &r,
                           indices);
 }
 
-/// An scf.forall over `count` thread blocks (#gpu.block<x>) with a workgroup
-/// buffer of `partials` elements of `r`'s type, which `buildBody` fills from
-/// the block index and the buffer.
+/// An scf.forall over `count` thread blocks (#gpu.block<x>, marked with
+/// `strategy` for the kernel report) with a workgroup buffer of `partials`
+/// elements of `r`'s type, which `buildBody` fills from the block index and
+/// the buffer.
 static void buildBlocks(RewriterBase &rewriter, const Reduction &r,
-                        int64_t count, int64_t partials,
+                        Strategy strategy, int64_t count, int64_t partials,
                         function_ref<void(Value, Value)> buildBody) {
   Location loc = r.op->getLoc();
   MLIRContext *ctx = rewriter.getContext();
@@ -277,6 +279,9 @@ static void buildBlocks(RewriterBase &rewriter, const Reduction &r,
       ValueRange(),
       rewriter.getArrayAttr(
           {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::DimX)}));
+  MPDialect::GpuReductionAttrHelper(ctx).setAttr(
+      blocks,
+      rewriter.getStringAttr(strategy == Strategy::Warps ? "warp" : "block"));
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
   auto workgroup = gpu::AddressSpaceAttr::get(
@@ -297,7 +302,8 @@ static void tileReductionOverBlocks(RewriterBase &rewriter, const Reduction &r,
   Location loc = r.op->getLoc();
   SmallVector<AffineExpr> loops = getLoopExprs(r, rewriter.getContext());
   buildBlocks(
-      rewriter, r, r.outputs, threads, [&](Value output, Value partials) {
+      rewriter, r, Strategy::Blocks, r.outputs, threads,
+      [&](Value output, Value partials) {
         // Thread t folds the terms t, t + threads, ... into the neutral
         // element.
         buildThreads(rewriter, loc, threads, [&](Value thread) {
@@ -367,7 +373,7 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
   AffineExpr outputExpr = block * warps + thread.floorDiv(kWarpSize);
   int64_t threads = warps * kWarpSize;
   buildBlocks(
-      rewriter, r, llvm::divideCeil(r.outputs, warps), threads,
+      rewriter, r, Strategy::Warps, llvm::divideCeil(r.outputs, warps), threads,
       [&](Value blockIndex, Value partials) {
         auto outputOf = [&](Value t) {
           return affine::makeComposedAffineApply(

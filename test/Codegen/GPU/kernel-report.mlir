@@ -9,7 +9,8 @@
 // Two kernels: one reads %in (an argument, 256 B) and writes %tmp (allocated:
 // 128 B of activations); one reads %tmp and writes half of %out through a
 // subview made outside it (64 B). Moved: 256 + 128 + 128 + 64; activations:
-// 128 + 128.
+// 128 + 128. The second launch is marked as a warp reduction
+// (mp.gpu_reduction, which mp-gpu-tile-reductions sets): its kind says so.
 // SUMMARY: mp-gpu-kernel-report: @two_kernels: 2 kernels (0 GEMMs on mma.sync), 576 bytes moved, 256 bytes of activations
 // CHECK: "activation_bytes": 256,
 // CHECK-NEXT: "bytes_moved": 576,
@@ -31,18 +32,19 @@
 // CHECK-NEXT: "grid": [
 // CHECK-NEXT: 2,
 // CHECK: "kind": "parallel loops",
-// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+39]]:3"
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+40]]:3"
 // CHECK-NEXT: "name": "two_kernels_kernel_0",
 // CHECK-NEXT: "ops": [
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:10",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:5",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+37]]:5"
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:5",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:5"
 // CHECK-NEXT: ],
 // CHECK-NEXT: "shared_bytes": 0
 // CHECK: "bytes_read": 128,
 // CHECK-NEXT: "bytes_written": 64,
+// CHECK: "kind": "warp reduction",
 // The second kernel reads what the first wrote: one edge between their
 // clusters; each op of a kernel is a node in its cluster.
 // DOT: digraph kernels {
@@ -55,7 +57,7 @@
 // DOT-COUNT-4: f0_k0_{{[1-4]}} [label=
 // DOT-NEXT: }
 // DOT-NEXT: subgraph cluster_f0_k1 {
-// DOT: label="kernel 1: parallel loops, 192 B";
+// DOT: label="kernel 1: warp reduction, 192 B";
 // DOT-COUNT-3: f0_k1_{{[0-2]}} [label=
 // DOT-NEXT: }
 // DOT-NEXT: f0_k0_0 -> f0_k1_0 [ltail=cluster_f0_k0, lhead=cluster_f0_k1];
@@ -82,7 +84,7 @@ func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
     %v = memref.load %tmp[%tx] : memref<64xf16>
     memref.store %v, %half[%tx] : memref<32xf16, strided<[1]>>
     gpu.terminator
-  }
+  } {mp.gpu_reduction = "warp"}
   memref.dealloc %tmp : memref<64xf16>
   return
 }

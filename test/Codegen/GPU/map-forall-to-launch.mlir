@@ -83,3 +83,22 @@ func.func @staged(%in: memref<4x2x64xf32>, %out: memref<2x64xf32>) {
   } {mapping = [#gpu.block<x>]}
   return
 }
+
+// -----
+
+// How a reduction's blocks are distributed (mp-gpu-tile-reductions) goes on
+// the launch too.
+// CHECK-LABEL: func.func @reduction
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK-NEXT: } {mp.gpu_reduction = "warp"}
+func.func @reduction(%out: memref<64xf32>) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%b) in (2) {
+    scf.forall (%t) in (32) {
+      %i = affine.apply affine_map<(d0, d1) -> (d0 * 32 + d1)>(%b, %t)
+      memref.store %one, %out[%i] : memref<64xf32>
+    } {mapping = [#gpu.thread<x>]}
+  } {mapping = [#gpu.block<x>], mp.gpu_reduction = "warp"}
+  return
+}

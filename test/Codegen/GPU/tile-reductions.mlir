@@ -52,7 +52,7 @@
 // CHECK: memref.store %[[NEW]], %[[OUT]][]
 // CHECK: } {mapping = [#gpu.thread<x>]}
 // CHECK: memref.dealloc %[[P]]
-// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
 // CHECK-NOT: linalg.reduce
 func.func @full_sum(%x: memref<64x64xf32>, %out: memref<f32>) {
   linalg.reduce ins(%x : memref<64x64xf32>) outs(%out : memref<f32>) dimensions = [0, 1]
@@ -84,7 +84,7 @@ func.func @full_sum(%x: memref<64x64xf32>, %out: memref<f32>) {
 // CHECK: arith.maximumf %{{.*}}, %[[ACC]] : f32
 // CHECK: gpu.subgroup_reduce maximumf
 // CHECK: memref.store %{{.*}}, %arg1[%{{.*}}] : memref<3xf32>
-// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
 // SMALL-LABEL: func.func @row_max
 // SMALL: scf.forall (%{{.*}}) in (3) {
 // SMALL: memref<64xf32, #gpu.address_space<workgroup>>
@@ -93,7 +93,7 @@ func.func @full_sum(%x: memref<64x64xf32>, %out: memref<f32>) {
 // SMALL: scf.forall (%{{.*}}) in (32) {
 // SMALL: gpu.subgroup_reduce maximumf
 // SMALL-NOT: in (64)
-// SMALL: } {mapping = [#gpu.block<x>]}
+// SMALL: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
 func.func @row_max(%x: memref<3x1000xf32>, %out: memref<3xf32>) {
   %two = arith.constant 2.0 : f32
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<3x1000xf32>) outs(%out : memref<3xf32>) {
@@ -213,7 +213,7 @@ func.func @left_alone(%h: memref<4096xf16>, %hout: memref<f16>, %x: memref<4096x
 // CHECK: memref.store %[[NEW]], %[[OUT]][%[[OI]]]
 // CHECK: } {mapping = [#gpu.thread<x>]}
 // CHECK: memref.dealloc %[[P]]
-// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "warp"}
 // CHECK-NOT: linalg.reduce
 // OFF-LABEL: func.func @rows
 // OFF-NOT: scf.forall
@@ -285,7 +285,7 @@ func.func @softmax_sum(%x: memref<5001x300xf32>, %max: memref<5001xf32>) -> memr
 // LOW: linalg.reduce ins(%{{.*}} : memref<256x8192xf32>)
 // LOW: scf.forall (%{{.*}}) in (1024)
 // LOW: gpu.subgroup_reduce add
-// LOW: } {mapping = [#gpu.block<x>]}
+// LOW: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "warp"}
 // LOW-NEXT: linalg.reduce ins(%{{.*}} : memref<8192x256xf64>)
 // CHECK-NOT: scf.forall
 // CHECK-COUNT-3: linalg.reduce
@@ -365,7 +365,7 @@ func.func @wide(%x: memref<50xf64>, %out: memref<f64>) {
 // CHECK: %[[OLD:.*]] = memref.load %[[OUT]][]
 // CHECK: arith.addf %[[OLD]], %{{.*}} : f32
 // CHECK-NOT: arith.subf
-// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
 // CHECK-NOT: linalg.generic
 func.func @subtracted_terms(%y: memref<64x10xf32>, %p: memref<64x10xf32>, %out: memref<f32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>],
@@ -411,7 +411,7 @@ func.func @accumulator_subtracted(%x: memref<4096xf32>, %out: memref<f32>) {
 // CHECK-NEXT: %[[I:.*]] = affine.apply
 // CHECK-NEXT: %[[NEW:.*]] = arith.addf %[[TOTAL]], %cst : f32
 // CHECK-NEXT: memref.store %[[NEW]], %{{.*}}[%[[I]]] : memref<128xf32>
-// CHECK: } {mapping = [#gpu.block<x>]}
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
 // CHECK-NEXT: return
 func.func @filled(%x: memref<4096x128xf32>) -> memref<128xf32> {
   %cst = arith.constant 0.0 : f32

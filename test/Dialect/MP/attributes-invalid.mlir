@@ -102,6 +102,13 @@ func.func @bad_copy() attributes {mp.gpu_copy = "later"} {
 
 // -----
 
+// expected-error @below {{'mp.gpu_reduction' must be "block" or "warp", got "thread"}}
+func.func @bad_reduction() attributes {mp.gpu_reduction = "thread"} {
+  return
+}
+
+// -----
+
 // expected-error @below {{'mp.gpu_stream_ordered' must be a unit attribute, got true}}
 func.func private @bad_stream_ordered() attributes {mp.gpu_stream_ordered = true}
 

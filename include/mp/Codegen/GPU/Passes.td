@@ -1385,8 +1385,10 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
   let summary = "Report the kernels of each function and the bytes they move";
   let description = [{
     An analysis of the kernel stage (`gpu.launch` ops, before outlining; the
-    IR is not changed). Per kernel: its kind (`mma.sync GEMM` or `parallel
-    loops`), grid and block sizes, the location of the op it was made from,
+    IR is not changed). Per kernel: its kind (`mma.sync GEMM`, `wgmma
+    GEMM`, `block reduction` or `warp reduction` (a reduction distributed
+    by `mp-gpu-tile-reductions`, marked `mp.gpu_reduction` on its launch),
+    or `parallel loops`), grid and block sizes, the location of the op it was made from,
     and the bytes it reads and writes, each buffer it touches counted once
     at its static size (a view made inside the kernel counts as the buffer
     it views, one passed in at its own size). Per function: the

@@ -109,6 +109,11 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
         how && (how.getValue() == "ahead" || how.getValue() == "prefetch"),
         "\"ahead\" or \"prefetch\"");
   }
+  if (name == GpuReductionAttrHelper::getNameStr()) {
+    auto how = dyn_cast<StringAttr>(value);
+    return check(how && (how.getValue() == "block" || how.getValue() == "warp"),
+                 "\"block\" or \"warp\"");
+  }
   if (name == GpuStreamOrderedAttrHelper::getNameStr())
     return check(isa<UnitAttr>(value), "a unit attribute");
   if (name == GpuChipVariantsAttrHelper::getNameStr()) {
@@ -129,6 +134,7 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
                          << GpuTileAttrHelper::getNameStr() << ", "
                          << GpuGemmAttrHelper::getNameStr() << ", "
                          << GpuCopyAttrHelper::getNameStr() << ", "
+                         << GpuReductionAttrHelper::getNameStr() << ", "
                          << GpuStreamOrderedAttrHelper::getNameStr() << ", "
                          << GpuChipVariantsAttrHelper::getNameStr() << ")";
 }

@@ -85,6 +85,11 @@ def MP_Dialect : Dialect {
     // its first steps) or "prefetch" (cp.async on a trip of the K loop for
     // a later step), each waited for before the step that reads it.
     "::mlir::StringAttr":$gpu_copy,
+    // On a reduction's thread blocks (an scf.forall, then the gpu.launch it
+    // becomes), how mp-gpu-tile-reductions distributes it, for the kernel
+    // report: "block" (a block per output element) or "warp" (a warp per
+    // output element).
+    "::mlir::StringAttr":$gpu_reduction,
     // On a runtime function's declaration: the function enqueues its work
     // on the CUDA backend's stream, in order with the kernels, and returns
     // before it ran (set by mp-gpu-library-gemm, used by
