@@ -171,6 +171,98 @@ static bool sameElementPerIteration(const Access &a, scf::ParallelOp first,
   return seen.all();
 }
 
+namespace {
+/// The offset of the element an access reaches from its root buffer's
+/// first element, as a constant plus a multiple of each induction variable
+/// of its loop.
+struct LinearOffset {
+  int64_t constant = 0;
+  SmallVector<int64_t> coefficients;
+  bool operator==(const LinearOffset &other) const {
+    return constant == other.constant && coefficients == other.coefficients;
+  }
+};
+} // namespace
+
+/// The offset that `access` in `loop` reaches, if its buffer has a static
+/// strided layout and every index is one of `loop`'s induction variables or
+/// a constant.
+static std::optional<LinearOffset> getLinearOffset(const Access &access,
+                                                   scf::ParallelOp loop) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(access.memref.getType())
+                 .getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  LinearOffset linear{offset, SmallVector<int64_t>(loop.getNumLoops())};
+  for (auto [index, stride] : llvm::zip(access.indices, strides)) {
+    auto arg = dyn_cast<BlockArgument>(index);
+    if (arg && arg.getOwner() == loop.getBody()) {
+      linear.coefficients[arg.getArgNumber()] += stride;
+      continue;
+    }
+    std::optional<int64_t> constant = getConstantIntValue(index);
+    if (!constant)
+      return std::nullopt;
+    linear.constant += *constant * stride;
+  }
+  return linear;
+}
+
+/// Whether different iterations of `loop` reach different elements at
+/// `offset`: the induction variables' steps, ordered by their coefficient,
+/// are digits of a mixed radix number (each coefficient times the step is
+/// beyond what the smaller ones reach).
+static bool isInjective(const LinearOffset &offset, scf::ParallelOp loop) {
+  SmallVector<std::pair<int64_t, int64_t>> digits;
+  for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
+    std::optional<ConstantDim> dim = getConstantDim(loop, d);
+    if (!dim)
+      return false;
+    if (dim->count > 1)
+      digits.push_back({offset.coefficients[d] * dim->step, dim->count});
+  }
+  llvm::sort(digits);
+  int64_t reached = 1;
+  for (auto [weight, count] : digits) {
+    if (weight < reached)
+      return false;
+    reached += weight * (count - 1);
+  }
+  return true;
+}
+
+/// The buffer that `value` is a view of through subviews, reshapes and
+/// casts, whose static offsets count elements from that buffer's first
+/// one; null through any other view.
+static Value getElementRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      return isa<ViewLikeOpInterface>(def) ? Value() : value;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// Whether access `a` of `first` and `b` of `second`, on two views of one
+/// buffer (a `memref.collapse_shape` of the other, say), reach the same
+/// element in the same iteration and different ones in different
+/// iterations: the same offset from the buffer's first element
+/// (getLinearOffset), which differs between iterations (isInjective).
+static bool sameElementThroughViews(const Access &a, scf::ParallelOp first,
+                                    const Access &b, scf::ParallelOp second) {
+  Value root = getElementRoot(a.memref);
+  if (!root || root != getElementRoot(b.memref))
+    return false;
+  std::optional<LinearOffset> offsetA = getLinearOffset(a, first);
+  std::optional<LinearOffset> offsetB = getLinearOffset(b, second);
+  return offsetA && offsetB && *offsetA == *offsetB &&
+         isInjective(*offsetA, first);
+}
+
 /// Whether every access of `memref` in `accesses` stores the constant
 /// `value` (the finite checks' flag, which each sets to true).
 static bool onlySets(ArrayRef<Access> accesses, Value memref, Attribute value) {
@@ -183,13 +275,45 @@ static bool onlySets(ArrayRef<Access> accesses, Value memref, Attribute value) {
   });
 }
 
+/// Whether `a` and `b` are subviews of one memref with the identity layout
+/// (different indices, different elements) that share no element: along
+/// some dimension their constant offsets, sizes and strides give ranges of
+/// indices that do not overlap (the slices of a `tensor.concat`).
+static bool areDisjointSubviews(Value a, Value b) {
+  auto viewA = a.getDefiningOp<memref::SubViewOp>();
+  auto viewB = b.getDefiningOp<memref::SubViewOp>();
+  if (!viewA || !viewB || viewA.getSource() != viewB.getSource() ||
+      !viewA.getSourceType().getLayout().isIdentity())
+    return false;
+  // The first and last index of `view` along `d`, if they are constants.
+  auto range = [](memref::SubViewOp view,
+                  unsigned d) -> std::optional<std::pair<int64_t, int64_t>> {
+    std::optional<int64_t> offset =
+        getConstantIntValue(view.getMixedOffsets()[d]);
+    std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
+    std::optional<int64_t> stride =
+        getConstantIntValue(view.getMixedStrides()[d]);
+    if (!offset || !size || !stride || *size <= 0 || *stride <= 0)
+      return std::nullopt;
+    return std::make_pair(*offset, *offset + (*size - 1) * *stride);
+  };
+  for (unsigned d = 0, e = viewA.getSourceType().getRank(); d < e; ++d) {
+    auto rangeA = range(viewA, d), rangeB = range(viewB, d);
+    if (rangeA && rangeB &&
+        (rangeA->second < rangeB->first || rangeB->second < rangeA->first))
+      return true;
+  }
+  return false;
+}
+
 /// Whether `a` and `b` may be views of the same memory. Beyond upstream's
 /// local alias analysis: a buffer the function allocates is not one that
 /// existed before the allocation (an argument of the function, or a buffer
 /// defined before it in its block, such as a call's result), which is live
-/// where both are used.
+/// where both are used; and disjoint subviews of one buffer
+/// (areDisjointSubviews) do not alias.
 static bool mayAlias(Value a, Value b, AliasAnalysis &aliases) {
-  if (aliases.alias(a, b).isNo())
+  if (aliases.alias(a, b).isNo() || areDisjointSubviews(a, b))
     return false;
   auto existedBefore = [](Value other, Value root) {
     auto alloc = root.getDefiningOp<memref::AllocOp>();
@@ -227,7 +351,7 @@ static bool accessesCommute(
            cast<MemRefType>(a.memref.getType()).getRank() == 0))
         continue;
       if (a.memref != b.memref) {
-        if (mayAlias(a.memref, b.memref, aliases))
+        if (mayAlias(a.memref, b.memref, aliases) && !sameElement(a, b))
           return false;
         continue;
       }
@@ -279,10 +403,13 @@ static bool fitParameters(scf::ParallelOp first, scf::ParallelOp second) {
 static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
                     AliasAnalysis &aliases) {
   return sameIterationSpace(first, second) && fitParameters(first, second) &&
-         accessesCommute(first, second, aliases, /*disjoint=*/false,
-                         [&](const Access &a, const Access &b) {
-                           return sameElementPerIteration(a, first, b, second);
-                         });
+         accessesCommute(
+             first, second, aliases, /*disjoint=*/false,
+             [&](const Access &a, const Access &b) {
+               return a.memref == b.memref
+                          ? sameElementPerIteration(a, first, b, second)
+                          : sameElementThroughViews(a, first, b, second);
+             });
 }
 
 /// The number of points of `loop` if its bounds and steps are constants.

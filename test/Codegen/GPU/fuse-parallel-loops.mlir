@@ -300,8 +300,18 @@ func.func @copy_in_body(%a: memref<4xf32>) -> memref<16xf32> {
   return %x : memref<16xf32>
 }
 
+// The second loop reads what the first one wrote through another view of
+// the buffer (a layer norm's mean, collapsed): the same element in the same
+// iteration, 16 x 1 element i being the collapsed buffer's element i.
 // CHECK-LABEL: func.func @view
-// CHECK-COUNT-2: scf.parallel
+// CHECK: %[[X:.*]] = memref.alloc() : memref<16x1xf32>
+// CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[X]]
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK-NEXT: memref.store %{{.*}}, %[[X]][%[[I]], %c0]
+// CHECK-NEXT: memref.load %[[FLAT]][%[[I]]]
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: scf.reduce
+// CHECK-NOT: scf.parallel
 func.func @view() -> memref<16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -318,6 +328,115 @@ func.func @view() -> memref<16xf32> {
     memref.store %v, %y[%i] : memref<16xf32>
   }
   return %y : memref<16xf32>
+}
+
+// -----
+
+// Through the view, iteration i reads element i of 8 x 2, which iteration
+// i / 2 wrote (element (i / 2, 0) is the collapsed buffer's element i - i
+// mod 2): not the same element, so the loops stay apart.
+// CHECK-LABEL: func.func @view_other_element
+// CHECK-COUNT-2: scf.parallel
+func.func @view_other_element() -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %x = memref.alloc() : memref<8x2xf32>
+  %y = memref.alloc() : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %zero, %x[%i, %c0] : memref<8x2xf32>
+  }
+  %flat = memref.collapse_shape %x [[0, 1]] : memref<8x2xf32> into memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %flat[%i] : memref<16xf32>
+    memref.store %v, %y[%i] : memref<8xf32>
+  }
+  return %y : memref<8xf32>
+}
+
+// -----
+
+// The same offset in every iteration (j does not index the buffer), but
+// iterations (i, 0) and (i, 1) both write element i: the second loop's
+// iteration (i, 1) would read it before (i, 1) of the first loop wrote it
+// in another order, so the loops stay apart.
+// CHECK-LABEL: func.func @view_not_injective
+// CHECK-COUNT-2: scf.parallel
+func.func @view_not_injective(%in: memref<8x2xf32>) -> memref<8x2xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %x = memref.alloc() : memref<8x1xf32>
+  %y = memref.alloc() : memref<8x2xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c2) step (%c1, %c1) {
+    %v = memref.load %in[%i, %j] : memref<8x2xf32>
+    memref.store %v, %x[%i, %c0] : memref<8x1xf32>
+  }
+  %flat = memref.collapse_shape %x [[0, 1]] : memref<8x1xf32> into memref<8xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c2) step (%c1, %c1) {
+    %v = memref.load %flat[%i] : memref<8xf32>
+    memref.store %v, %y[%i, %j] : memref<8x2xf32>
+  }
+  return %y : memref<8x2xf32>
+}
+
+// -----
+
+// A tensor.concat's copies into its three slices of one buffer: the
+// slices share no element (their columns 0-31, 32-63, 64-95), so the
+// copies are one loop.
+// CHECK-LABEL: func.func @concat
+// CHECK: scf.parallel
+// CHECK-COUNT-3: memref.store
+// CHECK-NOT: scf.parallel
+func.func @concat(%a: memref<4x32xf32>, %b: memref<4x32xf32>, %c: memref<4x32xf32>) -> memref<4x96xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %out = memref.alloc() : memref<4x96xf32>
+  %s0 = memref.subview %out[0, 0] [4, 32] [1, 1] : memref<4x96xf32> to memref<4x32xf32, strided<[96, 1]>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c32) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<4x32xf32>
+    memref.store %v, %s0[%i, %j] : memref<4x32xf32, strided<[96, 1]>>
+  }
+  %s1 = memref.subview %out[0, 32] [4, 32] [1, 1] : memref<4x96xf32> to memref<4x32xf32, strided<[96, 1], offset: 32>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c32) step (%c1, %c1) {
+    %v = memref.load %b[%i, %j] : memref<4x32xf32>
+    memref.store %v, %s1[%i, %j] : memref<4x32xf32, strided<[96, 1], offset: 32>>
+  }
+  %s2 = memref.subview %out[0, 64] [4, 32] [1, 1] : memref<4x96xf32> to memref<4x32xf32, strided<[96, 1], offset: 64>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c32) step (%c1, %c1) {
+    %v = memref.load %c[%i, %j] : memref<4x32xf32>
+    memref.store %v, %s2[%i, %j] : memref<4x32xf32, strided<[96, 1], offset: 64>>
+  }
+  return %out : memref<4x96xf32>
+}
+
+// -----
+
+// Slices that overlap (columns 0-31 and 16-47): the loops stay apart.
+// CHECK-LABEL: func.func @overlapping_slices
+// CHECK-COUNT-2: scf.parallel
+func.func @overlapping_slices(%a: memref<4x32xf32>) -> memref<4x48xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %out = memref.alloc() : memref<4x48xf32>
+  %s0 = memref.subview %out[0, 0] [4, 32] [1, 1] : memref<4x48xf32> to memref<4x32xf32, strided<[48, 1]>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c32) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<4x32xf32>
+    memref.store %v, %s0[%i, %j] : memref<4x32xf32, strided<[48, 1]>>
+  }
+  %s1 = memref.subview %out[0, 16] [4, 32] [1, 1] : memref<4x48xf32> to memref<4x32xf32, strided<[48, 1], offset: 16>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c32) step (%c1, %c1) {
+    %v = memref.load %a[%i, %j] : memref<4x32xf32>
+    memref.store %v, %s1[%i, %j] : memref<4x32xf32, strided<[48, 1], offset: 16>>
+  }
+  return %out : memref<4x48xf32>
 }
 
 // -----

@@ -1251,13 +1251,22 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
       them, and their bodies only load, store and compute (`scf.for` and
       `scf.if` included);
     - wherever one of them stores into a buffer that the other loads or
-      stores, both access the same value (not another view of it: a pair of
-      views that alias analysis cannot tell apart is refused) at the same
-      indices, which include every induction variable: iteration `i` of the
-      second loop reads only what iteration `i` of the first one wrote;
-      or both loops only store one constant into it (the finite checks of
-      `mp-gpu-tile-reductions`, each setting the overflow flag to true
-      where an element is not finite: in any order, the same flag).
+      stores, both access the same element in the same iteration and
+      different elements in different ones: iteration `i` of the second
+      loop reads only what iteration `i` of the first one wrote. Either
+      both access the same value at the same indices, which include every
+      induction variable; or two views of one buffer (through subviews,
+      `memref.collapse_shape`, `expand_shape` and casts, with static
+      strides: a layer norm's mean written as `256x28x1` and read as
+      `256x28`) at the same offset from the buffer's first element, a sum
+      of the induction variables times constants that differ between
+      iterations (each variable's step and coefficient beyond what the
+      smaller ones reach). Or both loops only store one constant into it
+      (the finite checks of `mp-gpu-tile-reductions`, each setting the
+      overflow flag to true where an element is not finite: in any order,
+      the same flag). Subviews of one buffer whose constant ranges of
+      indices do not overlap along some dimension (the slices a
+      `tensor.concat` copies into) share no element.
 
     A gradient's finite check and its unscaling, which read the gradient at
     the same points, thus become one kernel that reads it once.
