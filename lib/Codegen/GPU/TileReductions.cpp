@@ -26,6 +26,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -214,39 +215,55 @@ static void buildThreads(OpBuilder &b, Location loc, int64_t count,
 }
 
 /// Folds the terms `first`, `first + step`, ... of output element `output` of
-/// `r` into the neutral element: a thread's partial.
-static Value buildPartial(OpBuilder &b, Location loc, const Reduction &r,
-                          ArrayRef<AffineExpr> loops, Value output, Value first,
-                          int64_t step) {
-  linalg::LinalgOp op = r.op;
-  Value neutral = arith::ConstantOp::create(b, loc, r.neutral);
+/// each reduction of `group` (the same loops) into its neutral element, in
+/// one loop that loads each input element they read once: a thread's
+/// partials.
+static SmallVector<Value> buildPartials(OpBuilder &b, Location loc,
+                                        ArrayRef<const Reduction *> group,
+                                        ArrayRef<AffineExpr> loops,
+                                        Value output, Value first,
+                                        int64_t step) {
+  SmallVector<Value> neutrals =
+      llvm::map_to_vector(group, [&](const Reduction *r) -> Value {
+        return arith::ConstantOp::create(b, loc, r->neutral);
+      });
   Value stepValue = arith::ConstantIndexOp::create(b, loc, step);
-  Value extent = arith::ConstantIndexOp::create(b, loc, r.extent);
-  auto loop = scf::ForOp::create(b, loc, first, extent, stepValue, neutral);
+  Value extent = arith::ConstantIndexOp::create(b, loc, group[0]->extent);
+  auto loop = scf::ForOp::create(b, loc, first, extent, stepValue, neutrals);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value term = loop.getInductionVar();
-  IRMapping mapping;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    Value value = input->get();
-    if (isa<MemRefType>(value.getType()))
-      value = memref::LoadOp::create(
-          b, loc, value, getIndices(b, loc, r, *input, loops, output, term));
-    mapping.map(op.getMatchingBlockArgument(input), value);
-  }
-  mapping.map(r.acc, loop.getRegionIterArg(0));
-  Block *body = op.getBlock();
-  for (Operation &inner : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      mapping.map(index.getResult(),
-                  applyAt(b, loc, loops[index.getDim()], output, term));
-      continue;
+  DenseMap<std::pair<Value, AffineMap>, Value> loaded;
+  SmallVector<Value> yielded;
+  for (auto [i, r] : llvm::enumerate(group)) {
+    linalg::LinalgOp op = r->op;
+    IRMapping mapping;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value value = input->get();
+      if (isa<MemRefType>(value.getType())) {
+        Value &load = loaded[{value, op.getMatchingIndexingMap(input)}];
+        if (!load)
+          load = memref::LoadOp::create(
+              b, loc, value,
+              getIndices(b, loc, *r, *input, loops, output, term));
+        value = load;
+      }
+      mapping.map(op.getMatchingBlockArgument(input), value);
     }
-    b.clone(inner, mapping);
+    mapping.map(r->acc, loop.getRegionIterArg(i));
+    Block *body = op.getBlock();
+    for (Operation &inner : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        mapping.map(index.getResult(),
+                    applyAt(b, loc, loops[index.getDim()], output, term));
+        continue;
+      }
+      b.clone(inner, mapping);
+    }
+    yielded.push_back(mapping.lookup(body->getTerminator()->getOperand(0)));
   }
-  scf::YieldOp::create(b, loc,
-                       mapping.lookup(body->getTerminator()->getOperand(0)));
-  return loop.getResult(0);
+  scf::YieldOp::create(b, loc, yielded);
+  return loop.getResults();
 }
 
 /// Folds `total` into output element `output` of `r`: into `start` if it is
@@ -265,15 +282,16 @@ static void storeTotal(OpBuilder &b, Location loc, const Reduction &r,
 }
 
 /// An scf.forall over `count` thread blocks (#gpu.block<x>, marked with
-/// `strategy` for the kernel report) with a workgroup buffer of `partials`
-/// elements of `r`'s type, which `buildBody` fills from the block index and
-/// the buffer.
-static void buildBlocks(RewriterBase &rewriter, const Reduction &r,
-                        Strategy strategy, int64_t count, int64_t partials,
-                        function_ref<void(Value, Value)> buildBody) {
-  Location loc = r.op->getLoc();
+/// `strategy` for the kernel report), where the last op of `group` was,
+/// with a workgroup buffer of `partials` elements of each reduction's type,
+/// which `buildBody` fills from the block index and the buffers.
+static void buildBlocks(RewriterBase &rewriter,
+                        ArrayRef<const Reduction *> group, Strategy strategy,
+                        int64_t count, int64_t partials,
+                        function_ref<void(Value, ValueRange)> buildBody) {
+  Location loc = group[0]->op->getLoc();
   MLIRContext *ctx = rewriter.getContext();
-  rewriter.setInsertionPoint(static_cast<Operation *>(r.op));
+  rewriter.setInsertionPoint(static_cast<Operation *>(group.back()->op));
   auto blocks = scf::ForallOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(count)},
       ValueRange(),
@@ -286,48 +304,59 @@ static void buildBlocks(RewriterBase &rewriter, const Reduction &r,
   rewriter.setInsertionPoint(blocks.getBody()->getTerminator());
   auto workgroup = gpu::AddressSpaceAttr::get(
       ctx, gpu::GPUDialect::getWorkgroupAddressSpace());
-  Value buffer = memref::AllocOp::create(
-      rewriter, loc,
-      MemRefType::get({partials}, r.neutral.getType(),
-                      MemRefLayoutAttrInterface(), workgroup));
-  buildBody(blocks.getInductionVar(0), buffer);
-  memref::DeallocOp::create(rewriter, loc, buffer);
+  SmallVector<Value> buffers;
+  for (const Reduction *r : group)
+    buffers.push_back(memref::AllocOp::create(
+        rewriter, loc,
+        MemRefType::get({partials}, r->neutral.getType(),
+                        MemRefLayoutAttrInterface(), workgroup)));
+  buildBody(blocks.getInductionVar(0), buffers);
+  for (Value buffer : buffers)
+    memref::DeallocOp::create(rewriter, loc, buffer);
 }
 
-/// Replaces `r.op` by its tiled form with one block of `threads` threads per
-/// output element. Each total is folded into `start` if it is set, else into
-/// the output's element (storeTotal).
-static void tileReductionOverBlocks(RewriterBase &rewriter, const Reduction &r,
-                                    int64_t threads, Value start) {
-  Location loc = r.op->getLoc();
-  SmallVector<AffineExpr> loops = getLoopExprs(r, rewriter.getContext());
+/// Replaces the ops of `group` (reductions over the same loops, all with a
+/// warp operation or all without: one is the common case) by their tiled
+/// form with one block of `threads` threads per output element, computing
+/// all of them. Each total is folded into its `starts` value if that is
+/// set, else into the output's element (storeTotal).
+static void tileReductionOverBlocks(RewriterBase &rewriter,
+                                    ArrayRef<const Reduction *> group,
+                                    int64_t threads, ArrayRef<Value> starts) {
+  const Reduction &first = *group[0];
+  Location loc = first.op->getLoc();
+  SmallVector<AffineExpr> loops = getLoopExprs(first, rewriter.getContext());
+  bool warpOps = first.warpOp.has_value();
   buildBlocks(
-      rewriter, r, Strategy::Blocks, r.outputs, threads,
-      [&](Value output, Value partials) {
+      rewriter, group, Strategy::Blocks, first.outputs, threads,
+      [&](Value output, ValueRange partials) {
         // Thread t folds the terms t, t + threads, ... into the neutral
         // element.
         buildThreads(rewriter, loc, threads, [&](Value thread) {
-          memref::StoreOp::create(
-              rewriter, loc,
-              buildPartial(rewriter, loc, r, loops, output, thread, threads),
-              partials, thread);
+          for (auto [partial, buffer] :
+               llvm::zip(buildPartials(rewriter, loc, group, loops, output,
+                                       thread, threads),
+                         partials))
+            memref::StoreOp::create(rewriter, loc, partial, buffer, thread);
         });
 
         // A tree over the partials: element t takes element t + half while more
         // than a warp's worth (or, without a warp operation, two) are left.
-        int64_t last = r.warpOp ? kWarpSize : 2;
+        int64_t last = warpOps ? kWarpSize : 2;
         for (int64_t half = threads / 2; half >= last; half /= 2)
           buildThreads(rewriter, loc, half, [&](Value thread) {
             Value other = affine::makeComposedAffineApply(
                 rewriter, loc, rewriter.getAffineDimExpr(0) + half,
                 {OpFoldResult(thread)});
-            Value mine =
-                memref::LoadOp::create(rewriter, loc, partials, thread);
-            Value theirs =
-                memref::LoadOp::create(rewriter, loc, partials, other);
-            memref::StoreOp::create(rewriter, loc,
-                                    combine(rewriter, r, theirs, mine),
-                                    partials, thread);
+            for (auto [r, buffer] : llvm::zip(group, partials)) {
+              Value mine =
+                  memref::LoadOp::create(rewriter, loc, buffer, thread);
+              Value theirs =
+                  memref::LoadOp::create(rewriter, loc, buffer, other);
+              memref::StoreOp::create(rewriter, loc,
+                                      combine(rewriter, *r, theirs, mine),
+                                      buffer, thread);
+            }
           });
 
         // One warp reduces the last 32 (gpu.subgroup_reduce: shuffles), or
@@ -336,26 +365,32 @@ static void tileReductionOverBlocks(RewriterBase &rewriter, const Reduction &r,
         // output.
         buildThreads(rewriter, loc, last, [&](Value thread) {
           Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-          Value total;
-          if (r.warpOp)
-            total = gpu::SubgroupReduceOp::create(
-                rewriter, loc,
-                memref::LoadOp::create(rewriter, loc, partials, thread),
-                *r.warpOp, /*uniform=*/true);
-          Value first = arith::CmpIOp::create(
+          SmallVector<Value> totals;
+          if (warpOps)
+            for (auto [r, buffer] : llvm::zip(group, partials))
+              totals.push_back(gpu::SubgroupReduceOp::create(
+                  rewriter, loc,
+                  memref::LoadOp::create(rewriter, loc, buffer, thread),
+                  *r->warpOp, /*uniform=*/true));
+          Value isFirst = arith::CmpIOp::create(
               rewriter, loc, arith::CmpIPredicate::eq, thread, zero);
-          auto ifFirst = scf::IfOp::create(rewriter, loc, first);
+          auto ifFirst = scf::IfOp::create(rewriter, loc, isFirst);
           rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-          if (!r.warpOp) {
-            Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-            Value mine = memref::LoadOp::create(rewriter, loc, partials, zero);
-            Value theirs = memref::LoadOp::create(rewriter, loc, partials, one);
-            total = combine(rewriter, r, theirs, mine);
+          for (auto [i, r] : llvm::enumerate(group)) {
+            if (!warpOps) {
+              Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+              Value mine =
+                  memref::LoadOp::create(rewriter, loc, partials[i], zero);
+              Value theirs =
+                  memref::LoadOp::create(rewriter, loc, partials[i], one);
+              totals.push_back(combine(rewriter, *r, theirs, mine));
+            }
+            storeTotal(rewriter, loc, *r, loops, output, totals[i], starts[i]);
           }
-          storeTotal(rewriter, loc, r, loops, output, total, start);
         });
       });
-  rewriter.eraseOp(static_cast<Operation *>(r.op));
+  for (const Reduction *r : group)
+    rewriter.eraseOp(static_cast<Operation *>(r->op));
 }
 
 /// Replaces `r.op`, whose combiner has a warp operation, by its tiled form
@@ -373,8 +408,9 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
   AffineExpr outputExpr = block * warps + thread.floorDiv(kWarpSize);
   int64_t threads = warps * kWarpSize;
   buildBlocks(
-      rewriter, r, Strategy::Warps, llvm::divideCeil(r.outputs, warps), threads,
-      [&](Value blockIndex, Value partials) {
+      rewriter, {&r}, Strategy::Warps, llvm::divideCeil(r.outputs, warps),
+      threads, [&](Value blockIndex, ValueRange buffers) {
+        Value partials = buffers[0];
         auto outputOf = [&](Value t) {
           return affine::makeComposedAffineApply(
                      rewriter, loc, AffineMap::get(2, 0, outputExpr),
@@ -402,8 +438,9 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
                            .getResult()
                      : outputOf(t);
           memref::StoreOp::create(rewriter, loc,
-                                  buildPartial(rewriter, loc, r, loops, output,
-                                               laneOf(t), kWarpSize),
+                                  buildPartials(rewriter, loc, {&r}, loops,
+                                                output, laneOf(t), kWarpSize)
+                                      .front(),
                                   partials, t);
         });
         buildThreads(rewriter, loc, threads, [&](Value t) {
@@ -477,6 +514,62 @@ static void parallelizeFlagReduction(RewriterBase &rewriter,
   rewriter.eraseOp(op);
 }
 
+/// The buffers that `r` reads: its inputs and what its body uses from
+/// above, through any view.
+static SmallVector<Value> getReadRoots(const Reduction &r) {
+  llvm::SetVector<Value> used;
+  linalg::LinalgOp op = r.op;
+  getUsedValuesDefinedAbove(op->getRegion(0), used);
+  used.insert_range(op.getDpsInputs());
+  SmallVector<Value> roots;
+  for (Value value : used)
+    if (isa<MemRefType>(value.getType()))
+      roots.push_back(getRootBuffer(value));
+  return roots;
+}
+
+/// Whether `next`, a block reduction after those of `group` in their block,
+/// can join their kernel: it runs over the same loops, has a warp operation
+/// if they have one, its output and theirs are different buffers the
+/// function allocates that none of the others reads, and only allocations,
+/// ops without effects on memory or fills of `next`'s output come between
+/// the last of them and `next` (their kernel takes `next`'s place).
+static bool canJoin(ArrayRef<const Reduction *> group, const Reduction &next) {
+  const Reduction &first = *group[0];
+  Operation *last = group.back()->op, *op = next.op;
+  if (last->getBlock() != op->getBlock() || !last->isBeforeInBlock(op) ||
+      first.ranges != next.ranges || first.parallelDims != next.parallelDims ||
+      first.reductionDims != next.reductionDims ||
+      first.warpOp.has_value() != next.warpOp.has_value())
+    return false;
+  auto getOutput = [](const Reduction &r) {
+    linalg::LinalgOp op = r.op;
+    Value root = getRootBuffer(op.getDpsInits()[0]);
+    return root.getDefiningOp<memref::AllocOp>() ? root : Value();
+  };
+  Value nextOutput = getOutput(next);
+  SmallVector<Value> nextReads = getReadRoots(next);
+  if (!nextOutput)
+    return false;
+  for (const Reduction *r : group) {
+    Value output = getOutput(*r);
+    if (!output || output == nextOutput ||
+        llvm::is_contained(nextReads, output) ||
+        llvm::is_contained(getReadRoots(*r), nextOutput))
+      return false;
+  }
+  for (Operation *between = last->getNextNode(); between != op;
+       between = between->getNextNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(between);
+    if (!isa<memref::AllocOp>(between) &&
+        !(between->getNumRegions() == 0 && isMemoryEffectFree(between)) &&
+        !(fill && fill.hasPureBufferSemantics() &&
+          getRootBuffer(fill.getDpsInits()[0]) == nextOutput))
+      return false;
+  }
+  return true;
+}
+
 namespace {
 struct GPUTileReductionsPass
     : public mp::impl::GPUTileReductionsPassBase<GPUTileReductionsPass> {
@@ -521,35 +614,56 @@ struct GPUTileReductionsPass
     for (linalg::GenericOp flag : flags)
       parallelizeFlagReduction(rewriter, flag);
     numFlags += flags.size();
+    // Consecutive block reductions over the same loops share a kernel
+    // (`siblings`): a layer norm's weight and bias gradients, both column
+    // sums of the output gradient, read it once.
+    SmallVector<std::pair<SmallVector<const Reduction *>, Strategy>> groups;
     for (const auto &[r, strategy] : reductions) {
-      // A fill of the output just before (a bias gradient's zeros) is
+      if (siblings && strategy == Strategy::Blocks && !groups.empty() &&
+          groups.back().second == Strategy::Blocks &&
+          canJoin(groups.back().first, r)) {
+        groups.back().first.push_back(&r);
+        ++numSiblings;
+        continue;
+      }
+      groups.push_back({{&r}, strategy});
+    }
+    for (const auto &[group, strategy] : groups) {
+      // A fill of an output just before (a bias gradient's zeros) is
       // folded: thread 0 combines the total with the fill's value.
-      std::optional<FoldedInit> init =
-          findFoldedInit(r.op, /*canOutline=*/false);
-      if (init &&
-          (!init->value || init->value.getType() != r.neutral.getType()))
-        init.reset();
-      Value start = init ? init->value : Value();
+      SmallVector<Operation *> setters;
+      SmallVector<Value> starts;
+      for (const Reduction *r : group) {
+        std::optional<FoldedInit> init =
+            findFoldedInit(r->op, /*canOutline=*/false);
+        if (init && init->value &&
+            init->value.getType() == r->neutral.getType()) {
+          starts.push_back(init->value);
+          setters.push_back(init->setter);
+        } else {
+          starts.push_back(Value());
+        }
+      }
+      const Reduction &r = *group[0];
       if (strategy == Strategy::Warps) {
         // No more warps than output elements.
         tileReductionOverWarps(
             rewriter, r, std::min<int64_t>(threads / kWarpSize, r.outputs),
-            start);
+            starts[0]);
         ++numWarpTiled;
       } else {
         // No more threads than terms (rounded up to a power of two), at
         // least a warp.
         tileReductionOverBlocks(
-            rewriter, r,
+            rewriter, group,
             std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), kWarpSize,
                                 threads),
-            start);
-        ++numTiled;
+            starts);
+        numTiled += group.size();
       }
-      if (init) {
-        rewriter.eraseOp(init->setter);
-        ++numFoldedFills;
-      }
+      for (Operation *setter : setters)
+        rewriter.eraseOp(setter);
+      numFoldedFills += setters.size();
     }
   }
 };

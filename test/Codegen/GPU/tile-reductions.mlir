@@ -2,6 +2,7 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='threads=64 min-extent=16 max-outputs=100000' --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=32' --mlir-print-local-scope | FileCheck %s --check-prefix=LOW
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=0' --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='siblings=false' --mlir-print-local-scope | FileCheck %s --check-prefix=APART
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='threads=48' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='warp-min-extent=-1' 2>&1 | FileCheck %s --check-prefix=BAD-WARP
 // RUN: not mp-opt %s --mp-lower-to-gpu='warp-min-extent=-2' 2>&1 | FileCheck %s --check-prefix=BAD-PIPELINE
@@ -495,4 +496,148 @@ func.func @finite_check(%g: memref<64x784xf32>, %d: memref<?xf32>, %flag: memref
     linalg.yield %o : i1
   }
   return
+}
+
+// -----
+
+// A layer norm's weight and bias gradients: column sums of dy * xhat and of
+// dy over the same 7168 rows, into buffers the function allocates and fills
+// with zeros. One kernel computes both: each thread's loop loads dy once and
+// folds both partials, each into its own workgroup buffer; the tree and the
+// warp reduce both, and thread 0 stores both totals (the fills folded).
+// CHECK-LABEL: func.func @siblings
+// CHECK-SAME: (%[[DY:.*]]: memref<7168x32xf32>, %[[XH:.*]]: memref<7168x32xf32>)
+// CHECK: %[[W:.*]] = memref.alloc() : memref<32xf32>
+// CHECK: %[[B:.*]] = memref.alloc() : memref<32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%[[COL:.*]]) in (32) {
+// CHECK: %[[PW:.*]] = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[PB:.*]] = memref.alloc() : memref<256xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.forall (%[[T:.*]]) in (256) {
+// CHECK: %[[SUMS:.*]]:2 = scf.for %{{.*}} = %[[T]] to %c7168 step %c256 iter_args(%[[AW:.*]] = %{{.*}}, %[[AB:.*]] = %{{.*}}) -> (f32, f32) {
+// CHECK: %[[D:.*]] = memref.load %[[DY]]
+// CHECK: %[[X:.*]] = memref.load %[[XH]]
+// CHECK: %[[P:.*]] = arith.mulf %[[D]], %[[X]]
+// CHECK: %[[NW:.*]] = arith.addf %[[P]], %[[AW]]
+// CHECK: %[[NB:.*]] = arith.addf %[[D]], %[[AB]]
+// CHECK: scf.yield %[[NW]], %[[NB]]
+// CHECK: memref.store %[[SUMS]]#0, %[[PW]][%[[T]]]
+// CHECK: memref.store %[[SUMS]]#1, %[[PB]][%[[T]]]
+// CHECK-COUNT-3: scf.forall
+// CHECK: scf.forall (%[[L:.*]]) in (32) {
+// CHECK: gpu.subgroup_reduce add
+// CHECK: gpu.subgroup_reduce add
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[W]][
+// CHECK: memref.store %{{.*}}, %[[B]][
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
+// CHECK-NOT: scf.forall
+// CHECK: return %[[W]], %[[B]]
+// With siblings=false, two kernels.
+// APART-LABEL: func.func @siblings
+// APART-COUNT-2: mp.gpu_reduction = "block"
+func.func @siblings(%dy: memref<7168x32xf32>, %xh: memref<7168x32xf32>) -> (memref<32xf32>, memref<32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %w = memref.alloc() : memref<32xf32>
+  linalg.fill ins(%zero : f32) outs(%w : memref<32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%dy, %xh : memref<7168x32xf32>, memref<7168x32xf32>) outs(%w : memref<32xf32>) {
+  ^bb0(%d: f32, %x: f32, %acc: f32):
+    %p = arith.mulf %d, %x : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  %b = memref.alloc() : memref<32xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%dy : memref<7168x32xf32>) outs(%b : memref<32xf32>) {
+  ^bb0(%d: f32, %acc: f32):
+    %s = arith.addf %d, %acc : f32
+    linalg.yield %s : f32
+  }
+  return %w, %b : memref<32xf32>, memref<32xf32>
+}
+
+// -----
+
+// Reductions that stay apart, each its own kernel: the second reads the
+// first one's output (@reads_result), runs over other loops (@other_loops),
+// writes a function argument, which may be the other's input (@argument),
+// or something between them writes memory (@store_between).
+// CHECK-LABEL: func.func @reads_result
+// CHECK-COUNT-2: mp.gpu_reduction = "block"
+func.func @reads_result(%x: memref<4096xf32>) -> (memref<f32>, memref<f32>) {
+  %a = memref.alloc() : memref<f32>
+  linalg.reduce ins(%x : memref<4096xf32>) outs(%a : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  %b = memref.alloc() : memref<f32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%x, %a : memref<4096xf32>, memref<f32>) outs(%b : memref<f32>) {
+  ^bb0(%in: f32, %mean: f32, %acc: f32):
+    %d = arith.subf %in, %mean : f32
+    %s = arith.addf %d, %acc : f32
+    linalg.yield %s : f32
+  }
+  return %a, %b : memref<f32>, memref<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @other_loops
+// CHECK-COUNT-2: mp.gpu_reduction = "block"
+func.func @other_loops(%x: memref<4096xf32>, %y: memref<2048x2xf32>) -> (memref<f32>, memref<f32>) {
+  %a = memref.alloc() : memref<f32>
+  linalg.reduce ins(%x : memref<4096xf32>) outs(%a : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  %b = memref.alloc() : memref<f32>
+  linalg.reduce ins(%y : memref<2048x2xf32>) outs(%b : memref<f32>) dimensions = [0, 1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %a, %b : memref<f32>, memref<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @argument
+// CHECK-COUNT-2: mp.gpu_reduction = "block"
+func.func @argument(%x: memref<4096xf32>, %out: memref<f32>) -> memref<f32> {
+  %a = memref.alloc() : memref<f32>
+  linalg.reduce ins(%x : memref<4096xf32>) outs(%a : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%x : memref<4096xf32>) outs(%out : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %a : memref<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @store_between
+// CHECK-COUNT-2: mp.gpu_reduction = "block"
+func.func @store_between(%x: memref<4096xf32>, %v: f32) -> (memref<f32>, memref<f32>) {
+  %c7 = arith.constant 7 : index
+  %a = memref.alloc() : memref<f32>
+  linalg.reduce ins(%x : memref<4096xf32>) outs(%a : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  memref.store %v, %x[%c7] : memref<4096xf32>
+  %b = memref.alloc() : memref<f32>
+  linalg.reduce ins(%x : memref<4096xf32>) outs(%b : memref<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %a, %b : memref<f32>, memref<f32>
 }

@@ -692,6 +692,18 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     loading the output, and the fill (or the copy) goes: one kernel less,
     the same arithmetic.
 
+    Block reductions that follow each other over the same loops (`siblings`,
+    on by default), each into a buffer the function allocates that the
+    others do not read, with only allocations, ops without effects on
+    memory or fills of the next one's output between them, are one kernel
+    (where the last of them was): each thread folds every reduction's terms
+    in one loop, which loads an input element they share once (a layer
+    norm's weight and bias gradients, column sums of `dy * xhat` and of
+    `dy`, read `dy` once), into a workgroup buffer per reduction, and the
+    tree, the warp and thread 0 do for each what they do for one. Each sum
+    is computed in the same order as alone. They must all have a
+    `gpu.subgroup_reduce` form, or none.
+
     The other reductions whose combiner `gpu.subgroup_reduce` has, of at
     least `warp-min-extent` terms (0: none) that lie consecutively in memory
     (every buffer read per term is indexed last by the innermost reduction
@@ -751,9 +763,14 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
            "Most output elements for block reductions (one block each)">,
     Option<"warpMinExtent", "warp-min-extent", "int64_t", /*default=*/"256",
            "Fewest terms per output element for a warp reduction (0: none)">,
+    Option<"siblings", "siblings", "bool", /*default=*/"true",
+           "Compute consecutive block reductions over the same loops in one "
+           "kernel">,
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Reductions distributed over blocks">,
+    Statistic<"numSiblings", "siblings",
+              "Block reductions computed in the kernel of the one before">,
     Statistic<"numWarpTiled", "warp-tiled",
               "Reductions distributed over warps (one per output element)">,
     Statistic<"numFoldedFills", "folded-fills",
