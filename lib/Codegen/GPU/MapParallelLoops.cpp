@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -47,6 +48,23 @@ static void mapLoop(scf::ParallelOp loop, gpu::Processor first) {
   (void)gpu::setMappingAttr(loop, mapping);
 }
 
+/// Whether the innermost dimension of `loop` has constant bounds and step
+/// and fewer than `points` points.
+static bool isShorterThan(scf::ParallelOp loop, int64_t points) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound().back());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound().back());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
+  return lb && ub && step && *step > 0 &&
+         llvm::divideCeilSigned(*ub - *lb, *step) < points;
+}
+
+/// Whether the body of `loop` has a loop.
+static bool hasInnerLoop(scf::ParallelOp loop) {
+  return loop.getBody()
+      ->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 namespace {
 struct GPUMapParallelLoopsPass
     : public mp::impl::GPUMapParallelLoopsPassBase<GPUMapParallelLoopsPass> {
@@ -72,8 +90,15 @@ struct GPUMapParallelLoopsPass
     for (scf::ParallelOp loop : roots) {
       // Grids have three dimensions: a deeper nest becomes one dimension
       // (its iterations in the same order, the innermost dimension still
-      // contiguous across threads) rather than launches in a host loop.
-      if (loop.getNumLoops() > 3) {
+      // contiguous across threads) rather than launches in a host loop. So
+      // does an elementwise nest whose innermost dimension has fewer points
+      // than a block has threads (a layer norm's 256x28x32), which would
+      // leave most of each block's threads idle: its blocks take
+      // consecutive rows. A nest with a loop in its body (a row's reduction
+      // per thread) keeps its blocks, spread over more multiprocessors.
+      if (loop.getNumLoops() > 3 ||
+          (loop.getNumLoops() > 1 && isShorterThan(loop, blockSize) &&
+           !hasInnerLoop(loop))) {
         std::vector<unsigned> all(loop.getNumLoops());
         std::iota(all.begin(), all.end(), 0);
         // The collapsed loop replaces `loop` at its place in the block.

@@ -28,6 +28,7 @@ func.func @add(%a: memref<1000xf32>, %b: memref<1000xf32>) {
 
 // A row-wise sum: rows on blocks (y), the row's 37 columns one per thread
 // of the x dimension; the reduction loop inside stays sequential in f32.
+// With a loop in each thread, the short rows are not collapsed: 5 blocks.
 // CHECK-LABEL: func.func @rows
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c5, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1)
 // CHECK: scf.for
@@ -74,6 +75,56 @@ func.func @scores(%x: memref<64x2x28x28xf32>, %y: memref<64x2x28x28xf32>) {
     %v = memref.load %x[%b, %h, %i, %j] : memref<64x2x28x28xf32>
     %w = arith.mulf %v, %v : f32
     memref.store %w, %y[%b, %h, %i, %j] : memref<64x2x28x28xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A layer norm's elementwise part over 64x28x32: rows of 32 points, shorter
+// than a block, so the nest is one dimension of 57344 points, 224 full
+// blocks of 256 threads (not 64x28 blocks with 32 threads at work each);
+// with blocks of 128, 448.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT: scf.parallel
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c224, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}})
+// CHECK: arith.remsi
+// CHECK: arith.divsi
+// CHECK: memref.store
+// CHECK-NOT: gpu.launch
+// B128-LABEL: func.func @short_rows
+// B128: gpu.launch blocks({{.*}}) in (%{{.*}} = %c448, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c128,
+func.func @short_rows(%x: memref<64x28x32xf32>, %y: memref<64x28x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c28 = arith.constant 28 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%b, %i, %j) = (%c0, %c0, %c0) to (%c64, %c28, %c32) step (%c1, %c1, %c1) {
+    %v = memref.load %x[%b, %i, %j] : memref<64x28x32xf32>
+    %w = arith.mulf %v, %v : f32
+    memref.store %w, %y[%b, %i, %j] : memref<64x28x32xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Rows of 300 points with blocks of 256: the innermost dimension is not
+// shorter than a block, so rows stay on y (2 blocks of x per row).
+// CHECK-LABEL: func.func @long_rows
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c3, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256,
+// CHECK-NOT: arith.remsi
+func.func @long_rows(%x: memref<3x300xf32>, %y: memref<3x300xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c300 = arith.constant 300 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c3, %c300) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<3x300xf32>
+    memref.store %v, %y[%i, %j] : memref<3x300xf32>
     scf.reduce
   }
   return

@@ -1364,7 +1364,14 @@ def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
     each thread with their f32 accumulators) is tiled by `block-size` along
     its innermost dimension and by 1 along the others: the tiles map to
     thread blocks, the points of a tile to threads, innermost dimension on
-    x (coalesced), then y and z; further dimensions run in sequence. Each
+    x (coalesced), then y and z. A nest of more than three dimensions, or
+    an elementwise one (no loop in its body) whose innermost dimension has
+    fewer than `block-size` points (a layer norm's `256x28x32`: blocks of
+    256 threads of which 32 would work), is first collapsed into one
+    dimension (its points in the same order, row major), so that a block
+    takes consecutive rows. A nest with a loop per thread (a row's
+    reduction) keeps its blocks, which spread the rows over more
+    multiprocessors. Each
     nest becomes a `gpu.launch` (upstream's parallel-loop conversion), or
     the pass fails at the function. Part of `mp-lower-to-gpu`.
 
