@@ -12,6 +12,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir {
@@ -67,53 +68,70 @@ static Value readElement(RewriterBase &rewriter, Location loc, Value source,
   return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
 }
 
-/// `pad` as a tensor.generate, if its shapes and low padding are static and
-/// its padding value is a constant. An elementwise producer of its source
-/// used by nothing else (a cast) is computed inside.
-static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
-  Value value = pad.getConstantPaddingValue();
-  RankedTensorType source = pad.getSourceType();
-  RankedTensorType result = pad.getResultType();
-  if (!value || !source.hasStaticShape() || !result.hasStaticShape() ||
-      ShapedType::isDynamicShape(pad.getStaticLow()))
-    return failure();
-  Location loc = pad.getLoc();
-  rewriter.setInsertionPoint(pad);
+/// Replaces `op` by a tensor.generate of `result` whose element at indices
+/// `i` is `source`'s at `(i - offsets) / strides` where that falls inside
+/// `source` on a multiple of the stride, and `value` elsewhere. An
+/// elementwise producer of `source` used by nothing else (a cast) is
+/// computed inside.
+static void replaceByGenerate(RewriterBase &rewriter, Operation *op,
+                              Value source, RankedTensorType result,
+                              ArrayRef<int64_t> offsets,
+                              ArrayRef<int64_t> strides, Value value) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  Location loc = op->getLoc();
+  rewriter.setInsertionPoint(op);
   auto generate =
       tensor::GenerateOp::create(rewriter, loc, result, ValueRange());
   Block *body = rewriter.createBlock(
       &generate.getBody(), {},
       SmallVector<Type>(result.getRank(), rewriter.getIndexType()),
       SmallVector<Location>(result.getRank(), loc));
-  // Source indices, and whether all fall inside the source: i - low < size,
-  // unsigned (an index below the low padding wraps around).
+  // Source indices, and whether all fall inside the source: i - offset below
+  // the extent (size - 1) * stride + 1, unsigned (an index below the offset
+  // wraps around), and a multiple of the stride.
   SmallVector<Value> indices;
   Value inside;
-  for (auto [dim, low] : llvm::enumerate(pad.getStaticLow())) {
+  auto both = [&](Value a, Value b) {
+    return a ? arith::AndIOp::create(rewriter, loc, a, b) : b;
+  };
+  for (int64_t dim = 0, e = result.getRank(); dim < e; ++dim) {
+    int64_t offset = offsets[dim], stride = strides[dim],
+            size = sourceType.getDimSize(dim);
     Value index = body->getArgument(dim);
-    if (low)
+    if (offset)
       index = arith::SubIOp::create(
           rewriter, loc, index,
-          arith::ConstantIndexOp::create(rewriter, loc, low));
+          arith::ConstantIndexOp::create(rewriter, loc, offset));
+    if (!offset && stride == 1 && result.getDimSize(dim) == size) {
+      indices.push_back(index);
+      continue; // the whole dimension
+    }
+    Value extent = arith::ConstantIndexOp::create(
+        rewriter, loc, size ? (size - 1) * stride + 1 : 0);
+    inside = both(inside, arith::CmpIOp::create(rewriter, loc,
+                                                arith::CmpIPredicate::ult,
+                                                index, extent));
+    if (stride != 1) {
+      Value strideValue = arith::ConstantIndexOp::create(rewriter, loc, stride);
+      inside = both(
+          inside, arith::CmpIOp::create(
+                      rewriter, loc, arith::CmpIPredicate::eq,
+                      arith::RemUIOp::create(rewriter, loc, index, strideValue),
+                      arith::ConstantIndexOp::create(rewriter, loc, 0)));
+      index = arith::DivUIOp::create(rewriter, loc, index, strideValue);
+    }
     indices.push_back(index);
-    if (!low && result.getDimSize(dim) == source.getDimSize(dim))
-      continue; // not padded along `dim`
-    Value size =
-        arith::ConstantIndexOp::create(rewriter, loc, source.getDimSize(dim));
-    Value in = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
-                                     index, size);
-    inside = inside ? arith::AndIOp::create(rewriter, loc, inside, in) : in;
   }
   Type element = result.getElementType();
-  linalg::GenericOp producer = getInlinableProducer(pad.getSource());
+  linalg::GenericOp producer = getInlinableProducer(source);
   Value padded;
   if (!inside) {
-    padded = readElement(rewriter, loc, pad.getSource(), producer, indices);
+    padded = readElement(rewriter, loc, source, producer, indices);
   } else {
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{element}, inside,
                                   /*withElseRegion=*/true);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    Value read = readElement(rewriter, loc, pad.getSource(), producer, indices);
+    Value read = readElement(rewriter, loc, source, producer, indices);
     scf::YieldOp::create(rewriter, loc, read);
     rewriter.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(rewriter, loc, value);
@@ -121,9 +139,46 @@ static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
     padded = ifOp.getResult(0);
   }
   tensor::YieldOp::create(rewriter, loc, padded);
-  rewriter.replaceOp(pad, generate.getResult());
+  rewriter.replaceOp(op, generate.getResult());
   if (producer)
     rewriter.eraseOp(producer);
+}
+
+/// `pad` as a tensor.generate, if its shapes and low padding are static and
+/// its padding value is a constant.
+static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
+  Value value = pad.getConstantPaddingValue();
+  if (!value || !pad.getSourceType().hasStaticShape() ||
+      !pad.getResultType().hasStaticShape() ||
+      ShapedType::isDynamicShape(pad.getStaticLow()))
+    return failure();
+  replaceByGenerate(
+      rewriter, pad, pad.getSource(), pad.getResultType(), pad.getStaticLow(),
+      SmallVector<int64_t>(pad.getResultType().getRank(), 1), value);
+  return success();
+}
+
+/// `insert`, a slice inserted into a tensor that a `linalg.fill` of a
+/// constant makes for it alone (a padded or, with strides, dilated
+/// gradient: the backward of a strided convolution), as a tensor.generate,
+/// if its shapes, offsets and strides are static and it drops no dimension.
+static LogicalResult generateInsert(RewriterBase &rewriter,
+                                    tensor::InsertSliceOp insert) {
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  RankedTensorType source = insert.getSourceType();
+  RankedTensorType result = insert.getResultType();
+  if (!fill || !insert.getDest().hasOneUse() || !source.hasStaticShape() ||
+      !result.hasStaticShape() || source.getRank() != result.getRank() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(insert.getStaticStrides()) ||
+      llvm::any_of(insert.getStaticStrides(),
+                   [](int64_t stride) { return stride < 1; }) ||
+      !matchPattern(fill.getInputs()[0], m_Constant()))
+    return failure();
+  replaceByGenerate(rewriter, insert, insert.getSource(), result,
+                    insert.getStaticOffsets(), insert.getStaticStrides(),
+                    fill.getInputs()[0]);
+  rewriter.eraseOp(fill);
   return success();
 }
 
@@ -145,10 +200,20 @@ struct GPUGeneratePadsPass
       if (pad->use_empty() || !llvm::all_of(pad->getUses(), isCudnnImage))
         pads.push_back(pad);
     });
+    SmallVector<tensor::InsertSliceOp> inserts;
+    getOperation()->walk([&](tensor::InsertSliceOp insert) {
+      // A gradient spread into zeros for cuDNN is its backward data's
+      // (mp-gpu-library-conv finds the insertion).
+      if (insert->use_empty() || !llvm::all_of(insert->getUses(), isCudnnImage))
+        inserts.push_back(insert);
+    });
     IRRewriter rewriter(&getContext());
     for (tensor::PadOp pad : pads)
       if (succeeded(generatePad(rewriter, pad)))
         ++numGenerated;
+    for (tensor::InsertSliceOp insert : inserts)
+      if (succeeded(generateInsert(rewriter, insert)))
+        ++numInserts;
   }
 };
 } // namespace

@@ -127,3 +127,74 @@ func.func @cudnn_image(%x: tensor<2x3x9x9xf16>, %w: tensor<4x3x3x3xf16>, %acc: t
   %c1 = linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%q, %w : tensor<2x3x11x11xf16>, tensor<4x3x3x3xf16>) outs(%acc : tensor<2x4x9x9xf32>) -> tensor<2x4x9x9xf32>
   return %c0, %c1, %q : tensor<2x4x9x9xf32>, tensor<2x4x9x9xf32>, tensor<2x3x11x11xf16>
 }
+
+// -----
+
+// The gradient of a stride-2 convolution's output dilated into the zeros of
+// its padded image (torch-mlir's backward): a slice inserted with strides
+// into a fill used by nothing else. One generate: along H and W, i - 1 below
+// (7 - 1) * 2 + 1 = 13 (unsigned) and even, the source index (i - 1) / 2;
+// the fill goes.
+// CHECK-LABEL: func.func @dilated
+// CHECK-NOT: linalg.fill
+// CHECK: ^bb0(%[[N:.*]]: index, %[[C:.*]]: index, %[[H:.*]]: index, %[[W:.*]]: index):
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[EXTENT:.*]] = arith.constant 13 : index
+// CHECK-DAG: %[[SH:.*]] = arith.subi %[[H]], %[[ONE]] : index
+// CHECK-DAG: arith.cmpi ult, %[[SH]], %[[EXTENT]] : index
+// CHECK-DAG: %[[RH:.*]] = arith.remui %[[SH]], %[[TWO]] : index
+// CHECK-DAG: arith.cmpi eq, %[[RH]], %{{.*}} : index
+// CHECK-DAG: %[[DH:.*]] = arith.divui %[[SH]], %[[TWO]] : index
+// CHECK-DAG: %[[SW:.*]] = arith.subi %[[W]], %[[ONE]] : index
+// CHECK-DAG: %[[DW:.*]] = arith.divui %[[SW]], %[[TWO]] : index
+// CHECK: scf.if
+// CHECK: tensor.extract %arg0[%[[N]], %[[C]], %[[DH]], %[[DW]]] : tensor<2x3x7x7xf16>
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : f16
+// CHECK: } : tensor<2x3x16x16xf16>
+// CHECK-NOT: tensor.insert_slice
+func.func @dilated(%g: tensor<2x3x7x7xf16>) -> tensor<2x3x16x16xf16> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x3x16x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<2x3x16x16xf16>) -> tensor<2x3x16x16xf16>
+  %d = tensor.insert_slice %g into %f[0, 0, 1, 1] [2, 3, 7, 7] [1, 1, 2, 2] : tensor<2x3x7x7xf16> into tensor<2x3x16x16xf16>
+  return %d : tensor<2x3x16x16xf16>
+}
+
+// -----
+
+// Left alone: a fill that something else reads too, a slice inserted into a
+// tensor that no fill made, a slice that drops a dimension.
+// CHECK-LABEL: func.func @inserts_kept
+// CHECK-COUNT-3: tensor.insert_slice
+// CHECK-NOT: tensor.generate
+func.func @inserts_kept(%g: tensor<4x4xf32>, %h: tensor<8x8xf32>, %r: tensor<4xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %a = tensor.insert_slice %g into %f[2, 2] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<8x8xf32>
+  %b = tensor.insert_slice %g into %h[0, 0] [4, 4] [2, 2] : tensor<4x4xf32> into tensor<8x8xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %c = tensor.insert_slice %r into %f2[3, 0] [1, 4] [1, 1] : tensor<4xf32> into tensor<8x8xf32>
+  return %a, %b, %c, %f : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// A gradient spread into zeros and read only as the image of a convolution
+// given to cuDNN stays an insertion: mp-gpu-library-conv makes it cuDNN's
+// backward data.
+// CHECK-LABEL: func.func @cudnn_spread
+// CHECK: linalg.fill
+// CHECK: %[[SPREAD:.*]] = tensor.insert_slice %arg0 into
+// CHECK: linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%[[SPREAD]], %arg1
+// CHECK-NOT: tensor.generate
+func.func @cudnn_spread(%g: tensor<2x4x7x7xf16>, %w: tensor<3x4x3x3xf16>, %acc: tensor<2x3x14x14xf32>) -> tensor<2x3x14x14xf32> {
+  %z = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<2x4x16x16xf16>
+  %f = linalg.fill ins(%z : f16) outs(%e : tensor<2x4x16x16xf16>) -> tensor<2x4x16x16xf16>
+  %s = tensor.insert_slice %g into %f[0, 0, 1, 1] [2, 4, 7, 7] [1, 1, 2, 2] : tensor<2x4x7x7xf16> into tensor<2x4x16x16xf16>
+  %c = linalg.conv_2d_nchw_fchw {mp.gpu_gemm = "library"} ins(%s, %w : tensor<2x4x16x16xf16>, tensor<3x4x3x3xf16>) outs(%acc : tensor<2x3x14x14xf32>) -> tensor<2x3x14x14xf32>
+  return %c : tensor<2x3x14x14xf32>
+}

@@ -468,7 +468,18 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
     computed inside, on its inputs read through its maps: that kernel goes
     too. A pad read only as the image of convolutions given to cuDNN
     (`mp.gpu_gemm = "library"`) is left alone: mp-gpu-library-conv gives
-    its padding to cuDNN, which then reads the source. Part of
+    its padding to cuDNN, which then reads the source. A
+    `tensor.insert_slice` of static offsets and strides (at least 1) that
+    drops no dimension, into a `linalg.fill` of a constant that nothing
+    else uses, is the same kind of pad, with strides: the gradient of a
+    strided convolution's output, dilated into the zeros of its image
+    (`[0, 0, 1, 1] [256, 16, 7, 7] [1, 1, 2, 2]` into `256x16x16x16`). It
+    becomes such a generate too, whose source index along a dimension is
+    `(i - offset) / stride` where `i - offset` (unsigned) is below
+    `(size - 1) * stride + 1` and a multiple of the stride: one kernel
+    instead of the fill, the insertion and its source's producer. As for
+    pads, an insertion read only as the image of convolutions given to
+    cuDNN stays: mp-gpu-library-conv makes it cuDNN's backward data. Part of
     `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
@@ -493,6 +504,8 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
                            "::mlir::tensor::TensorDialect"];
   let statistics = [
     Statistic<"numGenerated", "generated", "Pads rewritten as generates">,
+    Statistic<"numInserts", "inserts",
+              "Slices inserted into fills rewritten as generates">,
   ];
 }
 
