@@ -122,51 +122,50 @@ static bool sameValueOrConstant(Value a, Value b) {
   return a == b || (ca && ca == getConstantIntValue(b));
 }
 
-static bool sameIterationSpace(scf::ParallelOp first, scf::ParallelOp second) {
-  if (first.getNumLoops() != second.getNumLoops())
-    return false;
-  for (unsigned d = 0, e = first.getNumLoops(); d < e; ++d)
+/// The number of leading dimensions of `first` and `second` with the same
+/// bounds and steps.
+static unsigned getCommonDims(scf::ParallelOp first, scf::ParallelOp second) {
+  unsigned d = 0;
+  for (unsigned e = std::min(first.getNumLoops(), second.getNumLoops()); d < e;
+       ++d)
     if (!sameValueOrConstant(first.getLowerBound()[d],
                              second.getLowerBound()[d]) ||
         !sameValueOrConstant(first.getUpperBound()[d],
                              second.getUpperBound()[d]) ||
         !sameValueOrConstant(first.getStep()[d], second.getStep()[d]))
-      return false;
-  return true;
+      break;
+  return d;
 }
 
-/// Whether access `a` of `first` and `b` of `second` reach the same element
-/// exactly when they run in the same iteration: their indices are the same
-/// expressions (induction variable d of one where the other has d, or the
-/// same value or constant from outside both loops), and every induction
-/// variable is one of them, so that different iterations reach different
-/// elements.
-static bool sameElementPerIteration(const Access &a, scf::ParallelOp first,
-                                    const Access &b, scf::ParallelOp second) {
+/// The position of `v` among the first `common` induction variables of
+/// `loop`, -1 if it is not one of them.
+static int64_t getCommonIvPosition(scf::ParallelOp loop, unsigned common,
+                                   Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != loop.getBody() || arg.getArgNumber() >= common)
+    return -1;
+  return arg.getArgNumber();
+}
+
+/// Whether access `a` of `first` and `b` of `second` reach the same row of
+/// their buffer in the same iteration of the `common` leading dimensions
+/// the loops share and different rows in different ones: wherever one's
+/// index is one of those induction variables, the other's is the same one,
+/// and each of them is one of the indices. Their other indices may be
+/// anything (another element of the row, an inner loop's variable), since
+/// no other iteration reaches the row.
+static bool sameRowPerIteration(const Access &a, scf::ParallelOp first,
+                                const Access &b, scf::ParallelOp second,
+                                unsigned common) {
   if (a.indices.size() != b.indices.size())
     return false;
-  // The position of `v` among `loop`'s induction variables, -1 if it is not
-  // one of them.
-  auto ivPosition = [](scf::ParallelOp loop, Value v) -> int64_t {
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != loop.getBody())
-      return -1;
-    return arg.getArgNumber();
-  };
-  llvm::SmallBitVector seen(first.getNumLoops());
+  llvm::SmallBitVector seen(common);
   for (auto [ia, ib] : llvm::zip(a.indices, b.indices)) {
-    int64_t d = ivPosition(first, ia);
-    if (d >= 0 || ivPosition(second, ib) >= 0) {
-      if (d != ivPosition(second, ib))
-        return false;
+    int64_t d = getCommonIvPosition(first, common, ia);
+    if (d != getCommonIvPosition(second, common, ib))
+      return false;
+    if (d >= 0)
       seen.set(d);
-      continue;
-    }
-    if (!first->isAncestor(ia.getParentBlock()->getParentOp()) &&
-        !second->isAncestor(ib.getParentBlock()->getParentOp()) &&
-        sameValueOrConstant(ia, ib))
-      continue;
-    return false;
   }
   return seen.all();
 }
@@ -211,13 +210,14 @@ static std::optional<LinearOffset> getLinearOffset(const Access &access,
   return linear;
 }
 
-/// Whether different iterations of `loop` reach different elements at
-/// `offset`: the induction variables' steps, ordered by their coefficient,
-/// are digits of a mixed radix number (each coefficient times the step is
-/// beyond what the smaller ones reach).
-static bool isInjective(const LinearOffset &offset, scf::ParallelOp loop) {
+/// Whether different iterations of the first `common` dimensions of
+/// `loop` reach different elements at `offset`: the induction variables'
+/// steps, ordered by their coefficient, are digits of a mixed radix number
+/// (each coefficient times the step is beyond what the smaller ones reach).
+static bool isInjective(const LinearOffset &offset, scf::ParallelOp loop,
+                        unsigned common) {
   SmallVector<std::pair<int64_t, int64_t>> digits;
-  for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
+  for (unsigned d = 0; d < common; ++d) {
     std::optional<ConstantDim> dim = getConstantDim(loop, d);
     if (!dim)
       return false;
@@ -249,18 +249,28 @@ static Value getElementRoot(Value value) {
 
 /// Whether access `a` of `first` and `b` of `second`, on two views of one
 /// buffer (a `memref.collapse_shape` of the other, say), reach the same
-/// element in the same iteration and different ones in different
-/// iterations: the same offset from the buffer's first element
-/// (getLinearOffset), which differs between iterations (isInjective).
+/// element in the same iteration of the `common` leading dimensions and
+/// different ones in different iterations: the same offset from the
+/// buffer's first element (getLinearOffset), which depends on those
+/// dimensions alone (no further one's variable) and differs between their
+/// iterations (isInjective).
 static bool sameElementThroughViews(const Access &a, scf::ParallelOp first,
-                                    const Access &b, scf::ParallelOp second) {
+                                    const Access &b, scf::ParallelOp second,
+                                    unsigned common) {
   Value root = getElementRoot(a.memref);
   if (!root || root != getElementRoot(b.memref))
     return false;
   std::optional<LinearOffset> offsetA = getLinearOffset(a, first);
   std::optional<LinearOffset> offsetB = getLinearOffset(b, second);
-  return offsetA && offsetB && *offsetA == *offsetB &&
-         isInjective(*offsetA, first);
+  if (!offsetA || !offsetB)
+    return false;
+  for (LinearOffset *offset : {&*offsetA, &*offsetB}) {
+    if (llvm::any_of(ArrayRef(offset->coefficients).drop_front(common),
+                     [](int64_t c) { return c != 0; }))
+      return false;
+    offset->coefficients.resize(common);
+  }
+  return *offsetA == *offsetB && isInjective(*offsetA, first, common);
 }
 
 /// Whether every access of `memref` in `accesses` stores the constant
@@ -395,33 +405,91 @@ static bool fitParameters(scf::ParallelOp first, scf::ParallelOp second) {
          kMaxParameterBytes;
 }
 
-/// Whether running `first`'s body and then `second`'s in each iteration of
-/// one loop computes what `first` and then `second` did: they run over the
-/// same points and their accesses commute (accessesCommute) or reach the
-/// same element of the same buffer (not two views that may alias) in the
-/// same iteration; and the kernel's parameters fit (fitParameters).
-static bool canFuse(scf::ParallelOp first, scf::ParallelOp second,
-                    AliasAnalysis &aliases) {
-  return sameIterationSpace(first, second) && fitParameters(first, second) &&
-         accessesCommute(
-             first, second, aliases, /*disjoint=*/false,
-             [&](const Access &a, const Access &b) {
-               return a.memref == b.memref
-                          ? sameElementPerIteration(a, first, b, second)
-                          : sameElementThroughViews(a, first, b, second);
-             });
-}
+/// The most points of a loop over more dimensions than the loop it is fused
+/// with each of whose iterations runs them in sequence.
+constexpr int64_t kMaxNestedPoints = 32;
 
 /// The number of points of `loop` if its bounds and steps are constants.
-static std::optional<int64_t> getNumPoints(scf::ParallelOp loop) {
+static std::optional<int64_t> getNumPoints(scf::ParallelOp loop,
+                                           unsigned from = 0) {
   int64_t points = 1;
-  for (unsigned d = 0, e = loop.getNumLoops(); d < e; ++d) {
+  for (unsigned d = from, e = loop.getNumLoops(); d < e; ++d) {
     std::optional<ConstantDim> dim = getConstantDim(loop, d);
     if (!dim)
       return std::nullopt;
     points *= dim->count;
   }
   return points;
+}
+
+/// The leading dimensions over which running `first`'s body and then
+/// `second`'s in each iteration of one loop computes what `first` and then
+/// `second` did, if any: all of them when the loops run over the same
+/// points, or those of the loop with fewer dimensions, which the other
+/// starts with, when the other has at most `nestMaxPoints` points and at
+/// most kMaxNestedPoints per iteration of the shorter one (its further
+/// dimensions then run in sequence in each iteration: a loss's 256 x 10
+/// elementwise loop after its loop over the 256 rows). Their accesses must
+/// commute (accessesCommute) or reach the same row of the same buffer in
+/// the same iteration (sameRowPerIteration), or the same element of two
+/// views (sameElementThroughViews); and the kernel's parameters fit
+/// (fitParameters).
+static std::optional<unsigned> getFusedDims(scf::ParallelOp first,
+                                            scf::ParallelOp second,
+                                            AliasAnalysis &aliases,
+                                            int64_t nestMaxPoints) {
+  unsigned common = getCommonDims(first, second);
+  if (common == 0 ||
+      common != std::min(first.getNumLoops(), second.getNumLoops()))
+    return std::nullopt;
+  if (first.getNumLoops() != second.getNumLoops()) {
+    scf::ParallelOp longer =
+        first.getNumLoops() > second.getNumLoops() ? first : second;
+    std::optional<int64_t> points = getNumPoints(longer);
+    std::optional<int64_t> nested = getNumPoints(longer, common);
+    if (!points || *points > nestMaxPoints || *nested > kMaxNestedPoints)
+      return std::nullopt;
+  }
+  if (!fitParameters(first, second) ||
+      !accessesCommute(
+          first, second, aliases, /*disjoint=*/false,
+          [&](const Access &a, const Access &b) {
+            return a.memref == b.memref
+                       ? sameRowPerIteration(a, first, b, second, common)
+                       : sameElementThroughViews(a, first, b, second, common);
+          }))
+    return std::nullopt;
+  return common;
+}
+
+/// Replaces `first` and `second` by one loop over their `common` leading
+/// dimensions in `second`'s place, whose body runs `first`'s body and then
+/// `second`'s, each in a loop nest over its further dimensions (scf.for).
+static scf::ParallelOp fuseLoops(RewriterBase &rewriter, scf::ParallelOp first,
+                                 scf::ParallelOp second, unsigned common) {
+  Location loc = second.getLoc();
+  scf::ParallelOp shorter = first.getNumLoops() == common ? first : second;
+  rewriter.setInsertionPoint(second);
+  auto fused = scf::ParallelOp::create(rewriter, loc, shorter.getLowerBound(),
+                                       shorter.getUpperBound(),
+                                       shorter.getStep(), ValueRange());
+  for (scf::ParallelOp loop : {first, second}) {
+    rewriter.setInsertionPoint(fused.getBody()->getTerminator());
+    SmallVector<Value> ivs(fused.getInductionVars());
+    for (unsigned d = common, e = loop.getNumLoops(); d < e; ++d) {
+      auto inner =
+          scf::ForOp::create(rewriter, loc, loop.getLowerBound()[d],
+                             loop.getUpperBound()[d], loop.getStep()[d]);
+      ivs.push_back(inner.getInductionVar());
+      rewriter.setInsertionPoint(inner.getBody()->getTerminator());
+    }
+    Block *body = loop.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.inlineBlockBefore(body, rewriter.getInsertionBlock(),
+                               rewriter.getInsertionPoint(), ivs);
+    rewriter.eraseOp(loop);
+  }
+  return fused;
 }
 
 /// The induction variables of `loop` at its point number `linear` (row
@@ -526,16 +594,16 @@ struct GPUFuseParallelLoopsPass
     for (Block *block : blocks)
       forEachAdjacentLoop(block, [&](scf::ParallelOp previous,
                                      scf::ParallelOp loop) {
-        if (previous && canFuse(previous, loop, aliases)) {
-          // The first body goes before the second one, in its iteration.
-          Block *body = previous.getBody();
-          rewriter.eraseOp(body->getTerminator());
-          rewriter.inlineBlockBefore(body, &loop.getBody()->front(),
-                                     loop.getInductionVars());
-          rewriter.eraseOp(previous);
-          ++numFused;
-        }
-        return loop;
+        if (!previous)
+          return loop;
+        std::optional<unsigned> common =
+            getFusedDims(previous, loop, aliases, nestMaxPoints);
+        if (!common)
+          return loop;
+        if (*common != previous.getNumLoops() || *common != loop.getNumLoops())
+          ++numNested;
+        ++numFused;
+        return fuseLoops(rewriter, previous, loop, *common);
       });
     if (!mergeIndependent)
       return;

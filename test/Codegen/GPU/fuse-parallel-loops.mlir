@@ -1,5 +1,6 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops | FileCheck %s
 // RUN: mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops=merge-independent=false | FileCheck %s --check-prefix=NOMERGE
+// RUN: mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops=nest-max-points=0 | FileCheck %s --check-prefix=NONEST
 
 // A layer norm's mean: the fill, the reduction and the division are one
 // loop over the 64x28 points (the fill's unit dimension dropped), in their
@@ -201,23 +202,54 @@ func.func @stores_elsewhere(%x: memref<16x16xf32>) -> memref<16x16xf32> {
   return %y : memref<16x16xf32>
 }
 
-// The second loop reads column 1 of what the first wrote in column 0 (the
-// same induction variables, different constants): the first loop writes
-// column 1 nowhere, so a fused iteration would read it before any write.
-// CHECK-LABEL: func.func @other_column
-// CHECK-COUNT-2: scf.parallel
-func.func @other_column(%x: memref<16xf32>) -> memref<16xf32> {
+// The first loop writes row i of %t column by column (an inner loop), the
+// second reads column 1 of row i: row i is reached by iteration i of each
+// loop alone (both index it with %i), so iteration i of the fused loop
+// reads what the first body wrote just before.
+// CHECK-LABEL: func.func @same_row
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[T:.*]][%[[I]], %{{.*}}]
+// CHECK: memref.load %[[T]][%[[I]], %c1]
+// CHECK-NOT: scf.parallel
+func.func @same_row(%x: memref<16xf32>) -> memref<16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c16 = arith.constant 16 : index
   %t = memref.alloc() : memref<16x2xf32>
   %y = memref.alloc() : memref<16xf32>
   scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
     %v = memref.load %x[%i] : memref<16xf32>
-    memref.store %v, %t[%i, %c0] : memref<16x2xf32>
+    scf.for %k = %c0 to %c2 step %c1 {
+      memref.store %v, %t[%i, %k] : memref<16x2xf32>
+    }
   }
   scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
     %v = memref.load %t[%i, %c1] : memref<16x2xf32>
+    memref.store %v, %y[%i] : memref<16xf32>
+  }
+  return %y : memref<16xf32>
+}
+
+// The second loop reads the next row (i + 1), which another iteration of
+// the first loop writes: the loops stay apart.
+// CHECK-LABEL: func.func @next_row
+// CHECK-COUNT-2: scf.parallel
+func.func @next_row(%x: memref<17xf32>) -> memref<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c17 = arith.constant 17 : index
+  %t = memref.alloc() : memref<17xf32>
+  %y = memref.alloc() : memref<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %v = memref.load %x[%i] : memref<17xf32>
+    memref.store %v, %t[%i] : memref<17xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    %n = arith.addi %i, %c1 : index
+    %v = memref.load %t[%n] : memref<17xf32>
     memref.store %v, %y[%i] : memref<16xf32>
   }
   return %y : memref<16xf32>
@@ -859,4 +891,148 @@ func.func @too_many_parameters_to_fuse(%a0: memref<2x2x2x2xf32>, %a1: memref<2x2
     memref.store %t49, %y[%i] : memref<2xf32>
   }
   return %y : memref<2xf32>
+}
+
+// -----
+
+// A loss over 64 rows of 10 classes: the rows' maxima and sums of
+// exponentials (one loop over the rows), the log-softmax over 64 x 10 (640
+// points, at most nest-max-points), the per-row loss. One loop over the 64
+// rows: in each, the maximum and the sum, then the 10 classes of the row in
+// sequence (an scf.for), then the row's loss, which reads them.
+// CHECK-LABEL: func.func @loss_rows
+// CHECK: scf.parallel (%[[I:.*]]) = (%c0) to (%c64) step (%c1) {
+// CHECK: memref.store %{{.*}}, %[[MAX:.*]][%[[I]]] : memref<64xf32>
+// CHECK: memref.store %{{.*}}, %[[SUM:.*]][%[[I]], %c0] : memref<64x1xf32>
+// CHECK: scf.for %[[J:.*]] = %c0 to %c10 step %c1 {
+// CHECK: memref.load %{{.*}}[%[[I]], %c0] : memref<64x1xf32>
+// CHECK: memref.store %{{.*}}, %[[LSM:.*]][%[[I]], %[[J]]] : memref<64x10xf32>
+// CHECK: }
+// CHECK: scf.for %[[K:.*]] = %c0 to %c10
+// CHECK: memref.load %[[LSM]][%[[I]], %[[K]]]
+// CHECK: scf.reduce
+// CHECK-NOT: scf.parallel
+// NONEST-LABEL: func.func @loss_rows
+// NONEST-COUNT-3: scf.parallel
+func.func @loss_rows(%x: memref<64x10xf32>, %y: memref<64x10xf32>) -> memref<64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %max = memref.alloc() : memref<64xf32>
+  %max2 = memref.expand_shape %max [[0, 1]] output_shape [64, 1] : memref<64xf32> into memref<64x1xf32>
+  %sum = memref.alloc() : memref<64x1xf32>
+  %lsm = memref.alloc() : memref<64x10xf32>
+  %loss = memref.alloc() : memref<64xf32>
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    memref.store %ninf, %max[%i] : memref<64xf32>
+    scf.for %k = %c0 to %c10 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<64x10xf32>
+      %m = memref.load %max[%i] : memref<64xf32>
+      %n = arith.maximumf %v, %m : f32
+      memref.store %n, %max[%i] : memref<64xf32>
+    }
+    memref.store %zero, %sum[%i, %c0] : memref<64x1xf32>
+    scf.for %k = %c0 to %c10 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<64x10xf32>
+      %m = memref.load %max2[%i, %c0] : memref<64x1xf32>
+      %s = memref.load %sum[%i, %c0] : memref<64x1xf32>
+      %d = arith.subf %v, %m : f32
+      %e = math.exp %d : f32
+      %a = arith.addf %e, %s : f32
+      memref.store %a, %sum[%i, %c0] : memref<64x1xf32>
+    }
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c10) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<64x10xf32>
+    %m = memref.load %max2[%i, %c0] : memref<64x1xf32>
+    %s = memref.load %sum[%i, %c0] : memref<64x1xf32>
+    %l = math.log %s : f32
+    %d = arith.subf %v, %m : f32
+    %r = arith.subf %d, %l : f32
+    memref.store %r, %lsm[%i, %j] : memref<64x10xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    memref.store %zero, %loss[%i] : memref<64xf32>
+    scf.for %k = %c0 to %c10 step %c1 {
+      %t = memref.load %y[%i, %k] : memref<64x10xf32>
+      %l = memref.load %lsm[%i, %k] : memref<64x10xf32>
+      %a = memref.load %loss[%i] : memref<64xf32>
+      %p = arith.mulf %t, %l : f32
+      %q = arith.addf %p, %a : f32
+      memref.store %q, %loss[%i] : memref<64xf32>
+    }
+  }
+  return %loss : memref<64xf32>
+}
+
+// -----
+
+// Rows of 40 (more than 32 a row in sequence), 1024 x 10 = 10240 points
+// (more than nest-max-points, 8192), or a row index not at the same
+// position (the second loop reads column i of the first's rows): the loops
+// stay apart.
+// CHECK-LABEL: func.func @nest_refused
+// CHECK-COUNT-2: scf.parallel
+// CHECK-LABEL: func.func @nest_too_many_points
+// CHECK-COUNT-2: scf.parallel
+// CHECK-LABEL: func.func @nest_other_position
+// CHECK-COUNT-2: scf.parallel
+func.func @nest_refused(%x: memref<64x40xf32>) -> memref<64x40xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c40 = arith.constant 40 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.alloc() : memref<64xf32>
+  %y = memref.alloc() : memref<64x40xf32>
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    memref.store %zero, %r[%i] : memref<64xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c40) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<64x40xf32>
+    %m = memref.load %r[%i] : memref<64xf32>
+    %s = arith.addf %v, %m : f32
+    memref.store %s, %y[%i, %j] : memref<64x40xf32>
+  }
+  return %y : memref<64x40xf32>
+}
+func.func @nest_too_many_points(%x: memref<1024x10xf32>) -> memref<1024x10xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c1024 = arith.constant 1024 : index
+  %zero = arith.constant 0.0 : f32
+  %r = memref.alloc() : memref<1024xf32>
+  %y = memref.alloc() : memref<1024x10xf32>
+  scf.parallel (%i) = (%c0) to (%c1024) step (%c1) {
+    memref.store %zero, %r[%i] : memref<1024xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c1024, %c10) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<1024x10xf32>
+    %m = memref.load %r[%i] : memref<1024xf32>
+    %s = arith.addf %v, %m : f32
+    memref.store %s, %y[%i, %j] : memref<1024x10xf32>
+  }
+  return %y : memref<1024x10xf32>
+}
+func.func @nest_other_position(%x: memref<10x10xf32>) -> memref<10x10xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %y = memref.alloc() : memref<10x10xf32>
+  %t = memref.alloc() : memref<10x10xf32>
+  scf.parallel (%i) = (%c0) to (%c10) step (%c1) {
+    scf.for %k = %c0 to %c10 step %c1 {
+      %v = memref.load %x[%i, %k] : memref<10x10xf32>
+      memref.store %v, %t[%i, %k] : memref<10x10xf32>
+    }
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c10, %c10) step (%c1, %c1) {
+    %v = memref.load %t[%j, %i] : memref<10x10xf32>
+    memref.store %v, %y[%i, %j] : memref<10x10xf32>
+  }
+  return %y : memref<10x10xf32>
 }

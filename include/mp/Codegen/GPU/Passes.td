@@ -1281,11 +1281,13 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
       them, and their bodies only load, store and compute (`scf.for` and
       `scf.if` included);
     - wherever one of them stores into a buffer that the other loads or
-      stores, both access the same element in the same iteration and
-      different elements in different ones: iteration `i` of the second
-      loop reads only what iteration `i` of the first one wrote. Either
-      both access the same value at the same indices, which include every
-      induction variable; or two views of one buffer (through subviews,
+      stores, both access the same row in the same iteration and different
+      rows in different ones: iteration `i` of the second loop reads only
+      what iteration `i` of the first one wrote. Either both access the
+      same value, each index that is an induction variable in one being the
+      same one in the other, and every induction variable among them (the
+      other indices may differ: another element of the row, an inner
+      loop's variable); or two views of one buffer (through subviews,
       `memref.collapse_shape`, `expand_shape` and casts, with static
       strides: a layer norm's mean written as `256x28x1` and read as
       `256x28`) at the same offset from the buffer's first element, a sum
@@ -1300,6 +1302,16 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
 
     A gradient's finite check and its unscaling, which read the gradient at
     the same points, thus become one kernel that reads it once.
+
+    A loop over the points of the loop next to it and further dimensions
+    (at most 32 points of those per point of the other) fuses in the same
+    way when it has at most `nest-max-points` points (default 8192; 0:
+    never), its further dimensions then an `scf.for` nest in each
+    iteration, the row criterion above taken over the shared dimensions:
+    a loss over 256 rows of 10 classes (the rows' maxima and sums, the
+    log-softmax over 256 x 10, the rows' losses) is one kernel of 256
+    threads instead of three. Larger loops keep their own kernel, one
+    thread per point.
 
     Then (`merge-independent`, on by default) it merges each loop with
     constant bounds into the next one over other points when they touch
@@ -1346,9 +1358,17 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
            /*default=*/"true",
            "Also run adjacent loops over other points whose accesses commute "
            "in one loop (one kernel)">,
+    Option<"nestMaxPoints", "nest-max-points", "int64_t", /*default=*/"8192",
+           "Fuse a loop over the dimensions of the loop next to it and "
+           "further ones (at most 32 points of those per iteration) into it, "
+           "the further ones in sequence, when it has at most this many "
+           "points (0: never)">,
   ];
   let statistics = [
     Statistic<"numFused", "fused", "scf.parallel loops fused into the next">,
+    Statistic<"numNested", "nested",
+              "Fused loops over more dimensions run in sequence in the "
+              "other's iterations">,
     Statistic<"numMerged", "merged",
               "Independent scf.parallel loops merged into the next">,
   ];
