@@ -43,9 +43,11 @@ static std::optional<ConstantDim> getConstantDim(scf::ParallelOp loop,
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
   std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
-  if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+  int64_t span;
+  if (!lb || !ub || !step || *step <= 0 || *ub <= *lb ||
+      llvm::SubOverflow(*ub, *lb, span))
     return std::nullopt;
-  return ConstantDim{*lb, *step, llvm::divideCeilSigned(*ub - *lb, *step)};
+  return ConstantDim{*lb, *step, llvm::divideCeilSigned(span, *step)};
 }
 
 /// Whether dimension `d` of `loop` runs exactly once.
@@ -199,13 +201,16 @@ static std::optional<LinearOffset> getLinearOffset(const Access &access,
   for (auto [index, stride] : llvm::zip(access.indices, strides)) {
     auto arg = dyn_cast<BlockArgument>(index);
     if (arg && arg.getOwner() == loop.getBody()) {
-      linear.coefficients[arg.getArgNumber()] += stride;
+      int64_t &coefficient = linear.coefficients[arg.getArgNumber()];
+      if (llvm::AddOverflow(coefficient, stride, coefficient))
+        return std::nullopt;
       continue;
     }
     std::optional<int64_t> constant = getConstantIntValue(index);
-    if (!constant)
+    int64_t term;
+    if (!constant || llvm::MulOverflow(*constant, stride, term) ||
+        llvm::AddOverflow(linear.constant, term, linear.constant))
       return std::nullopt;
-    linear.constant += *constant * stride;
   }
   return linear;
 }
@@ -221,15 +226,20 @@ static bool isInjective(const LinearOffset &offset, scf::ParallelOp loop,
     std::optional<ConstantDim> dim = getConstantDim(loop, d);
     if (!dim)
       return false;
+    int64_t weight;
+    if (dim->count > 1 &&
+        llvm::MulOverflow(offset.coefficients[d], dim->step, weight))
+      return false;
     if (dim->count > 1)
-      digits.push_back({offset.coefficients[d] * dim->step, dim->count});
+      digits.push_back({weight, dim->count});
   }
   llvm::sort(digits);
   int64_t reached = 1;
   for (auto [weight, count] : digits) {
-    if (weight < reached)
+    int64_t span;
+    if (weight < reached || llvm::MulOverflow(weight, count - 1, span) ||
+        llvm::AddOverflow(reached, span, reached))
       return false;
-    reached += weight * (count - 1);
   }
   return true;
 }
@@ -415,9 +425,8 @@ static std::optional<int64_t> getNumPoints(scf::ParallelOp loop,
   int64_t points = 1;
   for (unsigned d = from, e = loop.getNumLoops(); d < e; ++d) {
     std::optional<ConstantDim> dim = getConstantDim(loop, d);
-    if (!dim)
+    if (!dim || llvm::MulOverflow(points, dim->count, points))
       return std::nullopt;
-    points *= dim->count;
   }
   return points;
 }

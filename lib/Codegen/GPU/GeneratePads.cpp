@@ -68,6 +68,18 @@ static Value readElement(RewriterBase &rewriter, Location loc, Value source,
   return mapping.lookupOrDefault(body->getTerminator()->getOperand(0));
 }
 
+/// The indices from the first to the last element of `size` elements
+/// `stride` apart, plus one; nothing on overflow.
+static std::optional<int64_t> getExtent(int64_t size, int64_t stride) {
+  int64_t span;
+  if (size == 0)
+    return 0;
+  if (llvm::MulOverflow(size - 1, stride, span) ||
+      llvm::AddOverflow(span, int64_t(1), span))
+    return std::nullopt;
+  return span;
+}
+
 /// Replaces `op` by a tensor.generate of `result` whose element at indices
 /// `i` is `source`'s at `(i - offsets) / strides` where that falls inside
 /// `source` on a multiple of the stride, and `value` elsewhere. An
@@ -106,8 +118,8 @@ static void replaceByGenerate(RewriterBase &rewriter, Operation *op,
       indices.push_back(index);
       continue; // the whole dimension
     }
-    Value extent = arith::ConstantIndexOp::create(
-        rewriter, loc, size ? (size - 1) * stride + 1 : 0);
+    Value extent =
+        arith::ConstantIndexOp::create(rewriter, loc, *getExtent(size, stride));
     inside = both(inside, arith::CmpIOp::create(rewriter, loc,
                                                 arith::CmpIPredicate::ult,
                                                 index, extent));
@@ -173,6 +185,11 @@ static LogicalResult generateInsert(RewriterBase &rewriter,
       ShapedType::isDynamicShape(insert.getStaticStrides()) ||
       llvm::any_of(insert.getStaticStrides(),
                    [](int64_t stride) { return stride < 1; }) ||
+      llvm::any_of(llvm::zip(source.getShape(), insert.getStaticStrides()),
+                   [](auto sizeAndStride) {
+                     return !getExtent(std::get<0>(sizeAndStride),
+                                       std::get<1>(sizeAndStride));
+                   }) ||
       !matchPattern(fill.getInputs()[0], m_Constant()))
     return failure();
   replaceByGenerate(rewriter, insert, insert.getSource(), result,

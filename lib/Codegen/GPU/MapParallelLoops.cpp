@@ -54,8 +54,9 @@ static bool isShorterThan(scf::ParallelOp loop, int64_t points) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound().back());
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound().back());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
-  return lb && ub && step && *step > 0 &&
-         llvm::divideCeilSigned(*ub - *lb, *step) < points;
+  int64_t span;
+  return lb && ub && step && *step > 0 && !llvm::SubOverflow(*ub, *lb, span) &&
+         llvm::divideCeilSigned(span, *step) < points;
 }
 
 /// Whether the body of `loop` has a loop.

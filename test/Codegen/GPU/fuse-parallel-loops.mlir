@@ -1036,3 +1036,22 @@ func.func @nest_other_position(%x: memref<10x10xf32>) -> memref<10x10xf32> {
   }
   return %y : memref<10x10xf32>
 }
+
+// -----
+
+// Bounds whose span does not fit in 64 bits: the loops have no constant
+// number of points (no overflow), nothing is fused or merged.
+// CHECK-LABEL: func.func @huge_bounds
+// CHECK-COUNT-2: scf.parallel
+func.func @huge_bounds(%x: memref<?xf32>, %y: memref<?xf32>, %v: f32) {
+  %lo = arith.constant -9223372036854775808 : index
+  %hi = arith.constant 9223372036854775807 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%lo) to (%hi) step (%c1) {
+    memref.store %v, %x[%i] : memref<?xf32>
+  }
+  scf.parallel (%i, %j) = (%lo, %lo) to (%hi, %hi) step (%c1, %c1) {
+    memref.store %v, %y[%i] : memref<?xf32>
+  }
+  return
+}
