@@ -313,9 +313,12 @@ static bool areDisjointSubviews(Value a, Value b) {
     std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
     std::optional<int64_t> stride =
         getConstantIntValue(view.getMixedStrides()[d]);
-    if (!offset || !size || !stride || *size <= 0 || *stride <= 0)
+    int64_t span, last;
+    if (!offset || !size || !stride || *size <= 0 || *stride <= 0 ||
+        llvm::MulOverflow(*size - 1, *stride, span) ||
+        llvm::AddOverflow(*offset, span, last))
       return std::nullopt;
-    return std::make_pair(*offset, *offset + (*size - 1) * *stride);
+    return std::make_pair(*offset, last);
   };
   for (unsigned d = 0, e = viewA.getSourceType().getRank(); d < e; ++d) {
     auto rangeA = range(viewA, d), rangeB = range(viewB, d);
@@ -588,6 +591,13 @@ struct GPUFuseParallelLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (nestMaxPoints < 0) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-fuse-parallel-loops: nest-max-points="
+          << static_cast<int64_t>(nestMaxPoints)
+          << " is invalid: expected 0 (no nested fusion) or more";
+      return signalPassFailure();
+    }
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp loop) {
       if (!loop->getParentOfType<scf::ParallelOp>() &&

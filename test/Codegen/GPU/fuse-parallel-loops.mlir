@@ -1055,3 +1055,11 @@ func.func @huge_bounds(%x: memref<?xf32>, %y: memref<?xf32>, %v: f32) {
   }
   return
 }
+
+// -----
+
+// RUN: not mp-opt %s --split-input-file --mp-gpu-fuse-parallel-loops=nest-max-points=-1 2>&1 | FileCheck %s --check-prefix=BAD-NEST
+// BAD-NEST: error: mp-gpu-fuse-parallel-loops: nest-max-points=-1 is invalid: expected 0 (no nested fusion) or more
+func.func @bad_option() {
+  return
+}
