@@ -48,14 +48,16 @@ static void mapLoop(scf::ParallelOp loop, gpu::Processor first) {
   (void)gpu::setMappingAttr(loop, mapping);
 }
 
-/// Whether the innermost dimension of `loop` has a constant trip count below
-/// `points`.
+/// Whether the innermost dimension of `loop` has constant bounds and step
+/// and fewer than `points` points (its span fits in 64 bits: upstream's
+/// constantTripCount wraps it around).
 static bool isShorterThan(scf::ParallelOp loop, int64_t points) {
-  std::optional<APInt> count = constantTripCount(
-      loop.getLowerBound().back(), loop.getUpperBound().back(),
-      loop.getStep().back(), /*isSigned=*/true,
-      [](Value, Value, bool) { return std::optional<llvm::APSInt>(); });
-  return count && count->ult(points);
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound().back());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound().back());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep().back());
+  int64_t span;
+  return lb && ub && step && *step > 0 && !llvm::SubOverflow(*ub, *lb, span) &&
+         llvm::divideCeilSigned(span, *step) < points;
 }
 
 /// Whether the body of `loop` has a loop.
