@@ -84,12 +84,15 @@ struct GPUChooseTilesPass
       if (!op.hasPureTensorSemantics() ||
           op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()))
         return;
-      std::optional<MmaContraction> c = matchMmaContraction(op);
+      std::optional<MmaContraction> c = matchTiledContraction(op);
       if (!c)
         return;
       SmallVector<int64_t> tiles;
-      if (!largeTiles.empty() &&
-          getBlockCount(*c, largeTiles[0], largeTiles[1]) >= largeMinBlocks) {
+      if (c->simt) {
+        tiles = chooseSimtTiles(*c);
+      } else if (!largeTiles.empty() &&
+                 getBlockCount(*c, largeTiles[0], largeTiles[1]) >=
+                     largeMinBlocks) {
         tiles.assign(largeTiles.begin(), largeTiles.end());
         ++numLarge;
       } else {

@@ -193,7 +193,8 @@ struct GPUConvToGemmPass
       Type image = getElementTypeOrSelf(op.getDpsInputs()[0]);
       Type filter = getElementTypeOrSelf(op.getDpsInputs()[1]);
       Type acc = getElementTypeOrSelf(op.getDpsInits()[0]);
-      if (image != filter || !(image.isF16() || image.isBF16()) || !acc.isF32())
+      if (image != filter ||
+          !(image.isF16() || image.isBF16() || image.isF32()) || !acc.isF32())
         return;
       if (std::optional<ConvGemm> gemm = matchConvGemm(op))
         convs.emplace_back(op, std::move(*gemm));

@@ -82,8 +82,9 @@ struct Traffic {
 struct Kernel {
   gpu::LaunchOp launch;
   /// A GEMM on Tensor Cores, and whether mp-gpu-wgmma-variants computes its
-  /// K steps with wgmma.mma_async on sm_90a.
-  bool gemm = false, wgmma = false;
+  /// K steps with wgmma.mma_async on sm_90a; or an f32 GEMM on CUDA cores
+  /// (tiled, without mma).
+  bool gemm = false, wgmma = false, simt = false;
   Traffic traffic;
 
   /// How mp-gpu-tile-reductions distributes the reduction it computes, if
@@ -95,6 +96,8 @@ struct Kernel {
       return "wgmma GEMM";
     if (gemm)
       return "mma.sync GEMM";
+    if (simt)
+      return "f32 GEMM on CUDA cores";
     if (!reduction.empty())
       return (reduction + " reduction").str();
     return "parallel loops";
@@ -127,7 +130,8 @@ struct FunctionKernels {
   SmallVector<LibraryCall, 0> calls;
   /// Both in program order.
   SmallVector<Unit> order;
-  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0, wgmmas = 0;
+  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0, wgmmas = 0,
+          simtGemms = 0;
   int64_t libraryGemms = 0, libraryConvs = 0;
 
   void add(const Traffic &traffic) {
@@ -138,6 +142,7 @@ struct FunctionKernels {
     add(kernel.traffic);
     gemms += kernel.gemm;
     wgmmas += kernel.wgmma;
+    simtGemms += kernel.simt;
     order.push_back({0, kernels.size()});
     kernels.push_back(std::move(kernel));
   }
@@ -269,6 +274,10 @@ static Kernel analyze(gpu::LaunchOp launch, bool wgmma) {
   });
   for (auto &[buffer, access] : touched)
     kernel.traffic.add(buffer, access.first, access.second);
+  // A tiled contraction's launch keeps its tiles (mp-gpu-tile-contractions).
+  kernel.simt =
+      !kernel.gemm &&
+      MPDialect::GpuTileAttrHelper(launch.getContext()).getAttr(launch);
   return kernel;
 }
 
@@ -321,6 +330,7 @@ static void writeJson(llvm::raw_ostream &os,
                            {"library_calls", std::move(calls)},
                            {"gemm_kernels", f.gemms},
                            {"wgmma_kernels", f.wgmmas},
+                           {"f32_gemm_kernels", f.simtGemms},
                            {"library_gemms", f.libraryGemms},
                            {"library_convs", f.libraryConvs},
                            {"bytes_moved", f.bytesMoved},
@@ -366,7 +376,10 @@ static void writeDot(llvm::raw_ostream &os,
     };
     for (auto [k, kernel] : llvm::enumerate(function.kernels)) {
       int64_t bytes = kernel.traffic.bytesRead + kernel.traffic.bytesWritten;
-      cluster(id({0, k}), kernel.gemm ? "palegreen" : "lightgrey",
+      cluster(id({0, k}),
+              kernel.gemm   ? "palegreen"
+              : kernel.simt ? "khaki"
+                            : "lightgrey",
               "kernel " + Twine(k) + ": " + kernel.getKind() + ", " +
                   Twine(bytes) + " B",
               kernel.ops, kernel.launch);
@@ -435,6 +448,9 @@ struct GPUKernelReportPass
                      << (f.wgmmas ? ", " + std::to_string(f.wgmmas) +
                                         " of them on wgmma for sm_90a"
                                   : "")
+                     << (f.simtGemms ? ", " + std::to_string(f.simtGemms) +
+                                           " f32 GEMMs on CUDA cores"
+                                     : "")
                      << (f.libraryGemms
                              ? ", " + std::to_string(f.libraryGemms) +
                                    " cuBLASLt calls"

@@ -8,10 +8,19 @@
 #include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 using namespace mlir;
 
@@ -61,6 +70,68 @@ mp::matchLibraryContraction(linalg::LinalgOp op) {
       op, [](Type t) { return t.isF16() || t.isBF16() || t.isF32(); });
 }
 
+std::optional<mp::MmaContraction>
+mp::matchTiledContraction(linalg::LinalgOp op) {
+  std::optional<MmaContraction> c = matchLibraryContraction(op);
+  if (c)
+    c->simt = getElementTypeOrSelf(op.getDpsInputOperand(0)->get()).isF32();
+  return c;
+}
+
+SmallVector<int64_t> mp::chooseSimtTiles(const MmaContraction &c) {
+  auto tile = [](int64_t extent, int64_t thread) {
+    int64_t size = thread;
+    while (size < extent && size < kSimtBlock)
+      size *= 2;
+    return size;
+  };
+  return {tile(c.ranges[c.m], kSimtThreadM), tile(c.ranges[c.n], kSimtThreadN),
+          kSimtThreadM, kSimtThreadN};
+}
+
+bool mp::isSimtContraction(vector::ContractionOp contract) {
+  return contract.getLhsType().getElementType().isF32();
+}
+
+/// Puts a barrier after the writes of `loop`'s results when the loop's steps
+/// end with one. Those writes were the last of each step before they were
+/// hoisted out of the loop, past its barrier, and the epilogue after the
+/// loop reads the tile they write (in workgroup or global memory) with
+/// another mapping of threads to elements: without a barrier it reads other
+/// threads' elements before they are written.
+static void fenceHoistedWrites(scf::ForOp loop) {
+  if (!llvm::any_of(loop.getBody()->without_terminator(),
+                    llvm::IsaPred<gpu::BarrierOp>))
+    return;
+  Operation *last = nullptr;
+  for (Operation *user : loop->getUsers())
+    if (isa<vector::TransferWriteOp>(user) &&
+        user->getBlock() == loop->getBlock() &&
+        (!last || last->isBeforeInBlock(user)))
+      last = user;
+  Operation *next = last ? last->getNextNode() : nullptr;
+  if (!next || isa<gpu::BarrierOp>(next) ||
+      next->hasTrait<OpTrait::IsTerminator>())
+    return;
+  OpBuilder builder(last->getContext());
+  builder.setInsertionPointAfter(last);
+  gpu::BarrierOp::create(builder, loop.getLoc());
+}
+
+LogicalResult mp::keepAccumulatorsInRegisters(gpu::LaunchOp launch) {
+  RewritePatternSet patterns(launch.getContext());
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
+  if (failed(applyPatternsGreedily(launch, std::move(patterns))))
+    return failure();
+  IRRewriter rewriter(launch.getContext());
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, launch);
+  launch.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+  linalg::hoistRedundantVectorTransfers(launch, /*verifyNonZeroTrip=*/true);
+  launch.walk(fenceHoistedWrites);
+  return success();
+}
+
 FailureOr<linalg::LinalgOp>
 mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
   if (!isMultiplyAccumulate(op))
@@ -89,6 +160,16 @@ std::optional<std::string> mp::checkTileOptions(int64_t tileM, int64_t tileN,
   else
     return std::nullopt;
   return text;
+}
+
+std::optional<std::string> mp::checkSimtTiles(ArrayRef<int64_t> tiles) {
+  int64_t threads = (tiles[0] / tiles[2]) * (tiles[1] / tiles[3]);
+  if (threads <= 1024)
+    return std::nullopt;
+  return "tiles " + std::to_string(tiles[0]) + "x" + std::to_string(tiles[1]) +
+         " of " + std::to_string(tiles[2]) + "x" + std::to_string(tiles[3]) +
+         " per thread are " + std::to_string(threads) +
+         " threads, more than the 1024 a block may have";
 }
 
 std::optional<std::string> mp::checkStages(int64_t stages) {

@@ -19,9 +19,15 @@
 #include <string>
 
 namespace mlir {
+namespace gpu {
+class LaunchOp;
+} // namespace gpu
 namespace linalg {
 class GenericOp;
 } // namespace linalg
+namespace vector {
+class ContractionOp;
+} // namespace vector
 namespace mp {
 
 /// The runtime function that runs a contraction with cuBLASLt
@@ -42,11 +48,20 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 /// one for the copies.
 constexpr int64_t kMinSlotsInFlight = 3;
 
-/// The loops of a contraction that Tensor Cores can compute.
+/// The tiles of an f32 contraction on CUDA cores (no Tensor Core computes
+/// f32 x f32 in f32): each thread computes a 4 x 4 tile of C, K steps are
+/// multiples of 8, and blocks are at most 64 x 64 (256 threads).
+constexpr int64_t kSimtThreadM = 4, kSimtThreadN = 4, kSimtK = 8,
+                  kSimtBlock = 64;
+
+/// The loops of a contraction that the generated GEMM kernels compute: on
+/// Tensor Cores (f16 or bf16 operands), or on CUDA cores (`simt`: f32
+/// operands).
 struct MmaContraction {
   std::optional<unsigned> batch;
   unsigned m, n, k;
   SmallVector<int64_t> ranges;
+  bool simt = false;
 };
 
 /// The loops of `op` if it is a contraction (on tensors or buffers) of static
@@ -60,11 +75,38 @@ std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
 /// mp-gpu-library-gemm (f16/bf16 or f32 in, CUBLAS_COMPUTE_32F).
 std::optional<MmaContraction> matchLibraryContraction(linalg::LinalgOp op);
 
+/// The loops of `op` as matchLibraryContraction's: the contractions
+/// mp-gpu-tile-contractions tiles, f32 ones marked `simt`.
+std::optional<MmaContraction> matchTiledContraction(linalg::LinalgOp op);
+
+/// The tiles of an f32 contraction `c` (tile-m, tile-n, thread-m,
+/// thread-n): blocks of the smallest power of two from 4 rows (columns)
+/// that holds M (N), at most kSimtBlock, in threads of kSimtThreadM x
+/// kSimtThreadN.
+SmallVector<int64_t> chooseSimtTiles(const MmaContraction &c);
+
+/// Whether `contract` (of a tiled contraction) multiplies f32 operands: a
+/// CUDA-core GEMM's, lowered to FMAs rather than mma.sync.
+bool isSimtContraction(vector::ContractionOp contract);
+
+/// Keeps the accumulators of the tiled contractions of `launch` in
+/// registers across K: views folded into the transfers, loop-invariant code
+/// hoisted, then each read and write of the same accumulator tile around a
+/// loop become an iteration argument of the loop (the tiles of different
+/// warps or threads are disjoint, so hoisting them one by one is sound),
+/// and the writes after the loop are fenced from the epilogue.
+LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp launch);
+
 /// What is wrong with these tile options, if anything: warp-m must be a
 /// positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n, with
 /// at most 1024 threads per block.
 std::optional<std::string> checkTileOptions(int64_t tileM, int64_t tileN,
                                             int64_t warpM, int64_t warpN);
+
+/// What is wrong with the tiles (tile-m, tile-n, thread-m, thread-n; the
+/// dialect checks that they are positive and divide) of an f32 contraction,
+/// if anything: at most 1024 threads per block.
+std::optional<std::string> checkSimtTiles(ArrayRef<int64_t> tiles);
 
 /// Why `stages` (K steps of a GEMM's panels staged at once) is invalid, if
 /// it is.

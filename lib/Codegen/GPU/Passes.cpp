@@ -202,6 +202,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUMapForallToLaunchPass());
   pm.addNestedPass<func::FuncOp>(createGPUSubgroupReduceToShufflesPass());
   pm.addNestedPass<func::FuncOp>(createGPUVectorToMMAPass());
+  pm.addNestedPass<func::FuncOp>(createGPUVectorToFMAPass());
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createGPUScalarOpsToParallelPass());

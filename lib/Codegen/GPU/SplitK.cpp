@@ -202,7 +202,7 @@ struct GPUSplitKPass : public mp::impl::GPUSplitKPassBase<GPUSplitKPass> {
           MPDialect::GpuTileAttrHelper::getNameStr());
       if (!tiles || !op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2)
         return;
-      std::optional<MmaContraction> c = matchMmaContraction(op);
+      std::optional<MmaContraction> c = matchTiledContraction(op);
       if (!c || c->batch)
         return;
       int64_t blocks = llvm::divideCeil(c->ranges[c->m], tiles[0]) *

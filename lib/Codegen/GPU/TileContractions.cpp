@@ -46,9 +46,12 @@ using namespace mlir::mp;
 
 /// The unrolled shape of vector ops on the way to mma.sync: contractions to
 /// m16n8k16 (batch 1), the C tiles they write to 16x8, and reads to the
-/// slices the unrolled contractions take of them.
+/// slices the unrolled contractions take of them. A CUDA-core GEMM's
+/// contractions (f32) and the C tiles of its threads stay whole.
 static std::optional<SmallVector<int64_t>> getMmaNativeShape(Operation *op) {
   if (auto contract = dyn_cast<vector::ContractionOp>(op)) {
+    if (isSimtContraction(contract))
+      return std::nullopt;
     llvm::SmallDenseSet<unsigned> lhsDims, rhsDims;
     for (AffineExpr e : contract.getIndexingMapsArray()[0].getResults())
       lhsDims.insert(cast<AffineDimExpr>(e).getPosition());
@@ -66,8 +69,10 @@ static std::optional<SmallVector<int64_t>> getMmaNativeShape(Operation *op) {
     return shape;
   }
   if (auto write = dyn_cast<vector::TransferWriteOp>(op)) {
-    int64_t rank = write.getVectorType().getRank();
-    if (rank < 2)
+    VectorType type = write.getVectorType();
+    int64_t rank = type.getRank();
+    if (rank < 2 || type.getDimSize(rank - 2) % kMmaM ||
+        type.getDimSize(rank - 1) % kMmaN)
       return std::nullopt;
     SmallVector<int64_t> shape(rank - 2, 1);
     shape.append({kMmaM, kMmaN});
@@ -637,9 +642,10 @@ struct GPUTileContractionsPass
   /// in workgroup buffers allocated before `kLoop` and freed after it. On
   /// each trip the block's `threads` copy the tiles of A and B into theirs
   /// (zeros past the operands' edges). C is staged only when its tile may
-  /// extend past it or its initial value is folded: copied in (or set to
-  /// the value) before `kLoop`, out (its part inside C) after; with an
-  /// epilogue too, whose result the copy out stores instead. `step` then
+  /// extend past it or its initial value is folded (a fill's value, or a
+  /// producer the copy computes): copied in (or set to the value) before
+  /// `kLoop`, out (its part inside C) after; with an epilogue too, whose
+  /// result the copy out stores instead. `step` then
   /// reads and writes the buffers.
   void stageOperands(RewriterBase &rewriter, linalg::LinalgOp step,
                      Operation *kLoop, ArrayRef<int64_t> threads,
@@ -651,7 +657,8 @@ struct GPUTileContractionsPass
     for (auto [operand, staging] :
          llvm::zip_equal(step->getOpOperands(), stagings)) {
       bool isInit = step.isDpsInit(&operand);
-      if (isInit && !staging.masked && !staging.fill && !staging.epilogue)
+      if (isInit && !staging.masked && !staging.fill && !staging.producer &&
+          !staging.epilogue)
         continue;
       Value tile = operand.get();
       if (staging.slots > 1) {
@@ -700,9 +707,11 @@ struct GPUTileContractionsPass
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
     // Two mma K steps per trip where they divide K or K is not a multiple
-    // of one (its tiles are masked either way), else one.
+    // of one (its tiles are masked either way), else one. On CUDA cores, 8
+    // (each thread then holds 4 x 8 elements of A and 8 x 4 of B per trip).
     int64_t k = c.ranges[c.k];
-    int64_t kStep = k % (2 * kMmaK) == 0 || (k % kMmaK != 0 && k > kMmaK)
+    int64_t kStep = c.simt ? kSimtK
+                    : k % (2 * kMmaK) == 0 || (k % kMmaK != 0 && k > kMmaK)
                         ? 2 * kMmaK
                         : kMmaK;
     SmallVector<int64_t> blockSizes(numLoops, 0), warpSizes(numLoops, 0),
@@ -711,8 +720,11 @@ struct GPUTileContractionsPass
     auto block = [&](gpu::MappingId id) {
       blockMapping.push_back(gpu::GPUBlockMappingAttr::get(ctx, id));
     };
+    // Tensor Cores compute a warp's tile, CUDA cores a thread's.
     auto warp = [&](gpu::MappingId id) {
-      warpMapping.push_back(gpu::GPUWarpMappingAttr::get(ctx, id));
+      warpMapping.push_back(
+          c.simt ? Attribute(gpu::GPUThreadMappingAttr::get(ctx, id))
+                 : Attribute(gpu::GPUWarpMappingAttr::get(ctx, id)));
     };
     for (unsigned d = 0; d < numLoops; ++d) {
       if (c.batch && d == *c.batch) {
@@ -792,7 +804,8 @@ struct GPUTileContractionsPass
     auto kTile = tile(rewriter, blockTile->first, kSizes, LoopType::ForOp, {});
     if (failed(kTile))
       return failure();
-    int64_t threads[] = {tiles[0] / tiles[2], tiles[1] / tiles[3] * 32};
+    int64_t threads[] = {tiles[0] / tiles[2],
+                         tiles[1] / tiles[3] * (c.simt ? 1 : kWarpSize)};
     stageOperands(rewriter, cast<linalg::LinalgOp>(kTile->first), kTile->second,
                   threads, stagings);
     auto warpTile = tile(rewriter, kTile->first, warpSizes, LoopType::ForallOp,
@@ -828,19 +841,33 @@ struct GPUTileContractionsPass
       SmallVector<int64_t> tiles;
     };
     SmallVector<Target> targets;
+    bool invalid = false;
     getOperation()->walk([&](linalg::LinalgOp op) {
       std::optional<MmaContraction> c;
       if (op.hasPureBufferSemantics())
-        c = matchMmaContraction(op);
+        c = matchTiledContraction(op);
       if (!c)
         return;
-      // mp-gpu-choose-tiles' choice for this op, else the options.
+      // mp-gpu-choose-tiles' choice for this op, else the options (for
+      // Tensor Cores).
       SmallVector<int64_t> tiles = {tileM, tileN, warpM, warpN};
+      if (c->simt)
+        tiles = chooseSimtTiles(*c);
       if (auto chosen = op->getAttrOfType<DenseI64ArrayAttr>(
               MPDialect::GpuTileAttrHelper::getNameStr()))
         tiles = llvm::to_vector(chosen.asArrayRef());
+      if (std::optional<std::string> problem =
+              c->simt
+                  ? checkSimtTiles(tiles)
+                  : checkTileOptions(tiles[0], tiles[1], tiles[2], tiles[3])) {
+        op->emitError("mp-gpu-tile-contractions: ") << *problem;
+        invalid = true;
+        return;
+      }
       targets.push_back({op, *c, tiles});
     });
+    if (invalid)
+      return signalPassFailure();
     if (targets.empty())
       return;
     IRRewriter rewriter(&getContext());
@@ -874,12 +901,13 @@ struct GPUTileContractionsPass
       // C is staged for a folded fill or an epilogue, but not in blocks of
       // fewer than 4 warps whose warps hold 32 accumulators per lane (32x32
       // tiles): ptxas spilled in one such sm_90a kernel, the transformer's
-      // 1792x32x96 GEMM with 2 warps of 32x32, when its C was staged.
+      // 1792x32x96 GEMM with 2 warps of 32x32, when its C was staged. A
+      // CUDA-core GEMM's threads hold 16 each.
       int64_t warps = (tiles[0] / tiles[2]) * (tiles[1] / tiles[3]);
       int64_t accumulators = tiles[2] * tiles[3] / kWarpSize;
       std::optional<FoldedInit> init;
       std::optional<Epilogue> epilogue;
-      if (warps >= 4 || accumulators < 32) {
+      if (c.simt || warps >= 4 || accumulators < 32) {
         auto taken = [&](Operation *user) {
           return llvm::is_contained(consumers, user) ||
                  llvm::any_of(

@@ -22,16 +22,11 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Dominance.h"
-#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir {
 namespace mp {
@@ -42,51 +37,6 @@ namespace mp {
 
 using namespace mlir;
 using namespace mlir::mp;
-
-/// Puts a barrier after the writes of `loop`'s results when the loop's steps
-/// end with one. Those writes were the last of each step before they were
-/// hoisted out of the loop, past its barrier, and the epilogue after the
-/// loop reads the tile they write (in workgroup or global memory) with
-/// another mapping of threads to elements: without a barrier it reads other
-/// warps' elements before they are written.
-static void fenceHoistedWrites(scf::ForOp loop) {
-  if (!llvm::any_of(loop.getBody()->without_terminator(),
-                    llvm::IsaPred<gpu::BarrierOp>))
-    return;
-  Operation *last = nullptr;
-  for (Operation *user : loop->getUsers())
-    if (isa<vector::TransferWriteOp>(user) &&
-        user->getBlock() == loop->getBlock() &&
-        (!last || last->isBeforeInBlock(user)))
-      last = user;
-  Operation *next = last ? last->getNextNode() : nullptr;
-  if (!next || isa<gpu::BarrierOp>(next) ||
-      next->hasTrait<OpTrait::IsTerminator>())
-    return;
-  OpBuilder builder(last->getContext());
-  builder.setInsertionPointAfter(last);
-  gpu::BarrierOp::create(builder, loop.getLoc());
-}
-
-/// Keeps the accumulators of the contractions in `stage` in registers across
-/// K: views folded into the transfers, loop-invariant code hoisted, then
-/// each read and write of the same accumulator tile around a loop become an
-/// iteration argument of the loop (the tiles of different warps are
-/// disjoint, so per-warp hoisting is sound), and the writes after the loop
-/// are fenced from the epilogue.
-static LogicalResult keepAccumulatorsInRegisters(gpu::LaunchOp stage) {
-  RewritePatternSet patterns(stage.getContext());
-  memref::populateFoldMemRefAliasOpPatterns(patterns);
-  if (failed(applyPatternsGreedily(stage, std::move(patterns))))
-    return failure();
-  IRRewriter rewriter(stage.getContext());
-  DominanceInfo dominance;
-  eliminateCommonSubExpressions(rewriter, dominance, stage);
-  stage.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
-  linalg::hoistRedundantVectorTransfers(stage, /*verifyNonZeroTrip=*/true);
-  stage.walk(fenceHoistedWrites);
-  return success();
-}
 
 /// Upstream's ldmatrix of an A operand stored K x M (read with .trans) takes
 /// the x4 load's 8x8 matrices in the order rows 0-7 / columns 0-7, rows 0-7
@@ -197,10 +147,13 @@ static void buildBF16MmaSync(RewriterBase &rewriter, nvgpu::MmaSyncOp mma) {
   rewriter.replaceOpWithNewOp<vector::FromElementsOp>(mma, accType, elements);
 }
 
-/// The contractions that `launch` computes.
+/// The Tensor Core contractions that `launch` computes (f32 ones run on
+/// CUDA cores: mp-gpu-vector-to-fma).
 static int64_t countContractions(gpu::LaunchOp launch) {
   int64_t count = 0;
-  launch.getBody().walk([&](vector::ContractionOp) { ++count; });
+  launch.getBody().walk([&](vector::ContractionOp contract) {
+    count += !isSimtContraction(contract);
+  });
   return count;
 }
 
@@ -253,6 +206,8 @@ struct GPUVectorToMMAPass
       for (int64_t count = countContractions(stage); count != 0;) {
         vector::ContractionOp contract;
         stage.walk([&](vector::ContractionOp op) {
+          if (isSimtContraction(op))
+            return WalkResult::advance();
           contract = op;
           return WalkResult::interrupt();
         });

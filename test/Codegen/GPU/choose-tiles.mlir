@@ -56,19 +56,28 @@ func.func @scores(%q: tensor<128x28x16xf16>, %k: tensor<128x16x28xf16>, %s: tens
 
 // -----
 
-// Sizes the tiles divide get tiles too; left alone: f32 and mixed operands,
-// an f16 accumulator, dynamic sizes, buffers.
+// Sizes the tiles divide get tiles too, and f32 operands (CUDA cores) blocks
+// of the smallest power of two from 4 that covers M and N, at most 64, in
+// threads of 4 x 4; left alone: mixed operands, an f16 accumulator, dynamic
+// sizes, buffers.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} ins(%arg0, %arg1
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 4, 4>} ins(%arg3, %arg4 : tensor<37x29xf32>
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 4, 16, 4, 4>} ins(%{{.*}} : tensor<3x29xf32>, tensor<29x10xf32>)
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 32, 4, 4>} ins(%{{.*}} : tensor<100x29xf32>, tensor<29x32xf32>)
 // CHECK-NOT: mp.gpu_tile
 // CHECK: return
 func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,
                       %f: tensor<37x29xf32>, %fb: tensor<29x61xf32>, %fc: tensor<37x61xf32>,
                       %h: tensor<37x29xf16>, %hb: tensor<29x61xbf16>, %hc16: tensor<37x61xf16>,
                       %hh: tensor<29x61xf16>, %d: tensor<?x29xf16>, %dc: tensor<?x61xf32>,
-                      %m: memref<37x29xf16>, %mb: memref<29x61xf16>, %mc: memref<37x61xf32>) {
+                      %m: memref<37x29xf16>, %mb: memref<29x61xf16>, %mc: memref<37x61xf32>,
+                      %f3: tensor<3x29xf32>, %f10: tensor<29x10xf32>, %fc3: tensor<3x10xf32>,
+                      %f100: tensor<100x29xf32>, %f32: tensor<29x32xf32>, %fc100: tensor<100x32xf32>) {
   %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   %1 = linalg.matmul ins(%f, %fb : tensor<37x29xf32>, tensor<29x61xf32>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
+  %small = linalg.matmul ins(%f3, %f10 : tensor<3x29xf32>, tensor<29x10xf32>) outs(%fc3 : tensor<3x10xf32>) -> tensor<3x10xf32>
+  %tall = linalg.matmul ins(%f100, %f32 : tensor<100x29xf32>, tensor<29x32xf32>) outs(%fc100 : tensor<100x32xf32>) -> tensor<100x32xf32>
   %2 = linalg.matmul ins(%h, %hb : tensor<37x29xf16>, tensor<29x61xbf16>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
   %3 = linalg.matmul ins(%h, %hh : tensor<37x29xf16>, tensor<29x61xf16>) outs(%hc16 : tensor<37x61xf16>) -> tensor<37x61xf16>
   %4 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>

@@ -59,13 +59,24 @@ func.func @grouped(%img: tensor<3x4x1x11x11xbf16>, %w: tensor<4x6x1x3x3xbf16>, %
   return %0 : tensor<3x4x6x7x7xf32>
 }
 
-// Left alone: f32 convolutions (no Tensor Cores), mixed operand types, a
+// An f32 convolution (the fp32 policy) is a GEMM on CUDA cores alike: NHWC,
+// the pixels (batch included) as M, the filter's channels as N.
+// CHECK-LABEL: func.func @f32
+// CHECK: %[[P:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x10x10x3xf32>) outs(%{{.*}} : tensor<64x27xf32>)
+// CHECK: %[[F:.*]] = linalg.generic {{.*}} ins(%arg1 : tensor<3x3x3x8xf32>) outs(%{{.*}} : tensor<8x27xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %[[F]] : tensor<64x27xf32>, tensor<8x27xf32>) outs(%{{.*}} : tensor<64x8xf32>)
+// CHECK-NOT: linalg.conv
+func.func @f32(%img: tensor<1x10x10x3xf32>, %w: tensor<3x3x3x8xf32>, %acc: tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img, %w : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
+  return %0 : tensor<1x8x8x8xf32>
+}
+
+// Left alone: mixed operand types, a
 // depthwise convolution (no output channels: nothing to be N), one with a
 // multiplier (its groups stored between the pixels and the channels), a
 // convolution whose output stores the pixels on both sides of the channels.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT: linalg.generic
-// CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x10x10x3xf32>
 // CHECK: linalg.conv_2d_nhwc_hwcf {{.*}} tensor<1x10x10x3xf16>, tensor<3x3x3x8xbf16>
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc {
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwcm
@@ -73,7 +84,6 @@ func.func @grouped(%img: tensor<3x4x1x11x11xbf16>, %w: tensor<4x6x1x3x3xbf16>, %
 // CHECK-NOT: linalg.generic
 // CHECK: return
 func.func @left_alone(%img: tensor<1x10x10x3xf32>, %w: tensor<3x3x3x8xf32>, %acc: tensor<1x8x8x8xf32>, %img16: tensor<1x10x10x3xf16>, %wbf: tensor<3x3x3x8xbf16>, %wd: tensor<3x3x3xf16>, %accd: tensor<1x8x8x3xf32>, %wm: tensor<3x3x3x4xf16>, %accm: tensor<1x8x8x3x4xf32>, %x: tensor<10x10x3xf16>, %k: tensor<3x3x3x4xf16>, %o: tensor<8x4x8xf32>) -> (tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3x4xf32>, tensor<8x4x8xf32>) {
-  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img, %w : tensor<1x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img16, %wbf : tensor<1x10x10x3xf16>, tensor<3x3x3x8xbf16>) outs(%acc : tensor<1x8x8x8xf32>) -> tensor<1x8x8x8xf32>
   %2 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img16, %wd : tensor<1x10x10x3xf16>, tensor<3x3x3xf16>) outs(%accd : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
   %m = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%img16, %wm : tensor<1x10x10x3xf16>, tensor<3x3x3x4xf16>) outs(%accm : tensor<1x8x8x3x4xf32>) -> tensor<1x8x8x3x4xf32>
@@ -86,5 +96,5 @@ func.func @left_alone(%img: tensor<1x10x10x3xf32>, %w: tensor<3x3x3x8xf32>, %acc
     %s = arith.addf %acc0, %p : f32
     linalg.yield %s : f32
   } -> tensor<8x4x8xf32>
-  return %0, %1, %2, %m, %3 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3x4xf32>, tensor<8x4x8xf32>
+  return %1, %1, %2, %m, %3 : tensor<1x8x8x8xf32>, tensor<1x8x8x8xf32>, tensor<1x8x8x3xf32>, tensor<1x8x8x3x4xf32>, tensor<8x4x8xf32>
 }

@@ -14,6 +14,7 @@
 // SUMMARY: mp-gpu-kernel-report: @two_kernels: 2 kernels (0 GEMMs on mma.sync), 576 bytes moved, 256 bytes of activations
 // CHECK: "activation_bytes": 256,
 // CHECK-NEXT: "bytes_moved": 576,
+// CHECK-NEXT: "f32_gemm_kernels": 0,
 // CHECK-NEXT: "function": "two_kernels",
 // CHECK-NEXT: "gemm_kernels": 0,
 // CHECK-NEXT: "kernels": 2,
@@ -104,7 +105,7 @@ func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
 // CHECK-NEXT: "bytes_written": 256,
 // CHECK-NEXT: "index": 0,
 // CHECK-NEXT: "library": "cuBLASLt",
-// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+41]]:3",
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+40]]:3",
 // CHECK: "activation_bytes": 512,
 // CHECK-NEXT: "bytes_read": 512,
 // CHECK-NEXT: "bytes_written": 256,
@@ -121,7 +122,6 @@ func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
 // DOT-NEXT: label="library call 1: cuDNN, 768 B";
 // DOT: f1_k0_0 -> f1_l0_0 [ltail=cluster_f1_k0, lhead=cluster_f1_l0];
 // DOT-NEXT: f1_l0_0 -> f1_l1_0 [ltail=cluster_f1_l0, lhead=cluster_f1_l1];
-// DOT-NEXT: }
 // DOT-NEXT: }
 func.func private @mp_cuda_gemm(i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, i32, i64)
 func.func private @mp_cuda_conv(i32, i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
@@ -148,4 +148,31 @@ func.func @library_calls(%b: memref<16x8xf16>) -> memref<8x8xf32> {
   call @mp_cuda_gemm(%t, %n, %n, %n, %n, %ia, %n, %n, %n, %ib, %n, %n, %n, %id, %n, %n, %n, %beta, %t, %n) : (i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, f32, i32, i64) -> ()
   call @mp_cuda_conv(%t, %kind, %t, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %n, %ia, %ib, %id) : (i32, i32, i32, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64) -> ()
   return %d : memref<8x8xf32>
+}
+
+// A tiled contraction's launch (it keeps its tiles) without mma is an f32
+// GEMM on CUDA cores (mp-gpu-tile-contractions' 4 x 4 elements per thread).
+// SUMMARY: mp-gpu-kernel-report: @f32_gemm: 1 kernels (0 GEMMs on mma.sync, 1 f32 GEMMs on CUDA cores), 512 bytes moved, 0 bytes of activations
+// CHECK-LABEL: "function": "f32_gemm",
+// CHECK: "kind": "f32 GEMM on CUDA cores",
+// CHECK: "tile": [
+// CHECK-NEXT: 64,
+// CHECK-NEXT: 64,
+// CHECK-NEXT: 4,
+// CHECK-NEXT: 4
+// DOT: subgraph cluster_f2 {
+// DOT-NEXT: label="@f32_gemm";
+// DOT-NEXT: subgraph cluster_f2_k0 {
+// DOT-NEXT: style=filled; fillcolor="khaki";
+// DOT-NEXT: label="kernel 0: f32 GEMM on CUDA cores, 512 B";
+func.func @f32_gemm(%a: memref<8x8xf32>, %c: memref<8x8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %v = memref.load %a[%tx, %tx] : memref<8x8xf32>
+    %w = arith.mulf %v, %v : f32
+    memref.store %w, %c[%tx, %tx] : memref<8x8xf32>
+    gpu.terminator
+  } {mp.gpu_tile = array<i64: 64, 64, 4, 4>}
+  return
 }

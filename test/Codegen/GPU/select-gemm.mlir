@@ -79,8 +79,8 @@ func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
 // Convolutions cuDNN computes go to the library too (by the same rule:
 // 1x16x7x7x8x3x3 = 56,448 MACs reach 50,000, 1x2x4x4x2x2x2 = 256 do not):
 // then mp-gpu-conv-to-gemm leaves them alone. Neither an f32 convolution
-// nor an HWCF filter (no cuDNN format) is marked; those become implicit
-// GEMMs (the f16 one) or stay loops (f32).
+// nor an HWCF filter (no cuDNN format) is marked; both become implicit
+// GEMMs (on Tensor Cores for f16, on CUDA cores for f32).
 // LIB-LABEL: func.func @convs
 // LIB: linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library", strides = dense<2> : vector<2xi64>} ins(%arg0, %arg1 : tensor<1x8x16x16xf16>
 // LIB: linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : vector<2xi64>, mp.gpu_gemm = "library", strides = dense<1> : vector<2xi64>} ins(%arg3, %arg4 : tensor<1x5x5x2xbf16>
@@ -93,8 +93,7 @@ func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
 // LIBGEMM-LABEL: func.func @convs
 // LIBGEMM: linalg.conv_2d_nchw_fchw {{.*}}mp.gpu_gemm = "library"
 // LIBGEMM: linalg.conv_2d_nhwc_fhwc {{.*}}mp.gpu_gemm = "library"
-// LIBGEMM: linalg.conv_2d_nchw_fchw {dilations
-// LIBGEMM-NOT: linalg.conv_2d_nhwc_hwcf
+// LIBGEMM-NOT: linalg.conv_2d
 // LIBGEMM: return
 func.func @convs(%x: tensor<1x8x16x16xf16>, %w: tensor<16x8x3x3xf16>,
                  %acc: tensor<1x16x7x7xf32>, %xs: tensor<1x5x5x2xbf16>,

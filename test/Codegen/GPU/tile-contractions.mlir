@@ -88,15 +88,14 @@ func.func @batch(%a: memref<3x64x32xf16>, %b: memref<3x32x64xf16>, %c: memref<3x
 
 // -----
 
-// Left to the parallel-loop path: f32 operands, f16 times bf16 (mma.sync
-// takes one type), an f16 accumulator, tensors, a batch that is not the
-// outermost dimension of the result (its tiles would not be rows x columns).
+// Left to the parallel-loop path: f16 times bf16 (mma.sync takes one
+// type), an f16 accumulator, tensors, a batch that is not the outermost
+// dimension of the result (its tiles would not be rows x columns).
 // CHECK-LABEL: func.func @left_alone
-// CHECK-COUNT-4: linalg.matmul
+// CHECK-COUNT-3: linalg.matmul
 // CHECK: linalg.generic
 // CHECK-NOT: vector.contract
-func.func @left_alone(%a32: memref<64x64xf32>, %abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memref<64x64xf32>, %c16: memref<64x64xf16>, %t: tensor<64x64xf16>, %tc: tensor<64x64xf32>, %ba: memref<3x20x16xf16>, %bb: memref<3x12x16xf16>, %bc: memref<20x3x12xf32>) -> tensor<64x64xf32> {
-  linalg.matmul ins(%a32, %a32 : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+func.func @left_alone(%abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memref<64x64xf32>, %c16: memref<64x64xf16>, %t: tensor<64x64xf16>, %tc: tensor<64x64xf32>, %ba: memref<3x20x16xf16>, %bb: memref<3x12x16xf16>, %bc: memref<20x3x12xf32>) -> tensor<64x64xf32> {
   linalg.matmul ins(%abf, %a : memref<64x64xbf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   linalg.matmul ins(%a, %a : memref<64x64xf16>, memref<64x64xf16>) outs(%c16 : memref<64x64xf16>)
   %r = linalg.matmul ins(%t, %t : tensor<64x64xf16>, tensor<64x64xf16>) outs(%tc : tensor<64x64xf32>) -> tensor<64x64xf32>
@@ -745,5 +744,59 @@ func.func @bias_init(%a: memref<16x16xf16>, %b: memref<16x32xf16>, %bias: memref
     linalg.yield %t : f16
   }
   memref.dealloc %o : memref<16x4x8xf32>
+  return
+}
+
+// -----
+
+// f32 operands (the fp32 policy) on CUDA cores: blocks of 64 x 64 (the
+// default without mp-gpu-choose-tiles) whose 256 threads copy the panels
+// (16 bytes each) and compute a 4 x 4 tile of C each, over K steps of 8: a
+// vector.contract per thread (mp-gpu-vector-to-fma makes it FMAs), no mma
+// shapes.
+// CHECK-LABEL: func.func @simt
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (128, 64) step (64, 64)
+// CHECK: %[[PA:.*]] = memref.alloc() : memref<64x8xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[PB:.*]] = memref.alloc() : memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK: scf.for %{{.*}} = %c0 to %c96 step %c8
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (16, 16)
+// CHECK: vector.load %arg0{{.*}} : memref<128x96xf32>, vector<4xf32>
+// CHECK: vector.store {{.*}}, %[[PA]]
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (16, 16)
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (64, 64) step (4, 4)
+// CHECK: vector.contract {{.*}} : vector<4x8xf32>, vector<8x4xf32> into vector<4x4xf32>
+// CHECK-NOT: vector.contract
+// CHECK: } {mapping = [#gpu.thread<y>, #gpu.thread<x>]}
+// CHECK: {mapping = [#gpu.block<y>, #gpu.block<x>], mp.gpu_tile = array<i64: 64, 64, 4, 4>}
+func.func @simt(%a: memref<128x96xf32>, %b: memref<96x64xf32>, %c: memref<128x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x96xf32>, memref<96x64xf32>) outs(%c : memref<128x64xf32>)
+  return
+}
+
+// -----
+
+// C set by an elementwise producer that computes (not one that only loads
+// or broadcasts), whose tiles C's size divides and that no epilogue stages:
+// C's tile is staged all the same, the copy into it computing the producer
+// (before, C was read unset once the producer was gone).
+// CHECK-LABEL: func.func private @producer_init_compute
+// CHECK-LABEL: func.func @producer_init
+// CHECK-NOT: linalg.generic
+// CHECK: %[[CT:.*]] = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK: func.call @producer_init_compute
+// CHECK: vector.store %{{.*}}, %[[CT]]
+// CHECK: scf.for
+// CHECK: vector.contract
+// CHECK: vector.load %[[CT]]
+// CHECK: return
+func.func @producer_init(%x: memref<64x64xf32>, %a: memref<64x64xf16>, %b: memref<64x64xf16>, %out: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = arith.addf %v, %v : f32
+    linalg.yield %t : f32
+  }
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%out : memref<64x64xf32>)
   return
 }

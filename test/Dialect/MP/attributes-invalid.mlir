@@ -88,7 +88,7 @@ func.func @signature_precision_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @bad_gpu_tile(%a: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-error @below {{'mp.gpu_tile' must be array<i64: tile-m, tile-n, warp-m, warp-n> with warp-m a multiple of 16 and warp-n of 8 dividing tile-m and tile-n, got array<i64: 64, 64, 24, 32>}}
+  // expected-error @below {{'mp.gpu_tile' must be array<i64: tile-m, tile-n, warp-m, warp-n> of positive sizes, warp-m dividing tile-m and warp-n tile-n, got array<i64: 64, 64, 24, 32>}}
   %r = linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 24, 32>} ins(%a, %a : tensor<64x64xf16>, tensor<64x64xf16>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }

@@ -19,7 +19,8 @@
 include "mlir/Pass/PassBase.td"
 
 def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
-  let summary = "Choose the block and warp tiles of Tensor Core contractions";
+  let summary = "Choose the block and warp (or thread) tiles of generated "
+                "GEMMs";
   let description = [{
     For each contraction on tensors that `mp-gpu-tile-contractions` takes
     (f16 or bf16 operands, an f32 accumulator, static shapes): chooses its
@@ -39,7 +40,11 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
     slower at 1024: 64 blocks). Sizes the tiles do not divide (1x1, 37x61x29) need
     nothing more: the tiled stage copies the operands' tiles into its
     buffers with zeros past their edges and writes only the part of C
-    inside C. Part of `mp-lower-to-gpu`, before bufferization.
+    inside C. A contraction of f32 operands (and accumulator), which CUDA
+    cores compute, gets blocks of the smallest power of two from 4 rows
+    that covers M, at most 64, columns likewise, in threads of 4 x 4
+    elements: `array<i64: tile-m, tile-n, 4, 4>`, the options aside.
+    Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
     %c = linalg.matmul ins(%a, %b : tensor<37x29xf16>, tensor<29x61xf16>)
@@ -76,14 +81,14 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
 }
 
 def GPUConvToGemmPass : Pass<"mp-gpu-conv-to-gemm"> {
-  let summary = "Convolutions with f16/bf16 operands as Tensor Core GEMMs "
-                "(implicit GEMM)";
+  let summary = "Convolutions as generated GEMMs (implicit GEMM)";
   let description = [{
     Rewrites each convolution on tensors (any op of linalg's convolution
     interface with an image, a filter and an output, static shapes, a
-    multiply-accumulate body) whose image and filter are both f16 or both
-    bf16 and whose accumulator is f32 as a GEMM that the Tensor Core path
-    takes: the output seen as a (batch x) M x N matrix, the reduction
+    multiply-accumulate body) whose image and filter are both f16, both
+    bf16 or both f32 and whose accumulator is f32 as a GEMM that the
+    generated kernels take (Tensor Cores for f16 and bf16, CUDA cores for
+    f32): the output seen as a (batch x) M x N matrix, the reduction
     loops (input channels and the filter's window) as K.
     - The output's loops are grouped: the channels (loops that index the
       filter, not the image), the pixels (the spatial loops, with the
@@ -102,8 +107,7 @@ def GPUConvToGemmPass : Pass<"mp-gpu-conv-to-gemm"> {
     - The contraction is a `linalg.generic` with the convolution's body:
       M is the group the output stores first (the channels in NCHW, the
       pixels in NHWC), both operands are K-innermost.
-    Convolutions in f32 (the fp32 policy) are left alone: they would not
-    take Tensor Cores. Part of `mp-lower-to-gpu`'s tensor stage, before
+    Part of `mp-lower-to-gpu`'s tensor stage, before
     elementwise fusion (which then fuses a cast of the image into its
     gather).
 
@@ -208,8 +212,9 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     convolutions become GEMMs.
 
     Contractions of the same forms with f32 operands (an fp32 graph, or
-    what a policy leaves in f32) have no Tensor Core kernel: generated, each
-    thread computes one element of C. `library` gives them to cuBLASLt's
+    what a policy leaves in f32) have no Tensor Core kernel: generated, they
+    run on CUDA cores (mp-gpu-tile-contractions, a 4 x 4 tile of C per
+    thread). `library` gives them to cuBLASLt's
     f32 kernels (f32 in and out, `CUBLAS_COMPUTE_32F`, no TF32); `auto`
     keeps them generated (on an H200 the fp32 training steps at batch 256
     ran slower on cuBLASLt, not yet explained).
@@ -396,8 +401,8 @@ def GPULibraryConvPass : Pass<"mp-gpu-library-conv", "::mlir::ModuleOp"> {
 }
 
 def GPUSplitKPass : Pass<"mp-gpu-split-k"> {
-  let summary = "Split the K loop of Tensor Core contractions with too few "
-                "thread blocks into parallel partial GEMMs";
+  let summary = "Split the K loop of generated GEMMs with too few thread "
+                "blocks into parallel partial GEMMs";
   let description = [{
     A contraction whose output is small and whose K is long (a weight
     gradient: 32x64 over K = batch x sequence = 7168 terms) is one thread
@@ -422,9 +427,10 @@ def GPUSplitKPass : Pass<"mp-gpu-split-k"> {
 
     S is the smallest number of parts that gives the contraction at least
     `min-blocks` blocks, each part at least `min-k` terms and a multiple of
-    32 (two mma K steps, no masked K tiles); with no such S, the most parts
-    of at least `min-k` terms (and at most 1024 parts); contractions with a
-    batch loop, or whose K has no such split, stay whole. Each operand becomes a tensor with the parts
+    32 (two mma K steps, four of an f32 GEMM's: no masked K tiles); with no
+    such S, the most parts of at least `min-k` terms (and at most 1024
+    parts); contractions with a batch loop, or whose K has no such split,
+    stay whole. f32 contractions (CUDA cores) are split alike. Each operand becomes a tensor with the parts
     outermost (the batch of the partial GEMM): an operand stored with K
     outermost is a reshape of itself; an operand whose only reader is the
     contraction and that an elementwise producer computes (a cast, a
@@ -614,9 +620,22 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     a chunk of C satisfies the predicate, and the flag's fill moves
     before the contraction (allowed when, between the contraction and
     the check, the flag is only filled and then ORed into). This is the
-    target-independent tiled stage;
-    other contractions (f32, mixed operand types) are left to the
-    parallel-loop path. Part of `mp-lower-to-gpu`.
+    target-independent tiled stage.
+
+    Contractions whose operands and accumulator are all f32 (the fp32
+    policy; no Tensor Core multiplies f32) take the same stage on CUDA
+    cores: the op's tiles are `array<i64: tile-m, tile-n, thread-m,
+    thread-n>` (mp-gpu-choose-tiles gives blocks of up to 64 x 64 in
+    threads of 4 x 4; without a tile, 64 x 64), K steps are 8, the
+    block's threads copy the panels as above (staged alike), and an
+    `scf.forall` over the block's threads (`#gpu.thread`) computes each
+    thread's tile of C as one `vector.contract` per K step, which
+    `mp-gpu-vector-to-fma` lowers to FMAs; the fused producers, folded
+    initial values and epilogues are the same. Other contractions (mixed
+    operand types, an f16 accumulator) are left to the parallel-loop
+    path. Tiles an op carries that do not fit its kind (warps that are
+    not mma tiles, more than 1024 threads) are an error at the op.
+    Part of `mp-lower-to-gpu`.
 
     ```mlir
     linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
@@ -1029,6 +1048,37 @@ def GPUMergeChipVariantsPass
     into one fatbin, and `mp-run --save-ptx` writes each as the module's
     PTX for its chip. A missing binary is an error.
   }];
+}
+
+def GPUVectorToFMAPass : Pass<"mp-gpu-vector-to-fma"> {
+  let summary = "Lower the tiled stage's f32 vector.contract to FMAs";
+  let description = [{
+    Inside each `gpu.launch` that holds the tiled stage of an f32
+    contraction (`mp-gpu-tile-contractions` gives each thread a 4 x 4 tile
+    of C on CUDA cores; after `mp-gpu-map-forall-to-launch`): keeps each
+    thread's accumulator tile in registers across the K loop (as
+    `mp-gpu-vector-to-mma` does), then lowers its `vector.contract`s to
+    outer products, one per element of K in order, and those to
+    `vector.fma` on the rows of the tile: each element of C accumulates its
+    products in K's order, one fused multiply-add each, as the CPU backend
+    and the parallel loops do. Launches without f32 contractions are left
+    alone. Part of `mp-lower-to-gpu`.
+
+    ```mlir
+    %c = vector.contract {...} %a, %b, %acc
+        : vector<4x16xf32>, vector<16x4xf32> into vector<4x4xf32>
+    // becomes, per k and row i
+    %ai = vector.broadcast %a_ik : f32 to vector<4xf32>
+    %ci = vector.fma %ai, %b_k, %acc_i : vector<4xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+  let statistics = [
+    Statistic<"numConverted", "converted", "Tiled stages lowered to FMAs">,
+  ];
 }
 
 def GPUVectorToMMAPass : Pass<"mp-gpu-vector-to-mma"> {

@@ -93,11 +93,12 @@ LogicalResult MPDialect::verifyOperationAttribute(Operation *op,
   if (name == GpuTileAttrHelper::getNameStr()) {
     auto tile = dyn_cast<DenseI64ArrayAttr>(value);
     ArrayRef<int64_t> t = tile ? tile.asArrayRef() : ArrayRef<int64_t>();
-    return check(t.size() == 4 && t[2] > 0 && t[3] > 0 && t[2] % 16 == 0 &&
-                     t[3] % 8 == 0 && t[0] > 0 && t[1] > 0 &&
-                     t[0] % t[2] == 0 && t[1] % t[3] == 0,
-                 "array<i64: tile-m, tile-n, warp-m, warp-n> with warp-m a "
-                 "multiple of 16 and warp-n of 8 dividing tile-m and tile-n");
+    // What each kind of contraction needs of the warp (or thread) tile,
+    // mp-gpu-tile-contractions checks.
+    return check(t.size() == 4 && t[2] > 0 && t[3] > 0 && t[0] > 0 &&
+                     t[1] > 0 && t[0] % t[2] == 0 && t[1] % t[3] == 0,
+                 "array<i64: tile-m, tile-n, warp-m, warp-n> of positive "
+                 "sizes, warp-m dividing tile-m and warp-n tile-n");
   }
   if (name == GpuGemmAttrHelper::getNameStr()) {
     auto how = dyn_cast<StringAttr>(value);

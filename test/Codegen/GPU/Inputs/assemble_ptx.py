@@ -10,17 +10,22 @@ mma.sync.aligned.m16n8k16.row.col.f32.TYPE.TYPE.f32 and every wgmma
 wgmma.mma_async.sync.aligned.m64nNk16.f32.TYPE.TYPE (f32 accumulation, the
 policy's type); others are reported and fail.
 
+With --report FILE (mp-run's --kernel-report JSON), the kernels it calls f32
+GEMMs on CUDA cores are GEMMs too (their spills count) and are counted.
+
 A kernel with more than 48 KiB of static shared memory fails: CUDA launches
 only dynamic shared memory beyond that (mp-gpu-dynamic-shared-memory).
 Kernels with dynamic shared memory (`.extern .shared`) are counted.
 
-Usage: assemble_ptx.py PTXAS DIR [MLIR_FILE] [--mma TYPE]
+Usage: assemble_ptx.py PTXAS DIR [MLIR_FILE] [--mma TYPE] [--report FILE]
 Prints 'N PTX files, F failed, G GEMM kernels, S spilling GEMMs' and, if
-any, ', W on wgmma' and ', D with dynamic shared memory'; exit status 1 if a PTX does not assemble or an mma is
+any, ', W on wgmma', ', C f32 on CUDA cores' and ', D with dynamic shared
+memory'; exit status 1 if a PTX does not assemble or an mma is
 of another type.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import subprocess
@@ -54,18 +59,25 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("mlir", nargs="?")
     parser.add_argument("--mma")
+    parser.add_argument("--report")
     args = parser.parse_args()
+    simt = set()
+    if args.report:
+        for function in json.load(open(args.report))["functions"]:
+            simt.update(k["name"] for k in function["per_kernel"]
+                        if k["kind"] == "f32 GEMM on CUDA cores")
     ptxas, out = args.ptxas, args.dir
     os.makedirs(out, exist_ok=True)
     if args.mlir:
         extract(args.mlir, out)
-    failures = gemms = spilling_gemms = wgmmas = dynamic = 0
+    failures = gemms = spilling_gemms = wgmmas = simts = dynamic = 0
     paths = sorted(glob.glob(os.path.join(out, "*.ptx")))
     for path in paths:
         name, chip = os.path.basename(path)[:-len(".ptx")].rsplit(".", 1)
         text = open(path).read()
         wgmma = "wgmma.mma_async" in text
-        gemm = "mma.sync" in text or wgmma
+        cuda_cores = name in simt
+        gemm = "mma.sync" in text or wgmma or cuda_cores
         if args.mma:
             want = f"mma.sync.aligned.m16n8k16.row.col.f32.{args.mma}.{args.mma}.f32"
             for mma in set(re.findall(r"\bmma\.[\w.]+", text)) - {want}:
@@ -98,12 +110,14 @@ def main():
         dynamic += ".extern .shared" in text
         gemms += gemm
         wgmmas += wgmma
+        simts += cuda_cores
         spilling_gemms += gemm and spilled > 0
         print(f"{name} {chip}: {'GEMM, ' if gemm else ''}{regs} registers, "
               f"{spilled} bytes spilled")
     print(f"{len(paths)} PTX files, {failures} failed, {gemms} GEMM kernels, "
           f"{spilling_gemms} spilling GEMMs"
           + (f", {wgmmas} on wgmma" if wgmmas else "")
+          + (f", {simts} f32 on CUDA cores" if simts else "")
           + (f", {dynamic} with dynamic shared memory" if dynamic else ""))
     return 1 if failures or not paths else 0
 

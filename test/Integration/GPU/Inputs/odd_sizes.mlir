@@ -147,3 +147,18 @@ func.func @split_k_64(%x: tensor<4096x64xf32>, %dy: tensor<4096x64xf32>) -> tens
   %r = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] ins(%x, %dy : tensor<4096x64xf32>, tensor<4096x64xf32>) outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// C starts from an elementwise op that computes (-(x + x)), whole tiles and
+// no epilogue: the GEMM's copy of C into its tile computes it (the tile
+// must be staged even though C's size divides it and nothing else needs it).
+func.func @producer_init(%x: tensor<64x64xf32>, %a: tensor<64x96xf32>, %b: tensor<96x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %v : f32
+    %n = arith.negf %s : f32
+    linalg.yield %n : f32
+  } -> tensor<64x64xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x64xf32>) outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
