@@ -5,7 +5,7 @@ the GPU backend, mixed precision against fp32.
 For each example training step (examples/torch/{mlp,cnn,transformer}), builds
 the step with mp-train-pipeline (policy none, fp16, bf16), lowers it with
 mp-lower-to-gpu and reads mp-gpu-kernel-report's JSON: kernels, GEMM kernels
-on mma.sync, bytes moved and bytes of activations (buffers the step
+on mma.sync and f32 GEMM kernels on CUDA cores, bytes moved and bytes of activations (buffers the step
 allocates), summed over the step and the gradient function it calls once;
 with --gpu-gemm library or auto also the cuBLASLt and cuDNN calls (their
 traffic counted in the bytes: their operands and results). Prints a Markdown table with the
@@ -38,7 +38,8 @@ def measure(mp_opt, model, policy, optimizer, gemm, tmp):
     with open(report) as f:
         functions = json.load(f)["functions"]
     return {key: sum(fn[key] for fn in functions)
-            for key in ("kernels", "gemm_kernels", "library_gemms",
+            for key in ("kernels", "gemm_kernels", "f32_gemm_kernels",
+                        "library_gemms",
                         "library_convs", "bytes_moved", "activation_bytes")}
 
 
@@ -52,9 +53,10 @@ def main():
                         choices=["codegen", "library", "auto"])
     args = parser.parse_args()
     print(f"gemm={args.gpu_gemm}, optimizer {args.optimizer}\n")
-    print("| step | policy | kernels | GEMMs on mma.sync | cuBLASLt calls | "
-          "cuDNN calls | MB moved | MB of activations | activations vs fp32 |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| step | policy | kernels | GEMMs on mma.sync | f32 GEMMs | "
+          "cuBLASLt calls | cuDNN calls | MB moved | MB of activations | "
+          "activations vs fp32 |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for model in MODELS:
             base = None
@@ -65,6 +67,7 @@ def main():
                 ratio = m["activation_bytes"] / base["activation_bytes"]
                 print(f"| {model} | {'fp32' if policy == 'none' else policy} "
                       f"| {m['kernels']} | {m['gemm_kernels']} "
+                      f"| {m['f32_gemm_kernels']} "
                       f"| {m['library_gemms']} | {m['library_convs']} "
                       f"| {m['bytes_moved'] / 1e6:.2f} "
                       f"| {m['activation_bytes'] / 1e6:.2f} | {ratio:.2f}x |")
