@@ -154,6 +154,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
   pm.addNestedPass<func::FuncOp>(
       createFuseElementwisePass({/*recompute=*/true}));
+  pm.addNestedPass<func::FuncOp>(createGPUCollapseElementwisePass());
   pm.addNestedPass<func::FuncOp>(
       createGPUChooseTilesPass(getChooseTilesOptions(options)));
   if (options.splitK)

@@ -515,6 +515,38 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
   ];
 }
 
+def GPUCollapseElementwisePass : Pass<"mp-gpu-collapse-elementwise"> {
+  let summary = "Compute elementwise ops on the shape their collapsed result "
+                "is read in";
+  let description = [{
+    An elementwise `linalg.generic` (all loops parallel, one result, on
+    tensors) of the function's arguments whose only reader is a
+    `tensor.collapse_shape` computes on the collapsed shape instead, its
+    operands and its `tensor.empty` collapsed alike (upstream's reshape
+    folding by collapsing); ops on what other ops compute keep their shape,
+    on which they may fuse with them (a ReLU into its convolution's
+    epilogue). A cast of an image to f16 before it is
+    flattened into rows is then the rows' own producer, which the GEMMs
+    reading the rows fuse into their operand copies
+    (`mp-gpu-tile-contractions`) instead of reading a buffer a kernel
+    wrote. Part of `mp-lower-to-gpu`, after elementwise fusion.
+
+    ```mlir
+    %h = linalg.generic {...} ins(%x : tensor<64x1x28x28xf32>)
+        outs(%e : tensor<64x1x28x28xf16>) { arith.truncf }
+    %rows = tensor.collapse_shape %h [[0], [1, 2, 3]]
+        : tensor<64x1x28x28xf16> into tensor<64x784xf16>
+    // becomes
+    %xr = tensor.collapse_shape %x [[0], [1, 2, 3]]
+        : tensor<64x1x28x28xf32> into tensor<64x784xf32>
+    %rows = linalg.generic {...} ins(%xr : tensor<64x784xf32>)
+        outs(%er : tensor<64x784xf16>) { arith.truncf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def GPUMaterializeConstantsPass : Pass<"mp-gpu-materialize-constants"> {
   let summary = "Make tensor constants where kernels can read them";
   let description = [{

@@ -1,0 +1,65 @@
+//===- CollapseElementwise.cpp - Elementwise ops on the shape read --------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// An elementwise op whose only reader is a tensor.collapse_shape (a cast of
+// an image before it is flattened into rows) computes on the collapsed
+// shape instead, so that what reads the rows (a GEMM) reads the op's result
+// itself and can fuse the op into its operand copies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_GPUCOLLAPSEELEMENTWISEPASS
+#include "mp/Codegen/GPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// Whether upstream's reshape folding may collapse the loops of the op that
+/// `operand` (of a collapse_shape) reads: an elementwise generic with one
+/// result, which only that collapse_shape reads, of the function's
+/// arguments (the batch; an op on what another op computes may be fused
+/// with it, as a ReLU into its convolution's epilogue, on the shape it
+/// has). Other reshapes (an expand_shape read by a generic) are left as
+/// they are.
+static bool isCollapsible(OpOperand *operand) {
+  auto collapse = dyn_cast<tensor::CollapseShapeOp>(operand->getOwner());
+  if (!collapse)
+    return false;
+  auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  return producer && producer->getNumResults() == 1 && producer->hasOneUse() &&
+         producer.getNumParallelLoops() == producer.getNumLoops() &&
+         producer.hasPureTensorSemantics() &&
+         llvm::all_of(producer.getDpsInputs(), llvm::IsaPred<BlockArgument>);
+}
+
+namespace {
+struct GPUCollapseElementwisePass
+    : public mp::impl::GPUCollapseElementwisePassBase<
+          GPUCollapseElementwisePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, isCollapsible);
+    // The collapsed result's tensor.empty, collapsed itself.
+    tensor::populateFoldTensorEmptyPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
