@@ -10,6 +10,9 @@ of 64 x 64 (half the shared memory traffic per mma.sync) with 2, 3 or 4
 stages, their shared memory dynamic past 48 KiB; Hopper's wgmma.mma_async
 on sm_90a (mma.sync elsewhere) in blocks of one warpgroup (64 x 64) or two
 (128 x 128, 128 x 256), and as --gpu-wgmma chooses (two from 2048^3).
+Also f32 operands and C (the fp32 policy), in a table of their own: the
+generated kernel on CUDA cores against cuBLASLt's f32 kernels and
+torch.matmul in FP32 (no TF32).
 
 Two steps, as the GPU machine has no MLIR:
   gpu_gemm.py build OUT [--sizes 1024,2048,4096,8192] [--build DIR]
@@ -41,6 +44,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = ("f16", "bf16")
+# f32 operands (the fp32 policy): generated on CUDA cores (4 x 4 elements of
+# C per thread) and cuBLASLt's f32 kernels (no TF32), in a table of their own.
+F32_PATHS = ("codegen", "library")
 # Each path's mp-run flags.
 GENERATED = ["--gpu-gemm", "codegen"]
 PATHS = {
@@ -162,8 +168,15 @@ def build(args):
                 run([mp_run, source, "--entry", "gemm", "--backend", "cuda",
                      *flags, "--compile-only", "--output",
                      os.path.join(gemm, f"gemm-{n}-{t}-{path}")])
-    print(f"gpu_gemm.py: {len(args.sizes) * len(TYPES) * len(PATHS)} "
-          f"modules in {gemm}")
+        source = os.path.join(gemm, f"gemm-{n}-f32.mlir")
+        with open(source, "w") as f:
+            f.write(GRAPH.format(n=n, t="f32"))
+        for path in F32_PATHS:
+            run([mp_run, source, "--entry", "gemm", "--backend", "cuda",
+                 *PATHS[path], "--compile-only", "--output",
+                 os.path.join(gemm, f"gemm-{n}-f32-{path}")])
+    count = len(args.sizes) * (len(TYPES) * len(PATHS) + len(F32_PATHS))
+    print(f"gpu_gemm.py: {count} modules in {gemm}")
 
 
 def save_inputs(np, n, t, directory, seed):
@@ -173,7 +186,10 @@ def save_inputs(np, n, t, directory, seed):
     arrays = []
     for i in range(2):
         x = rng.uniform(-1, 1, (n, n)).astype(np.float32)
-        if t == "f16":
+        if t == "f32":
+            stored = x
+            arrays.append(x)
+        elif t == "f16":
             stored = x.astype(np.float16)
             arrays.append(stored.astype(np.float32))
         else:  # round to nearest even in the top 16 bits
@@ -348,6 +364,7 @@ def run_bundle(args):
                 gb = l2_bytes(n, 2, tile) / 1e9
                 print(f"| {n} | {t} | {path} | {tile[0]} x {tile[1]} | "
                       f"{gb:.2f} | {gb / ms:.2f} |")
+        f32_table(args, np, torch, gemm, sizes, env, tmp)
         if torch:
             print("\nPyTorch reference, fp32 operands:")
             for n in sizes:
@@ -356,6 +373,52 @@ def run_bundle(args):
                     ms = torch_time(torch, n, torch.float32, args.repeat)
                     print(f"- {n}: {'TF32' if tf32 else 'FP32'} {ms:.3f} ms, "
                           f"{tflops(n, ms):.1f} TFLOP/s")
+
+
+def f32_table(args, np, torch, gemm, sizes, env, tmp):
+    """f32 operands and C: mp's generated kernel (CUDA cores) and its
+    cuBLASLt call (f32 kernels, no TF32) against torch.matmul in FP32, each
+    output checked against NumPy. Modules built before f32 was added are
+    skipped."""
+    if not os.path.exists(os.path.join(gemm, f"gemm-{sizes[0]}-f32-codegen")):
+        print("\n(no f32 modules in this bundle)")
+        return
+    print("\nf32 operands (the fp32 policy): generated on CUDA cores, "
+          "cuBLASLt's f32 kernels (no TF32), torch.matmul in FP32; device ms\n")
+    print("| n | mp codegen ms | TFLOP/s | mp library ms | TFLOP/s | "
+          "codegen / cuBLASLt | torch FP32 ms | TFLOP/s |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        directory = os.path.join(tmp, f"{n}-f32")
+        os.makedirs(directory)
+        a, b = save_inputs(np, n, "f32", directory, seed=n)
+        want = a @ b
+        cells, times = [], {}
+        for path in F32_PATHS:
+            module = os.path.join(gemm, f"gemm-{n}-f32-{path}")
+            try:
+                _, ms = mp_time(args.bundle, module, directory, args.repeat,
+                                env)
+            except RuntimeError as err:
+                print(f"gpu_gemm.py: {err}", file=sys.stderr)
+                cells.append("failed | ")
+                continue
+            got = np.load(os.path.join(directory, "out", "out0.npy"))
+            error = np.max(np.abs(got - want)) / np.max(np.abs(want))
+            if not error <= 1e-4:
+                cells.append(f"wrong ({error:.1e}) | ")
+                continue
+            times[path] = ms
+            cells.append(f"{ms:.3f} | {tflops(n, ms):.1f}")
+        cells.append(f"{times['library'] / times['codegen']:.2f}x"
+                     if len(times) == 2 else "n/a")
+        if torch:
+            torch.backends.cuda.matmul.allow_tf32 = False
+            ms = torch_time(torch, n, torch.float32, args.repeat)
+            cells.append(f"{ms:.3f} | {tflops(n, ms):.1f}")
+        else:
+            cells.append(" | ")
+        print(f"| {n} | " + " | ".join(cells) + " |")
 
 
 # ncu's sections, and the stall reasons and Tensor Core pipes' activity as
