@@ -44,9 +44,6 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TYPES = ("f16", "bf16")
-# f32 operands (the fp32 policy): generated on CUDA cores (4 x 4 elements of
-# C per thread) and cuBLASLt's f32 kernels (no TF32), in a table of their own.
-F32_PATHS = ("codegen", "library")
 # Each path's mp-run flags.
 GENERATED = ["--gpu-gemm", "codegen"]
 PATHS = {
@@ -96,6 +93,15 @@ PATHS = {
                                              "128,256,32,32", "--gpu-stages",
                                              "3", "--gpu-chips", "sm_90a"],
     "library": ["--gpu-gemm", "library"],
+}
+# f32 operands (the fp32 policy), in a table of their own: generated on CUDA
+# cores in blocks of up to 64 x 64 with 4 x 4 elements of C per thread (the
+# default) or 128 x 128 with 8 x 8 (--gpu-f32-tile), and cuBLASLt's f32
+# kernels (no TF32).
+F32_PATHS = {
+    "codegen": GENERATED,
+    "codegen-128-t8": GENERATED + ["--gpu-f32-tile", "128,8"],
+    "library": PATHS["library"],
 }
 
 GRAPH = """func.func @gemm(%a: tensor<{n}x{n}x{t}>, %b: tensor<{n}x{n}x{t}>)
@@ -171,9 +177,9 @@ def build(args):
         source = os.path.join(gemm, f"gemm-{n}-f32.mlir")
         with open(source, "w") as f:
             f.write(GRAPH.format(n=n, t="f32"))
-        for path in F32_PATHS:
+        for path, flags in F32_PATHS.items():
             run([mp_run, source, "--entry", "gemm", "--backend", "cuda",
-                 *PATHS[path], "--compile-only", "--output",
+                 *flags, "--compile-only", "--output",
                  os.path.join(gemm, f"gemm-{n}-f32-{path}")])
     count = len(args.sizes) * (len(TYPES) * len(PATHS) + len(F32_PATHS))
     print(f"gpu_gemm.py: {count} modules in {gemm}")
@@ -385,9 +391,11 @@ def f32_table(args, np, torch, gemm, sizes, env, tmp):
         return
     print("\nf32 operands (the fp32 policy): generated on CUDA cores, "
           "cuBLASLt's f32 kernels (no TF32), torch.matmul in FP32; device ms\n")
-    print("| n | mp codegen ms | TFLOP/s | mp library ms | TFLOP/s | "
-          "codegen / cuBLASLt | torch FP32 ms | TFLOP/s |")
-    print("|---|---|---|---|---|---|---|---|")
+    header = "| n | " + " | ".join(f"mp {p} ms | TFLOP/s"
+                                    for p in F32_PATHS)
+    header += " | codegen / cuBLASLt | torch FP32 ms | TFLOP/s |"
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
     for n in sizes:
         directory = os.path.join(tmp, f"{n}-f32")
         os.makedirs(directory)
@@ -396,6 +404,9 @@ def f32_table(args, np, torch, gemm, sizes, env, tmp):
         cells, times = [], {}
         for path in F32_PATHS:
             module = os.path.join(gemm, f"gemm-{n}-f32-{path}")
+            if not os.path.exists(module):
+                cells.append("not built | ")
+                continue
             try:
                 _, ms = mp_time(args.bundle, module, directory, args.repeat,
                                 env)
@@ -410,8 +421,9 @@ def f32_table(args, np, torch, gemm, sizes, env, tmp):
                 continue
             times[path] = ms
             cells.append(f"{ms:.3f} | {tflops(n, ms):.1f}")
-        cells.append(f"{times['library'] / times['codegen']:.2f}x"
-                     if len(times) == 2 else "n/a")
+        generated = [ms for p, ms in times.items() if p != "library"]
+        cells.append(f"{times['library'] / min(generated):.2f}x"
+                     if generated and "library" in times else "n/a")
         if torch:
             torch.backends.cuda.matmul.allow_tf32 = False
             ms = torch_time(torch, n, torch.float32, args.repeat)

@@ -86,6 +86,8 @@ void mp_run::setGpuOptions(const CompileOptions &options,
   gpu.warpN = options.gpuTile[3];
   if (options.gpuTileGiven)
     gpu.wgmmaLargeMinBlocks = 0;
+  gpu.simtBlock = options.gpuF32Tile[0];
+  gpu.simtThread = options.gpuF32Tile[1];
   gpu.kernelReport = options.kernelReport;
   gpu.kernelDot = options.kernelDot;
 }

@@ -90,6 +90,11 @@ struct CompileOptions {
   /// Whether gpuTile was given: then every GEMM takes it (no larger blocks
   /// for large GEMMs with wgmma).
   bool gpuTileGiven = false;
+  /// With cuda or gpu-emulation: the largest block's and a thread's tile of
+  /// C (square) in f32 GEMMs on CUDA cores.
+  std::array<int64_t, 2> gpuF32Tile = {
+      mlir::mp::GPUChooseTilesPassOptions().simtBlock,
+      mlir::mp::GPUChooseTilesPassOptions().simtThread};
   std::string emitSo;    ///< keep the shared object here
   std::string outputDir; ///< with compileOnly: the artifact's directory
   bool compileOnly = false;

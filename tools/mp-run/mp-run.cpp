@@ -250,6 +250,14 @@ static cl::list<int64_t> gpuTile(
              "64,64,32,32)"),
     cl::cat(category));
 
+static cl::list<int64_t> gpuF32Tile(
+    "gpu-f32-tile", cl::CommaSeparated, cl::value_desc("BLOCK,THREAD"),
+    cl::desc("With --backend cuda or gpu-emulation: the largest block of C "
+             "(BLOCK x BLOCK) and each thread's tile (THREAD x THREAD) in f32 "
+             "GEMMs on CUDA cores (mp-lower-to-gpu's simt-block, "
+             "simt-thread; default 64,4)"),
+    cl::cat(category));
+
 static cl::OptionCategory trainCategory("mp-run training options");
 static cl::opt<std::string, true> trainFile(
     "train",
@@ -611,6 +619,8 @@ static CompileOptions getCompileOptions() {
     std::copy(gpuTile.begin(), gpuTile.end(), options.gpuTile.begin());
     options.gpuTileGiven = true;
   }
+  if (gpuF32Tile.size() == 2)
+    std::copy(gpuF32Tile.begin(), gpuF32Tile.end(), options.gpuF32Tile.begin());
   options.kernelReport = kernelReport;
   options.kernelDot = kernelDot;
   return options;
@@ -767,12 +777,18 @@ static llvm::Error checkFlags() {
       backend != Backend::automatic)
     return error("--gpu-chips needs --backend cuda or auto");
   if (gpuTile.getNumOccurrences() || gpuWgmma || gpuChips.getNumOccurrences() ||
-      gpuStages.getNumOccurrences()) {
+      gpuStages.getNumOccurrences() || gpuF32Tile.getNumOccurrences()) {
     if (gpuTile.getNumOccurrences() && backend == Backend::cpu)
       return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
     if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
       return error("--gpu-tile: expected 4 numbers M,N,WARP_M,WARP_N, got " +
                    std::to_string(gpuTile.size()));
+    if (gpuF32Tile.getNumOccurrences() && backend == Backend::cpu)
+      return error(
+          "--gpu-f32-tile needs --backend cuda, gpu-emulation or auto");
+    if (gpuF32Tile.getNumOccurrences() && gpuF32Tile.size() != 2)
+      return error("--gpu-f32-tile: expected 2 numbers BLOCK,THREAD, got " +
+                   std::to_string(gpuF32Tile.size()));
     // The options the pipeline will get, as the compiler sets them.
     mp::GpuPipelineOptions gpu;
     setGpuOptions(getCompileOptions(), gpu);
@@ -782,9 +798,11 @@ static llvm::Error checkFlags() {
           return failure();
         })))
       return error((StringRef(problem).contains(" stages=") ? "--gpu-stages: "
-                    : gpuTile.getNumOccurrences()           ? "--gpu-tile: "
-                    : gpuChips.getNumOccurrences()          ? "--gpu-chips: "
-                                                            : "--gpu-wgmma: ") +
+                    : StringRef(problem).contains(" simt-block=")
+                        ? "--gpu-f32-tile: "
+                    : gpuTile.getNumOccurrences()  ? "--gpu-tile: "
+                    : gpuChips.getNumOccurrences() ? "--gpu-chips: "
+                                                   : "--gpu-wgmma: ") +
                    problem);
   }
   if (device < -1 || (device >= 0 && backend != Backend::cuda &&

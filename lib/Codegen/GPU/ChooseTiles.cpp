@@ -72,6 +72,12 @@ struct GPUChooseTilesPass
               largeTiles[0], largeTiles[1], largeTiles[2], largeTiles[3])))
         return signalPassFailure();
     }
+    if (std::optional<std::string> problem =
+            checkSimtOptions(simtBlock, simtThread)) {
+      emitError(getOperation()->getLoc())
+          << "mp-gpu-choose-tiles: " << *problem;
+      return signalPassFailure();
+    }
     if (largeMinBlocks < 1) {
       emitError(getOperation()->getLoc())
           << "mp-gpu-choose-tiles: large-min-blocks=" << int64_t(largeMinBlocks)
@@ -89,7 +95,7 @@ struct GPUChooseTilesPass
         return;
       SmallVector<int64_t> tiles;
       if (c->simt) {
-        tiles = chooseSimtTiles(*c);
+        tiles = chooseSimtTiles(*c, simtBlock, simtThread);
       } else if (!largeTiles.empty() &&
                  getBlockCount(*c, largeTiles[0], largeTiles[1]) >=
                      largeMinBlocks) {

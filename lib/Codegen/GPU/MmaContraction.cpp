@@ -78,15 +78,30 @@ mp::matchTiledContraction(linalg::LinalgOp op) {
   return c;
 }
 
-SmallVector<int64_t> mp::chooseSimtTiles(const MmaContraction &c) {
-  auto tile = [](int64_t extent, int64_t thread) {
+SmallVector<int64_t> mp::chooseSimtTiles(const MmaContraction &c, int64_t block,
+                                         int64_t thread) {
+  auto tile = [&](int64_t extent) {
     int64_t size = thread;
-    while (size < extent && size < kSimtBlock)
+    while (size < extent && size < block)
       size *= 2;
     return size;
   };
-  return {tile(c.ranges[c.m], kSimtThreadM), tile(c.ranges[c.n], kSimtThreadN),
-          kSimtThreadM, kSimtThreadN};
+  return {tile(c.ranges[c.m]), tile(c.ranges[c.n]), thread, thread};
+}
+
+std::optional<std::string> mp::checkSimtOptions(int64_t block, int64_t thread) {
+  std::string problem = "simt-block=" + std::to_string(block) +
+                        " simt-thread=" + std::to_string(thread) +
+                        " is invalid: ";
+  if (thread <= 0 || block < thread || block % thread ||
+      !llvm::isPowerOf2_64(block / thread))
+    return problem + "expected simt-block to be simt-thread (1 or more) "
+                     "times a power of two";
+  if ((block / thread) * (block / thread) > 1024)
+    return problem + "blocks of " + std::to_string(block / thread) + " x " +
+           std::to_string(block / thread) +
+           " threads exceed the 1024 a block may have";
+  return std::nullopt;
 }
 
 bool mp::isSimtContraction(vector::ContractionOp contract) {

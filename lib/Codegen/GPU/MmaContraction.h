@@ -48,11 +48,9 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 /// one for the copies.
 constexpr int64_t kMinSlotsInFlight = 3;
 
-/// The tiles of an f32 contraction on CUDA cores (no Tensor Core computes
-/// f32 x f32 in f32): each thread computes a 4 x 4 tile of C, K steps are
-/// multiples of 8, and blocks are at most 64 x 64 (256 threads).
-constexpr int64_t kSimtThreadM = 4, kSimtThreadN = 4, kSimtK = 8,
-                  kSimtBlock = 64;
+/// The K step of an f32 contraction on CUDA cores (no Tensor Core computes
+/// f32 x f32 in f32): each thread's tile of A and B per step.
+constexpr int64_t kSimtK = 8;
 
 /// The loops of a contraction that the generated GEMM kernels compute: on
 /// Tensor Cores (f16 or bf16 operands), or on CUDA cores (`simt`: f32
@@ -80,10 +78,14 @@ std::optional<MmaContraction> matchLibraryContraction(linalg::LinalgOp op);
 std::optional<MmaContraction> matchTiledContraction(linalg::LinalgOp op);
 
 /// The tiles of an f32 contraction `c` (tile-m, tile-n, thread-m,
-/// thread-n): blocks of the smallest power of two from 4 rows (columns)
-/// that holds M (N), at most kSimtBlock, in threads of kSimtThreadM x
-/// kSimtThreadN.
-SmallVector<int64_t> chooseSimtTiles(const MmaContraction &c);
+/// thread-n): blocks of `thread` times the smallest power of two that
+/// covers M (N), at most `block`, in threads of `thread` x `thread`.
+SmallVector<int64_t> chooseSimtTiles(const MmaContraction &c, int64_t block,
+                                     int64_t thread);
+
+/// What is wrong with `block` and `thread` (mp-gpu-choose-tiles' simt-block
+/// and simt-thread), if anything.
+std::optional<std::string> checkSimtOptions(int64_t block, int64_t thread);
 
 /// Whether `contract` (of a tiled contraction) multiplies f32 operands: a
 /// CUDA-core GEMM's, lowered to FMAs rather than mma.sync.

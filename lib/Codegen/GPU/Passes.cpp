@@ -71,6 +71,8 @@ static constexpr int64_t kLargeWgmmaTile[] = {2 * kWgmmaM, 128, kMmaM, 128};
 static GPUChooseTilesPassOptions
 getChooseTilesOptions(const GpuPipelineOptions &options) {
   auto tiles = getTileOptions<GPUChooseTilesPassOptions>(options);
+  tiles.simtBlock = options.simtBlock;
+  tiles.simtThread = options.simtThread;
   if (options.wgmma && options.wgmmaLargeMinBlocks > 0 &&
       options.tileM * options.tileN < kLargeWgmmaTile[0] * kLargeWgmmaTile[1]) {
     tiles.largeTiles.assign(std::begin(kLargeWgmmaTile),
@@ -117,6 +119,9 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
           checkTileOptions(tiles.tileM, tiles.tileN, tiles.warpM, tiles.warpN))
     return errorHandler("mp-lower-to-gpu: " + *problem);
   if (std::optional<std::string> problem = checkStages(options.stages))
+    return errorHandler("mp-lower-to-gpu: " + *problem);
+  if (std::optional<std::string> problem =
+          checkSimtOptions(options.simtBlock, options.simtThread))
     return errorHandler("mp-lower-to-gpu: " + *problem);
   if (options.wgmmaLargeMinBlocks < 0)
     return errorHandler("mp-lower-to-gpu: wgmma-large-min-blocks=" +

@@ -852,7 +852,8 @@ struct GPUTileContractionsPass
       // Tensor Cores).
       SmallVector<int64_t> tiles = {tileM, tileN, warpM, warpN};
       if (c->simt)
-        tiles = chooseSimtTiles(*c);
+        tiles = chooseSimtTiles(*c, GPUChooseTilesPassOptions().simtBlock,
+                                GPUChooseTilesPassOptions().simtThread);
       if (auto chosen = op->getAttrOfType<DenseI64ArrayAttr>(
               MPDialect::GpuTileAttrHelper::getNameStr()))
         tiles = llvm::to_vector(chosen.asArrayRef());

@@ -1,6 +1,11 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles | FileCheck %s --implicit-check-not=tensor.pad
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='tile-m=32 tile-n=16 warp-m=16 warp-n=16' | FileCheck %s --check-prefix=SMALL
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='simt-block=128 simt-thread=8' | FileCheck %s --check-prefix=SIMT8
+// RUN: not mp-opt %s --mp-gpu-choose-tiles='simt-block=96' 2>&1 | FileCheck %s --check-prefix=BAD-SIMT
+// RUN: not mp-opt %s --mp-gpu-choose-tiles='simt-block=256 simt-thread=2' 2>&1 | FileCheck %s --check-prefix=BAD-SIMT-THREADS
+// BAD-SIMT: error: mp-gpu-choose-tiles: simt-block=96 simt-thread=4 is invalid: expected simt-block to be simt-thread (1 or more) times a power of two
+// BAD-SIMT-THREADS: error: mp-gpu-choose-tiles: simt-block=256 simt-thread=2 is invalid: blocks of 128 x 128 threads exceed the 1024 a block may have
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='large-tiles=128,128,16,128' | FileCheck %s --check-prefix=LARGE
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='large-tiles=128,128,16,128 large-min-blocks=300' | FileCheck %s --check-prefix=FEWER
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='large-tiles=128,128' 2>&1 | FileCheck %s --check-prefix=BAD-LARGE
@@ -67,6 +72,12 @@ func.func @scores(%q: tensor<128x28x16xf16>, %k: tensor<128x16x28xf16>, %s: tens
 // CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 32, 4, 4>} ins(%{{.*}} : tensor<100x29xf32>, tensor<29x32xf32>)
 // CHECK-NOT: mp.gpu_tile
 // CHECK: return
+// With simt-block=128 simt-thread=8: threads of 8 x 8, blocks of 8 times a
+// power of two up to 128.
+// SIMT8-LABEL: func.func @left_alone
+// SIMT8: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 8, 8>} ins(%arg3, %arg4 : tensor<37x29xf32>
+// SIMT8: linalg.matmul {mp.gpu_tile = array<i64: 8, 16, 8, 8>} ins(%{{.*}} : tensor<3x29xf32>, tensor<29x10xf32>)
+// SIMT8: linalg.matmul {mp.gpu_tile = array<i64: 128, 32, 8, 8>} ins(%{{.*}} : tensor<100x29xf32>, tensor<29x32xf32>)
 func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,
                       %f: tensor<37x29xf32>, %fb: tensor<29x61xf32>, %fc: tensor<37x61xf32>,
                       %h: tensor<37x29xf16>, %hb: tensor<29x61xbf16>, %hc16: tensor<37x61xf16>,

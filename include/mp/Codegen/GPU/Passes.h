@@ -95,6 +95,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   PassOptions::Option<int64_t> warpN{
       *this, "warp-n", llvm::cl::desc("Columns of C per warp"),
       llvm::cl::init(GPUTileContractionsPassOptions().warpN)};
+  PassOptions::Option<int64_t> simtBlock{
+      *this, "simt-block",
+      llvm::cl::desc("f32 GEMMs on CUDA cores: the most rows (and columns) "
+                     "of C per thread block"),
+      llvm::cl::init(GPUChooseTilesPassOptions().simtBlock)};
+  PassOptions::Option<int64_t> simtThread{
+      *this, "simt-thread",
+      llvm::cl::desc("f32 GEMMs on CUDA cores: rows (and columns) of C per "
+                     "thread"),
+      llvm::cl::init(GPUChooseTilesPassOptions().simtThread)};
   PassOptions::Option<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("K steps of the generated GEMMs' panels staged at once: "

@@ -43,7 +43,9 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
     inside C. A contraction of f32 operands (and accumulator), which CUDA
     cores compute, gets blocks of the smallest power of two from 4 rows
     that covers M, at most 64, columns likewise, in threads of 4 x 4
-    elements: `array<i64: tile-m, tile-n, 4, 4>`, the options aside.
+    elements: `array<i64: tile-m, tile-n, 4, 4>` (`simt-block` and
+    `simt-thread`: the largest block and a thread's tile, square), the
+    Tensor Core options aside.
     Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
@@ -73,6 +75,11 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
            /*default=*/"256",
            "Blocks of large-tiles (batch included) from which a "
            "contraction takes them">,
+    Option<"simtBlock", "simt-block", "int64_t", /*default=*/"64",
+           "f32 GEMMs on CUDA cores: the most rows (and columns) of C per "
+           "thread block (simt-thread times a power of two)">,
+    Option<"simtThread", "simt-thread", "int64_t", /*default=*/"4",
+           "f32 GEMMs on CUDA cores: rows (and columns) of C per thread">,
   ];
   let statistics = [
     Statistic<"numChosen", "chosen", "Contractions given tiles">,

@@ -87,14 +87,15 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
 
 def backend_flags(backend, args):
     """mp-run flags for `backend`: products computed exactly in f32 on the
-    CPU, and the emulation's choice of library calls, of wgmma's tiles and
-    of the panels' stages."""
+    CPU, and the emulation's choice of library calls, of wgmma's tiles, of
+    the panels' stages and of the f32 GEMMs' tiles."""
     if backend == "cpu":
         return ["--bf16-dot", "off"]
     return ["--gpu-gemm", args.gpu_gemm] + (
         ["--gpu-wgmma"] if args.gpu_wgmma else []) + (
         ["--gpu-tile", args.gpu_tile] if args.gpu_tile else []) + (
-        ["--gpu-stages", args.gpu_stages] if args.gpu_stages else [])
+        ["--gpu-stages", args.gpu_stages] if args.gpu_stages else []) + (
+        ["--gpu-f32-tile", args.gpu_f32_tile] if args.gpu_f32_tile else [])
 
 
 def run_graph(path, entry, args, seed, tmp, tally, name):
@@ -175,6 +176,7 @@ def main():
     parser.add_argument("--gpu-wgmma", action="store_true")
     parser.add_argument("--gpu-tile", metavar="M,N,WARP_M,WARP_N")
     parser.add_argument("--gpu-stages", metavar="N")
+    parser.add_argument("--gpu-f32-tile", metavar="BLOCK,THREAD")
     args = parser.parse_intermixed_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
