@@ -285,6 +285,25 @@ def tflops(n, ms):
     return 2.0 * n ** 3 / (ms * 1e-3) / 1e12
 
 
+def time_checked(np, args, module, directory, env, want):
+    """(call ms, device ms) of `module` on the inputs in `directory`
+    (mp_time), or why there are none, also said on stderr: "failed" (the
+    call failed) or "wrong (E)" (its output is more than 1e-4 of its largest
+    magnitude off `want`, NumPy's product)."""
+    try:
+        call, ms = mp_time(args.bundle, module, directory, args.repeat, env)
+    except RuntimeError as err:  # the other cells still run
+        print(f"gpu_gemm.py: {err}", file=sys.stderr)
+        return "failed"
+    got = np.load(os.path.join(directory, "out", "out0.npy"))
+    error = np.max(np.abs(got - want)) / np.max(np.abs(want))
+    if not error <= 1e-4:
+        print(f"gpu_gemm.py: {module}: wrong result "
+              f"(relative error {error:.2e} against NumPy)", file=sys.stderr)
+        return f"wrong ({error:.1e})"
+    return call, ms
+
+
 def run_bundle(args):
     import numpy as np
     gemm = os.path.join(args.bundle, "gemm")
@@ -327,21 +346,12 @@ def run_bundle(args):
                 cells, times = [], {}
                 for path in args.paths:
                     module = os.path.join(gemm, f"gemm-{n}-{t}-{path}")
-                    try:
-                        call, ms = mp_time(args.bundle, module, directory,
-                                           args.repeat, env)
-                    except RuntimeError as err:  # the other cells still run
-                        print(f"gpu_gemm.py: {err}", file=sys.stderr)
-                        cells.append("failed |  | ")
+                    result = time_checked(np, args, module, directory, env,
+                                          want)
+                    if isinstance(result, str):
+                        cells.append(f"{result} |  | ")
                         continue
-                    got = np.load(os.path.join(directory, "out", "out0.npy"))
-                    error = np.max(np.abs(got - want)) / np.max(np.abs(want))
-                    if not error <= 1e-4:
-                        print(f"gpu_gemm.py: {module}: wrong result "
-                              f"(relative error {error:.2e} against NumPy)",
-                              file=sys.stderr)
-                        cells.append(f"wrong ({error:.1e}) |  | ")
-                        continue
+                    call, ms = result
                     cells.append(f"{call:.3f} | {ms:.3f} | "
                                  f"{tflops(n, ms):.1f}")
                     times[path] = ms
@@ -407,18 +417,11 @@ def f32_table(args, np, torch, gemm, sizes, env, tmp):
             if not os.path.exists(module):
                 cells.append("not built | ")
                 continue
-            try:
-                _, ms = mp_time(args.bundle, module, directory, args.repeat,
-                                env)
-            except RuntimeError as err:
-                print(f"gpu_gemm.py: {err}", file=sys.stderr)
-                cells.append("failed | ")
+            result = time_checked(np, args, module, directory, env, want)
+            if isinstance(result, str):
+                cells.append(f"{result} | ")
                 continue
-            got = np.load(os.path.join(directory, "out", "out0.npy"))
-            error = np.max(np.abs(got - want)) / np.max(np.abs(want))
-            if not error <= 1e-4:
-                cells.append(f"wrong ({error:.1e}) | ")
-                continue
+            _, ms = result
             times[path] = ms
             cells.append(f"{ms:.3f} | {tflops(n, ms):.1f}")
         generated = [ms for p, ms in times.items() if p != "library"]

@@ -97,10 +97,10 @@ std::optional<std::string> mp::checkSimtOptions(int64_t block, int64_t thread) {
       !llvm::isPowerOf2_64(block / thread))
     return problem + "expected simt-block to be simt-thread (1 or more) "
                      "times a power of two";
-  if ((block / thread) * (block / thread) > 1024)
+  if ((block / thread) * (block / thread) > kMaxBlockThreads)
     return problem + "blocks of " + std::to_string(block / thread) + " x " +
-           std::to_string(block / thread) +
-           " threads exceed the 1024 a block may have";
+           std::to_string(block / thread) + " threads exceed the " +
+           std::to_string(kMaxBlockThreads) + " a block may have";
   return std::nullopt;
 }
 
@@ -169,9 +169,9 @@ std::optional<std::string> mp::checkTileOptions(int64_t tileM, int64_t tileN,
        << " warp-n=" << warpN
        << " is invalid: warp-m must be a positive multiple of 16 and warp-n "
           "of 8, dividing tile-m and tile-n";
-  else if ((tileM / warpM) * (tileN / warpN) * 32 > 1024)
-    os << (tileM / warpM) * (tileN / warpN)
-       << " warps per block exceed the 1024 threads a block may have";
+  else if ((tileM / warpM) * (tileN / warpN) * kWarpSize > kMaxBlockThreads)
+    os << (tileM / warpM) * (tileN / warpN) << " warps per block exceed the "
+       << kMaxBlockThreads << " threads a block may have";
   else
     return std::nullopt;
   return text;
@@ -179,12 +179,13 @@ std::optional<std::string> mp::checkTileOptions(int64_t tileM, int64_t tileN,
 
 std::optional<std::string> mp::checkSimtTiles(ArrayRef<int64_t> tiles) {
   int64_t threads = (tiles[0] / tiles[2]) * (tiles[1] / tiles[3]);
-  if (threads <= 1024)
+  if (threads <= kMaxBlockThreads)
     return std::nullopt;
   return "tiles " + std::to_string(tiles[0]) + "x" + std::to_string(tiles[1]) +
          " of " + std::to_string(tiles[2]) + "x" + std::to_string(tiles[3]) +
          " per thread are " + std::to_string(threads) +
-         " threads, more than the 1024 a block may have";
+         " threads, more than the " + std::to_string(kMaxBlockThreads) +
+         " a block may have";
 }
 
 std::optional<std::string> mp::checkStages(int64_t stages) {

@@ -39,6 +39,9 @@ constexpr llvm::StringLiteral kEmulatedGemmFunction = "mp_emulated_gemm";
 /// The threads of a warp.
 constexpr int64_t kWarpSize = 32;
 
+/// The most threads a CUDA thread block may have.
+constexpr int64_t kMaxBlockThreads = 1024;
+
 /// The m16n8k16 shape of mma.sync.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 
