@@ -5,11 +5,16 @@ the GPU backend, mixed precision against fp32.
 For each example training step (examples/torch/{mlp,cnn,transformer}), builds
 the step with mp-train-pipeline (policy none, fp16, bf16), lowers it with
 mp-lower-to-gpu and reads mp-gpu-kernel-report's JSON: kernels, GEMM kernels
-on mma.sync and f32 GEMM kernels on CUDA cores, bytes moved and bytes of activations (buffers the step
-allocates), summed over the step and the gradient function it calls once;
+on mma.sync and f32 GEMM kernels on CUDA cores, bytes moved, bytes of
+activations (the buffers a function allocates and frees: the forward and
+backward intermediates) and bytes of results (the buffers it allocates and
+returns: weight gradients, updated parameters and optimizer state, f32 in
+every step by the master-weight contract), summed over the step and the
+gradient function it calls once;
 with --gpu-gemm library or auto also the cuBLASLt and cuDNN calls (their
-traffic counted in the bytes: their operands and results). Prints a Markdown table with the
-mixed/fp32 ratios measured in this one run.
+traffic counted in the bytes: their operands and results). Prints a
+Markdown table with the mixed/fp32 ratios of activations and of all
+allocated buffers (activations and results) measured in this one run.
 Goal (issue 11): activation bytes of the mixed step <= 0.55x fp32.
 
 Usage: bench/gpu_static.py [--mp-opt build/bin/mp-opt]
@@ -40,7 +45,8 @@ def measure(mp_opt, model, policy, optimizer, gemm, tmp):
     return {key: sum(fn[key] for fn in functions)
             for key in ("kernels", "gemm_kernels", "f32_gemm_kernels",
                         "library_gemms",
-                        "library_convs", "bytes_moved", "activation_bytes")}
+                        "library_convs", "bytes_moved", "activation_bytes",
+                        "result_bytes")}
 
 
 def main():
@@ -55,8 +61,9 @@ def main():
     print(f"gemm={args.gpu_gemm}, optimizer {args.optimizer}\n")
     print("| step | policy | kernels | GEMMs on mma.sync | f32 GEMMs | "
           "cuBLASLt calls | cuDNN calls | MB moved | MB of activations | "
-          "activations vs fp32 |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "MB of results | activations vs fp32 | "
+          "activations and results vs fp32 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for model in MODELS:
             base = None
@@ -65,12 +72,16 @@ def main():
                             args.gpu_gemm, tmp)
                 base = base or m
                 ratio = m["activation_bytes"] / base["activation_bytes"]
+                allocated = ((m["activation_bytes"] + m["result_bytes"]) /
+                             (base["activation_bytes"] + base["result_bytes"]))
                 print(f"| {model} | {'fp32' if policy == 'none' else policy} "
                       f"| {m['kernels']} | {m['gemm_kernels']} "
                       f"| {m['f32_gemm_kernels']} "
                       f"| {m['library_gemms']} | {m['library_convs']} "
                       f"| {m['bytes_moved'] / 1e6:.2f} "
-                      f"| {m['activation_bytes'] / 1e6:.2f} | {ratio:.2f}x |")
+                      f"| {m['activation_bytes'] / 1e6:.2f} "
+                      f"| {m['result_bytes'] / 1e6:.2f} "
+                      f"| {ratio:.2f}x | {allocated:.2f}x |")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@
 // kernel its kind (a GEMM on mma.sync or wgmma, a block or warp reduction,
 // or parallel loops), grid and block, the
 // op it was made from, and the bytes it reads and writes, counted once per
-// buffer it touches; per function the totals and the bytes of activations
-// (buffers the function allocates, as opposed to its arguments). The IR is
-// not changed.
+// buffer it touches; per function the totals, the bytes of activations
+// (to and from the buffers the function allocates and does not return) and
+// of results (those it allocates and returns: a step's weight gradients,
+// updated parameters and optimizer state). The IR is not changed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,15 +57,29 @@ static int64_t getBytes(Type type) {
 }
 
 namespace {
+/// The roots (getRootBuffer) of the buffers a function returns.
+using Results = llvm::SmallDenseSet<Value>;
+
+static Results getResults(func::FuncOp func) {
+  Results results;
+  func.walk([&](func::ReturnOp op) {
+    for (Value value : op.getOperands())
+      if (isa<MemRefType>(value.getType()))
+        results.insert(getRootBuffer(value));
+  });
+  return results;
+}
+
 /// The memory a kernel or a library call moves: each buffer it touches
-/// once, at its static size; activations are the buffers the function
-/// allocates.
+/// once, at its static size. Of that, activations are the buffers the
+/// function allocates and does not return, results those it allocates and
+/// returns (the rest are its arguments).
 struct Traffic {
-  int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0;
+  int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0, resultBytes = 0;
   /// The buffers (seen through views: their roots) it reads and writes.
   llvm::SetVector<Value> reads, writes;
 
-  void add(Value buffer, bool read, bool written) {
+  void add(Value buffer, bool read, bool written, const Results &results) {
     Value root = getRootBuffer(buffer);
     if (read)
       reads.insert(root);
@@ -74,7 +89,8 @@ struct Traffic {
     bytesRead += read ? bytes : 0;
     bytesWritten += written ? bytes : 0;
     if (root.getDefiningOp<memref::AllocOp>())
-      activationBytes += (read ? bytes : 0) + (written ? bytes : 0);
+      (results.contains(root) ? resultBytes : activationBytes) +=
+          (read ? bytes : 0) + (written ? bytes : 0);
   }
 };
 
@@ -130,13 +146,14 @@ struct FunctionKernels {
   SmallVector<LibraryCall, 0> calls;
   /// Both in program order.
   SmallVector<Unit> order;
-  int64_t bytesMoved = 0, activationBytes = 0, gemms = 0, wgmmas = 0,
-          simtGemms = 0;
+  int64_t bytesMoved = 0, activationBytes = 0, resultBytes = 0, gemms = 0,
+          wgmmas = 0, simtGemms = 0;
   int64_t libraryGemms = 0, libraryConvs = 0;
 
   void add(const Traffic &traffic) {
     bytesMoved += traffic.bytesRead + traffic.bytesWritten;
     activationBytes += traffic.activationBytes;
+    resultBytes += traffic.resultBytes;
   }
   void add(Kernel kernel) {
     add(kernel.traffic);
@@ -192,11 +209,12 @@ static Value getAddressedBuffer(Value address) {
 /// arguments, see mp-gpu-library-gemm and mp-gpu-library-conv), and the
 /// `file:line:col` its location holds (a fused location: the contraction's
 /// and its epilogue's), each once.
-static LibraryCall analyze(func::CallOp call, StringRef library) {
+static LibraryCall analyze(func::CallOp call, StringRef library,
+                           const Results &results) {
   LibraryCall result{call, library};
   auto touch = [&](unsigned position, bool read, bool written) {
     if (Value buffer = getAddressedBuffer(call.getOperand(position)))
-      result.traffic.add(buffer, read, written);
+      result.traffic.add(buffer, read, written, results);
   };
   unsigned last = call.getNumOperands() - 1;
   if (library == "cuBLASLt") {
@@ -226,7 +244,8 @@ static LibraryCall analyze(func::CallOp call, StringRef library) {
   return result;
 }
 
-static Kernel analyze(gpu::LaunchOp launch, bool wgmma) {
+static Kernel analyze(gpu::LaunchOp launch, bool wgmma,
+                      const Results &results) {
   Kernel kernel{launch};
   kernel.wgmma = wgmma && countWgmmaChains(launch) > 0;
   if (StringAttr how = MPDialect::GpuReductionAttrHelper(launch.getContext())
@@ -273,7 +292,7 @@ static Kernel analyze(gpu::LaunchOp launch, bool wgmma) {
     }
   });
   for (auto &[buffer, access] : touched)
-    kernel.traffic.add(buffer, access.first, access.second);
+    kernel.traffic.add(buffer, access.first, access.second, results);
   // A tiled contraction's launch keeps its tiles (mp-gpu-tile-contractions).
   kernel.simt =
       !kernel.gemm &&
@@ -306,7 +325,8 @@ static void writeJson(llvm::raw_ostream &os,
           {"shared_bytes", k.sharedBytes},
           {"bytes_read", k.traffic.bytesRead},
           {"bytes_written", k.traffic.bytesWritten},
-          {"activation_bytes", k.traffic.activationBytes}};
+          {"activation_bytes", k.traffic.activationBytes},
+          {"result_bytes", k.traffic.resultBytes}};
       // A GEMM's tiles: rows and columns of C per block and per warp.
       if (DenseI64ArrayAttr tiles =
               MPDialect::GpuTileAttrHelper(k.launch.getContext())
@@ -323,7 +343,8 @@ static void writeJson(llvm::raw_ostream &os,
                              {"ops", llvm::json::Array(c.ops)},
                              {"bytes_read", c.traffic.bytesRead},
                              {"bytes_written", c.traffic.bytesWritten},
-                             {"activation_bytes", c.traffic.activationBytes}});
+                             {"activation_bytes", c.traffic.activationBytes},
+                             {"result_bytes", c.traffic.resultBytes}});
     functionArray.push_back(
         llvm::json::Object{{"function", f.func.getName()},
                            {"kernels", static_cast<int64_t>(f.kernels.size())},
@@ -335,6 +356,7 @@ static void writeJson(llvm::raw_ostream &os,
                            {"library_convs", f.libraryConvs},
                            {"bytes_moved", f.bytesMoved},
                            {"activation_bytes", f.activationBytes},
+                           {"result_bytes", f.resultBytes},
                            {"per_kernel", std::move(kernels)}});
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
@@ -426,16 +448,17 @@ struct GPUKernelReportPass
     SmallVector<FunctionKernels> functions;
     module.walk([&](func::FuncOp func) {
       FunctionKernels f{func};
+      Results results = getResults(func);
       func.walk([&](Operation *op) {
         if (auto launch = dyn_cast<gpu::LaunchOp>(op))
-          return f.add(analyze(launch, wgmma));
+          return f.add(analyze(launch, wgmma, results));
         auto call = dyn_cast<func::CallOp>(op);
         bool gemm = call && call.getCallee() == kLibraryGemmFunction;
         bool conv = call && call.getCallee() == kLibraryConvFunction;
         f.libraryGemms += gemm;
         f.libraryConvs += conv;
         if (gemm || conv)
-          f.add(analyze(call, gemm ? "cuBLASLt" : "cuDNN"));
+          f.add(analyze(call, gemm ? "cuBLASLt" : "cuDNN", results));
       });
       if (!f.kernels.empty() || f.libraryGemms || f.libraryConvs)
         functions.push_back(std::move(f));
@@ -460,7 +483,8 @@ struct GPUKernelReportPass
                                    " cuDNN calls"
                              : "")
                      << "), " << f.bytesMoved << " bytes moved, "
-                     << f.activationBytes << " bytes of activations\n";
+                     << f.activationBytes << " bytes of activations, "
+                     << f.resultBytes << " bytes of results\n";
     auto write = [&](StringRef option, StringRef path,
                      function_ref<void(llvm::raw_ostream &)> print) {
       if (path.empty())

@@ -6,12 +6,12 @@
 // RUN: not mp-opt %s --mp-gpu-kernel-report='report=/dev/full' 2>&1 | FileCheck %s --check-prefix=FULL
 // RUN: not mp-opt %s --mp-gpu-kernel-report='report=%t.missing/r.json' 2>&1 | FileCheck %s --check-prefix=MISSING
 
-// Two kernels: one reads %in (an argument, 256 B) and writes %tmp (allocated:
-// 128 B of activations); one reads %tmp and writes half of %out through a
-// subview made outside it (64 B). Moved: 256 + 128 + 128 + 64; activations:
-// 128 + 128. The second launch is marked as a warp reduction
+// Two kernels: one reads %in (an argument, 256 B) and writes %tmp (allocated
+// and not returned: 128 B of activations); one reads %tmp and writes half
+// of %out through a subview made outside it (64 B). Moved: 256 + 128 + 128
+// + 64; activations: 128 + 128; no results. The second launch is marked as a warp reduction
 // (mp.gpu_reduction, which mp-gpu-tile-reductions sets): its kind says so.
-// SUMMARY: mp-gpu-kernel-report: @two_kernels: 2 kernels (0 GEMMs on mma.sync), 576 bytes moved, 256 bytes of activations
+// SUMMARY: mp-gpu-kernel-report: @two_kernels: 2 kernels (0 GEMMs on mma.sync), 576 bytes moved, 256 bytes of activations, 0 bytes of results
 // CHECK: "activation_bytes": 256,
 // CHECK-NEXT: "bytes_moved": 576,
 // CHECK-NEXT: "f32_gemm_kernels": 0,
@@ -33,15 +33,16 @@
 // CHECK-NEXT: "grid": [
 // CHECK-NEXT: 2,
 // CHECK: "kind": "parallel loops",
-// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+40]]:3"
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+41]]:3"
 // CHECK-NEXT: "name": "two_kernels_kernel_0",
 // CHECK-NEXT: "ops": [
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:10",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:10",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:10",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:5",
-// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+38]]:5"
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+39]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+39]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+39]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+39]]:5",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+39]]:5"
 // CHECK-NEXT: ],
+// CHECK-NEXT: "result_bytes": 0,
 // CHECK-NEXT: "shared_bytes": 0
 // CHECK: "bytes_read": 128,
 // CHECK-NEXT: "bytes_written": 64,
@@ -95,22 +96,28 @@ func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
 // call reads A (an activation the kernel wrote, 256 B) and B (an argument,
 // 256 B) and writes D (256 B; not read: beta = 0); the cuDNN backward-data
 // call (kind 1) reads y (D) and w (B) and writes x (A). Edges: the kernel
-// to the GEMM (A), the GEMM to the convolution (D).
-// SUMMARY: mp-gpu-kernel-report: @library_calls: 1 kernels (0 GEMMs on mma.sync, 1 cuBLASLt calls, 1 cuDNN calls), 1792 bytes moved, 1280 bytes of activations
+// to the GEMM (A), the GEMM to the convolution (D). D is returned: its
+// bytes are results (256 written, 256 read), A's activations (256 written
+// by the kernel, 256 read by cuBLASLt, 256 written by cuDNN).
+// SUMMARY: mp-gpu-kernel-report: @library_calls: 1 kernels (0 GEMMs on mma.sync, 1 cuBLASLt calls, 1 cuDNN calls), 1792 bytes moved, 768 bytes of activations, 512 bytes of results
 // CHECK-LABEL: "function": "library_calls",
 // CHECK: "library_calls": [
 // CHECK-NEXT: {
-// CHECK-NEXT: "activation_bytes": 512,
+// CHECK-NEXT: "activation_bytes": 256,
 // CHECK-NEXT: "bytes_read": 512,
 // CHECK-NEXT: "bytes_written": 256,
 // CHECK-NEXT: "index": 0,
 // CHECK-NEXT: "library": "cuBLASLt",
-// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+40]]:3",
-// CHECK: "activation_bytes": 512,
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+44]]:3",
+// CHECK: "result_bytes": 256
+// CHECK: "activation_bytes": 256,
 // CHECK-NEXT: "bytes_read": 512,
 // CHECK-NEXT: "bytes_written": 256,
 // CHECK-NEXT: "index": 1,
 // CHECK-NEXT: "library": "cuDNN",
+// CHECK: "result_bytes": 256
+// CHECK: "per_kernel": [
+// CHECK: "result_bytes": 512,
 // DOT-NEXT: subgraph cluster_f1 {
 // DOT-NEXT: label="@library_calls";
 // DOT-NEXT: subgraph cluster_f1_k0 {
@@ -152,7 +159,7 @@ func.func @library_calls(%b: memref<16x8xf16>) -> memref<8x8xf32> {
 
 // A tiled contraction's launch (it keeps its tiles) without mma is an f32
 // GEMM on CUDA cores (mp-gpu-tile-contractions' 4 x 4 elements per thread).
-// SUMMARY: mp-gpu-kernel-report: @f32_gemm: 1 kernels (0 GEMMs on mma.sync, 1 f32 GEMMs on CUDA cores), 512 bytes moved, 0 bytes of activations
+// SUMMARY: mp-gpu-kernel-report: @f32_gemm: 1 kernels (0 GEMMs on mma.sync, 1 f32 GEMMs on CUDA cores), 512 bytes moved, 0 bytes of activations, 0 bytes of results
 // CHECK-LABEL: "function": "f32_gemm",
 // CHECK: "kind": "f32 GEMM on CUDA cores",
 // CHECK: "tile": [
