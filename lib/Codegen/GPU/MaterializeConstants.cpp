@@ -48,19 +48,23 @@ static void fillPerInit(RewriterBase &rewriter, linalg::FillOp fill) {
 /// do, a `tensor.empty` of its own, created just before it, so that
 /// bufferization gives each a buffer of its own rather than one buffer that
 /// they all write in turn, which a GEMM could not read through its producer.
-/// Writers that read what another one wrote there keep `empty` together.
-/// Returns how many got one.
+/// A writer that reads an accumulation another one started there (a fill,
+/// then a GEMM into it) keeps `empty` with it: it may add a bias in place,
+/// which the GEMM's epilogue then computes. Returns how many got one.
 static unsigned emptyPerInit(RewriterBase &rewriter, tensor::EmptyOp empty) {
-  // The writer of `empty` (through DPS inits) that `value` was computed
-  // from, if any: a fill, then a GEMM into it, then a bias added in place.
+  // The writer of `empty` (through DPS inits) that `value` was accumulated
+  // from, if any: a fill, then a GEMM (an op with reduction loops) into it.
   auto getWriter = [&](Value value) -> Operation * {
+    bool accumulated = false;
     while (auto result = dyn_cast<OpResult>(value)) {
       auto op = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
       OpOperand *tied = op ? op.getTiedOpOperand(result) : nullptr;
       if (!tied)
         return nullptr;
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op.getOperation());
+      accumulated |= linalgOp && linalgOp.getNumReductionLoops() > 0;
       if (tied->get() == empty.getResult())
-        return op;
+        return accumulated ? op.getOperation() : nullptr;
       value = tied->get();
     }
     return nullptr;
@@ -72,8 +76,8 @@ static unsigned emptyPerInit(RewriterBase &rewriter, tensor::EmptyOp empty) {
     if (!user || !user.isDpsInit(&use))
       continue;
     inits.push_back(&use);
-    // A writer that reads what another one wrote there shares the buffer
-    // with it: it may overwrite it in place.
+    // A writer that reads an accumulation into the buffer shares it: it
+    // may overwrite the accumulator in place.
     for (Value input : user.getDpsInputs())
       if (Operation *writer = getWriter(input)) {
         linked.insert(writer);

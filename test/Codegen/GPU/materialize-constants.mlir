@@ -112,3 +112,33 @@ func.func @linked_writers(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %bias: t
   %t = linalg.transpose ins(%x : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) permutation = [1, 0]
   return %y, %t : tensor<16x16xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// A cast and the ReLU gradient that reads it share one tensor.empty
+// (torch-mlir's export): the gradient reads no accumulation into it, so
+// each gets its own, and the gradient may be a GEMM's epilogue without
+// overwriting the cast that other ops read between the two.
+// CHECK-LABEL: func.func @unlinked_writers
+// CHECK: %[[E1:.*]] = tensor.empty() : tensor<16x16xf16>
+// CHECK-NEXT: %[[C:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<16x16xf32>) outs(%[[E1]] : tensor<16x16xf16>)
+// CHECK: %[[E2:.*]] = tensor.empty() : tensor<16x16xf16>
+// CHECK-NEXT: linalg.generic {{.*}} ins(%[[C]], %{{.*}} : tensor<16x16xf16>, tensor<16x16xf32>) outs(%[[E2]] : tensor<16x16xf16>)
+func.func @unlinked_writers(%x: tensor<16x16xf32>, %g: tensor<16x16xf32>)
+    -> (tensor<16x16xf16>, tensor<16x16xf16>) {
+  %e = tensor.empty() : tensor<16x16xf16>
+  %c = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x16xf32>) outs(%e : tensor<16x16xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %t = arith.truncf %in : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<16x16xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%c, %g : tensor<16x16xf16>, tensor<16x16xf32>) outs(%e : tensor<16x16xf16>) {
+  ^bb0(%a: f16, %b: f32, %out: f16):
+    %zero = arith.constant 0.0 : f16
+    %pos = arith.cmpf ogt, %a, %zero : f16
+    %t = arith.truncf %b : f32 to f16
+    %s = arith.select %pos, %t, %zero : f16
+    linalg.yield %s : f16
+  } -> tensor<16x16xf16>
+  return %c, %r : tensor<16x16xf16>, tensor<16x16xf16>
+}
