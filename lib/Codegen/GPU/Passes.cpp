@@ -157,6 +157,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   select.libraryMinMacs = options.libraryMinMacs;
   pm.addNestedPass<func::FuncOp>(createGPUSelectGemmPass(select));
   pm.addNestedPass<func::FuncOp>(createGPUConvToGemmPass());
+  pm.addNestedPass<func::FuncOp>(createGPUExpandElementwisePass());
   pm.addNestedPass<func::FuncOp>(
       createFuseElementwisePass({/*recompute=*/true}));
   pm.addNestedPass<func::FuncOp>(createGPUCollapseElementwisePass());

@@ -476,10 +476,13 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
     is one `linalg.map`, one kernel that writes each element once, where
     `tensor.pad` becomes a fill of the whole buffer and a copy of the
     source into it (two kernels, the interior written twice). When the
-    source is made by an elementwise `linalg.generic` that nothing else
-    uses (the cast, or transposed cast, of a GEMM operand), its body is
+    source is made by an elementwise `linalg.generic` that only generated
+    ops read (the cast, or transposed cast, of a GEMM operand), its body is
     computed inside, on its inputs read through its maps: that kernel goes
-    too. A pad read only as the image of convolutions given to cuDNN
+    too. So are elementwise producers of those that only they and generated
+    ops read (the cast of a step's images, which one convolution pads and
+    another transposes and pads for its filter gradient): each generate
+    computes the chain from the inputs, and nothing writes the cast. A pad read only as the image of convolutions given to cuDNN
     (`mp.gpu_gemm = "library"`) is left alone: mp-gpu-library-conv gives
     its padding to cuDNN, which then reads the source. A
     `tensor.insert_slice` of static offsets and strides (at least 1) that
@@ -520,6 +523,41 @@ def GPUGeneratePadsPass : Pass<"mp-gpu-generate-pads"> {
     Statistic<"numInserts", "inserts",
               "Slices inserted into fills rewritten as generates">,
   ];
+}
+
+def GPUExpandElementwisePass : Pass<"mp-gpu-expand-elementwise"> {
+  let summary = "Compute elementwise ops on the shape their expanded result "
+                "is read in by another elementwise op";
+  let description = [{
+    An elementwise `linalg.generic` (all loops parallel, one result, on
+    tensors) whose only reader is a `tensor.expand_shape` that only another
+    elementwise op reads computes on the expanded shape instead, its
+    operands and its `tensor.empty` expanded alike (upstream's reshape
+    folding by expansion), so that elementwise fusion
+    (`mp-fuse-elementwise`, which runs next) merges the two. Reshapes read
+    by anything else (a GEMM's operands and results) keep their place. In
+    a mixed-precision step, the cast to f16 of a GEMM's rows (the gradient
+    of a flattened feature map) and the ReLU gradient that reads them as
+    images are then one op, which the GEMM's epilogue computes
+    (`mp-gpu-tile-contractions`): the f16 rows are never written nor read
+    back. Part of `mp-lower-to-gpu`, before elementwise fusion.
+
+    ```mlir
+    %h = linalg.generic {...} ins(%g : tensor<64x784xf32>)
+        outs(%e : tensor<64x784xf16>) { arith.truncf }
+    %x = tensor.expand_shape %h [[0], [1, 2, 3]] output_shape [64, 16, 7, 7]
+        : tensor<64x784xf16> into tensor<64x16x7x7xf16>
+    %r = linalg.generic {...} ins(%a, %x : ...) outs(...) { select }
+    // becomes
+    %gx = tensor.expand_shape %g [[0], [1, 2, 3]] output_shape [64, 16, 7, 7]
+        : tensor<64x784xf32> into tensor<64x16x7x7xf32>
+    %x = linalg.generic {...} ins(%gx : tensor<64x16x7x7xf32>)
+        outs(%ex : tensor<64x16x7x7xf16>) { arith.truncf }
+    %r = linalg.generic {...} ins(%a, %x : ...) outs(...) { select }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def GPUCollapseElementwisePass : Pass<"mp-gpu-collapse-elementwise"> {
@@ -1548,10 +1586,13 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     at its static size (a view made inside the kernel counts as the buffer
     it views, one passed in at its own size). Per function: the
     number of kernels, of GEMM kernels and of cuBLASLt calls
-    (mp-gpu-library-gemm; not in the bytes moved), the bytes moved and the
-    bytes of
-    activations (the part moved to and from buffers the function allocates,
-    as opposed to its arguments: parameters, inputs, optimizer state).
+    (mp-gpu-library-gemm; not in the bytes moved), the bytes moved, the
+    bytes of activations (the part moved to and from buffers the function
+    allocates and does not return: the forward and backward
+    intermediates) and of results (`result_bytes`: to and from buffers it
+    allocates and returns: a step's weight gradients, updated parameters
+    and optimizer state); the rest are its arguments (parameters, inputs,
+    optimizer state).
     Per kernel the JSON also gives its name (`mp-gpu-name-kernels`), the
     ops computed in it (the locations of the source ops fused into it) and
     its workgroup (shared) memory; `mp-gpu-fatbin{kernel-report=FILE}` adds
@@ -1568,7 +1609,7 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     kernel-dot=FILE}` runs it after its kernel stage.
 
     ```
-    mp-gpu-kernel-report: @mlp_grad: 46 kernels (5 GEMMs on mma.sync), 3843584 bytes moved, 1490944 bytes of activations
+    mp-gpu-kernel-report: @mlp_grad: 13 kernels (5 GEMMs on mma.sync), 1387013 bytes moved, 153464 bytes of activations, 417345 bytes of results
     ```
   }];
   let options = [
