@@ -25,32 +25,32 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
-/// The elementwise generic whose only use is `value`'s (a pad's source),
-/// whose body can be evaluated per element: all loops parallel, an identity
-/// map for its one result, projected permutations (transposes, broadcasts)
-/// for its inputs, no linalg.index and its init unread.
-static linalg::GenericOp getInlinableProducer(Value value) {
-  auto producer = value.getDefiningOp<linalg::GenericOp>();
-  if (!producer || producer->getNumResults() != 1 || !value.hasOneUse() ||
-      producer.getNumLoops() != producer.getNumParallelLoops() ||
-      !producer.getIndexingMapsArray().back().isIdentity() ||
-      !llvm::all_of(producer.getIndexingMapsArray(),
-                    [](AffineMap map) {
-                      return map.isProjectedPermutation(
-                          /*allowZeroInResults=*/false);
-                    }) ||
-      !producer.getRegionOutputArgs()[0].use_empty() ||
-      producer.getBody()->getOps<linalg::IndexOp>().begin() !=
-          producer.getBody()->getOps<linalg::IndexOp>().end())
-    return nullptr;
-  return producer;
+/// Whether the body of `producer` can be evaluated per element: an
+/// elementwise generic (all loops parallel), an identity map for its one
+/// result, projected permutations (transposes, broadcasts) for its inputs,
+/// no linalg.index and its init unread.
+static bool isInlinable(linalg::GenericOp producer) {
+  return producer->getNumResults() == 1 &&
+         producer.getNumLoops() == producer.getNumParallelLoops() &&
+         producer.getIndexingMapsArray().back().isIdentity() &&
+         llvm::all_of(producer.getIndexingMapsArray(),
+                      [](AffineMap map) {
+                        return map.isProjectedPermutation(
+                            /*allowZeroInResults=*/false);
+                      }) &&
+         producer.getRegionOutputArgs()[0].use_empty() &&
+         producer.getBody()->getOps<linalg::IndexOp>().begin() ==
+             producer.getBody()->getOps<linalg::IndexOp>().end();
 }
 
-/// The element of `source` at `indices`: read, or computed from the inputs
-/// of the elementwise producer `producer` (if not null) with its body.
+/// The element of `source` at `indices`: read, or, where `source` is the
+/// result of a producer in `absorbed`, computed from that producer's inputs
+/// (recursively) with its body.
 static Value readElement(RewriterBase &rewriter, Location loc, Value source,
-                         linalg::GenericOp producer, ValueRange indices) {
-  if (!producer)
+                         const llvm::SetVector<linalg::GenericOp> &absorbed,
+                         ValueRange indices) {
+  auto producer = source.getDefiningOp<linalg::GenericOp>();
+  if (!producer || !absorbed.contains(producer))
     return tensor::ExtractOp::create(rewriter, loc, source, indices);
   IRMapping mapping;
   for (OpOperand *input : producer.getDpsInputOperands()) {
@@ -60,7 +60,7 @@ static Value readElement(RewriterBase &rewriter, Location loc, Value source,
       inputIndices.push_back(indices[map.getDimPosition(r)]);
     mapping.map(
         producer.getMatchingBlockArgument(input),
-        tensor::ExtractOp::create(rewriter, loc, input->get(), inputIndices));
+        readElement(rewriter, loc, input->get(), absorbed, inputIndices));
   }
   Block *body = producer.getBody();
   for (Operation &op : body->without_terminator())
@@ -82,13 +82,13 @@ static std::optional<int64_t> getExtent(int64_t size, int64_t stride) {
 
 /// Replaces `op` by a tensor.generate of `result` whose element at indices
 /// `i` is `source`'s at `(i - offsets) / strides` where that falls inside
-/// `source` on a multiple of the stride, and `value` elsewhere. An
-/// elementwise producer of `source` used by nothing else (a cast) is
-/// computed inside.
-static void replaceByGenerate(RewriterBase &rewriter, Operation *op,
-                              Value source, RankedTensorType result,
-                              ArrayRef<int64_t> offsets,
-                              ArrayRef<int64_t> strides, Value value) {
+/// `source` on a multiple of the stride, and `value` elsewhere. The
+/// producers in `absorbed` are computed inside.
+static void
+replaceByGenerate(RewriterBase &rewriter, Operation *op, Value source,
+                  RankedTensorType result, ArrayRef<int64_t> offsets,
+                  ArrayRef<int64_t> strides, Value value,
+                  const llvm::SetVector<linalg::GenericOp> &absorbed) {
   auto sourceType = cast<RankedTensorType>(source.getType());
   Location loc = op->getLoc();
   rewriter.setInsertionPoint(op);
@@ -135,15 +135,14 @@ static void replaceByGenerate(RewriterBase &rewriter, Operation *op,
     indices.push_back(index);
   }
   Type element = result.getElementType();
-  linalg::GenericOp producer = getInlinableProducer(source);
   Value padded;
   if (!inside) {
-    padded = readElement(rewriter, loc, source, producer, indices);
+    padded = readElement(rewriter, loc, source, absorbed, indices);
   } else {
     auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{element}, inside,
                                   /*withElseRegion=*/true);
     rewriter.setInsertionPointToStart(ifOp.thenBlock());
-    Value read = readElement(rewriter, loc, source, producer, indices);
+    Value read = readElement(rewriter, loc, source, absorbed, indices);
     scf::YieldOp::create(rewriter, loc, read);
     rewriter.setInsertionPointToStart(ifOp.elseBlock());
     scf::YieldOp::create(rewriter, loc, value);
@@ -152,51 +151,83 @@ static void replaceByGenerate(RewriterBase &rewriter, Operation *op,
   }
   tensor::YieldOp::create(rewriter, loc, padded);
   rewriter.replaceOp(op, generate.getResult());
-  if (producer)
-    rewriter.eraseOp(producer);
 }
 
-/// `pad` as a tensor.generate, if its shapes and low padding are static and
-/// its padding value is a constant.
-static LogicalResult generatePad(RewriterBase &rewriter, tensor::PadOp pad) {
-  Value value = pad.getConstantPaddingValue();
-  if (!value || !pad.getSourceType().hasStaticShape() ||
-      !pad.getResultType().hasStaticShape() ||
-      ShapedType::isDynamicShape(pad.getStaticLow()))
-    return failure();
-  replaceByGenerate(
-      rewriter, pad, pad.getSource(), pad.getResultType(), pad.getStaticLow(),
-      SmallVector<int64_t>(pad.getResultType().getRank(), 1), value);
-  return success();
+/// Whether `pad` can be a tensor.generate: its shapes and low padding are
+/// static and its padding value is a constant.
+static bool canGenerate(tensor::PadOp pad) {
+  return pad.getConstantPaddingValue() &&
+         pad.getSourceType().hasStaticShape() &&
+         pad.getResultType().hasStaticShape() &&
+         !ShapedType::isDynamicShape(pad.getStaticLow());
 }
 
-/// `insert`, a slice inserted into a tensor that a `linalg.fill` of a
-/// constant makes for it alone (a padded or, with strides, dilated
-/// gradient: the backward of a strided convolution), as a tensor.generate,
-/// if its shapes, offsets and strides are static and it drops no dimension.
-static LogicalResult generateInsert(RewriterBase &rewriter,
-                                    tensor::InsertSliceOp insert) {
+static void generate(RewriterBase &rewriter, tensor::PadOp pad,
+                     const llvm::SetVector<linalg::GenericOp> &absorbed) {
+  replaceByGenerate(rewriter, pad, pad.getSource(), pad.getResultType(),
+                    pad.getStaticLow(),
+                    SmallVector<int64_t>(pad.getResultType().getRank(), 1),
+                    pad.getConstantPaddingValue(), absorbed);
+}
+
+/// Whether `insert` can be a tensor.generate: a slice inserted into a
+/// tensor that a `linalg.fill` of a constant makes for it alone (a padded
+/// or, with strides, dilated gradient: the backward of a strided
+/// convolution), its shapes, offsets and strides static, no dimension
+/// dropped.
+static bool canGenerate(tensor::InsertSliceOp insert) {
   auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
   RankedTensorType source = insert.getSourceType();
   RankedTensorType result = insert.getResultType();
-  if (!fill || !insert.getDest().hasOneUse() || !source.hasStaticShape() ||
-      !result.hasStaticShape() || source.getRank() != result.getRank() ||
-      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(insert.getStaticStrides()) ||
-      llvm::any_of(insert.getStaticStrides(),
-                   [](int64_t stride) { return stride < 1; }) ||
-      llvm::any_of(llvm::zip(source.getShape(), insert.getStaticStrides()),
-                   [](auto sizeAndStride) {
-                     return !getExtent(std::get<0>(sizeAndStride),
-                                       std::get<1>(sizeAndStride));
-                   }) ||
-      !matchPattern(fill.getInputs()[0], m_Constant()))
-    return failure();
-  replaceByGenerate(rewriter, insert, insert.getSource(), result,
-                    insert.getStaticOffsets(), insert.getStaticStrides(),
-                    fill.getInputs()[0]);
+  return fill && insert.getDest().hasOneUse() && source.hasStaticShape() &&
+         result.hasStaticShape() && source.getRank() == result.getRank() &&
+         !ShapedType::isDynamicShape(insert.getStaticOffsets()) &&
+         !ShapedType::isDynamicShape(insert.getStaticStrides()) &&
+         llvm::all_of(llvm::zip(source.getShape(), insert.getStaticStrides()),
+                      [](auto sizeAndStride) {
+                        auto [size, stride] = sizeAndStride;
+                        return stride >= 1 && getExtent(size, stride);
+                      }) &&
+         matchPattern(fill.getInputs()[0], m_Constant());
+}
+
+static void generate(RewriterBase &rewriter, tensor::InsertSliceOp insert,
+                     const llvm::SetVector<linalg::GenericOp> &absorbed) {
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  replaceByGenerate(rewriter, insert, insert.getSource(),
+                    insert.getResultType(), insert.getStaticOffsets(),
+                    insert.getStaticStrides(), fill.getInputs()[0], absorbed);
   rewriter.eraseOp(fill);
-  return success();
+}
+
+/// The elementwise producers (isInlinable) in `root` that the `generated`
+/// ops compute instead of reading their results: those whose every reader
+/// is a generated op reading it as its source, or another absorbed producer
+/// (a cast that a pad and a transpose before another pad read). Readers
+/// come before their producers.
+static llvm::SetVector<linalg::GenericOp>
+getAbsorbed(Operation *root, const llvm::SetVector<Operation *> &generated) {
+  SmallVector<linalg::GenericOp> candidates;
+  root->walk([&](linalg::GenericOp producer) {
+    if (isInlinable(producer) && !producer->use_empty())
+      candidates.push_back(producer);
+  });
+  llvm::SetVector<linalg::GenericOp> absorbed;
+  auto isAbsorbedUse = [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (generated.contains(user))
+      return use.getOperandNumber() == 0; // the source
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    return generic && absorbed.contains(generic) && generic.isDpsInput(&use);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (linalg::GenericOp producer : candidates)
+      if (!absorbed.contains(producer) &&
+          llvm::all_of(producer->getUses(), isAbsorbedUse))
+        changed |= absorbed.insert(producer);
+  }
+  return absorbed;
 }
 
 /// Whether `use` is the image of a convolution given to cuDNN, which takes
@@ -224,13 +255,24 @@ struct GPUGeneratePadsPass
       if (insert->use_empty() || !llvm::all_of(insert->getUses(), isCudnnImage))
         inserts.push_back(insert);
     });
+    llvm::erase_if(pads, [](tensor::PadOp pad) { return !canGenerate(pad); });
+    llvm::erase_if(inserts, [](tensor::InsertSliceOp insert) {
+      return !canGenerate(insert);
+    });
+    llvm::SetVector<Operation *> generated;
+    generated.insert_range(pads);
+    generated.insert_range(inserts);
+    llvm::SetVector<linalg::GenericOp> absorbed =
+        getAbsorbed(getOperation(), generated);
     IRRewriter rewriter(&getContext());
     for (tensor::PadOp pad : pads)
-      if (succeeded(generatePad(rewriter, pad)))
-        ++numGenerated;
+      generate(rewriter, pad, absorbed);
     for (tensor::InsertSliceOp insert : inserts)
-      if (succeeded(generateInsert(rewriter, insert)))
-        ++numInserts;
+      generate(rewriter, insert, absorbed);
+    numGenerated += pads.size();
+    numInserts += inserts.size();
+    for (linalg::GenericOp producer : absorbed)
+      rewriter.eraseOp(producer);
   }
 };
 } // namespace

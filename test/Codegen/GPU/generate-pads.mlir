@@ -85,6 +85,79 @@ func.func @producer(%a: tensor<29x37xf32>) -> tensor<64x32xf16> {
 
 // -----
 
+// A cast that one pad reads and a transpose before another pad reads (a
+// step's images: one convolution pads them, the filter gradient transposes
+// and pads them): each generate computes the chain from the input, and
+// neither the cast nor the transpose is left.
+// CHECK-LABEL: func.func @producer_chain
+// CHECK-NOT: linalg.generic
+// CHECK: tensor.generate
+// CHECK: %[[E:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}] : tensor<4x6xf32>
+// CHECK-NEXT: arith.truncf %[[E]] : f32 to f16
+// CHECK: tensor.generate
+// CHECK: %[[F:.*]] = tensor.extract %arg0[%{{.*}}, %{{.*}}] : tensor<4x6xf32>
+// CHECK-NEXT: arith.truncf %[[F]] : f32 to f16
+// CHECK-NOT: linalg.generic
+func.func @producer_chain(%a: tensor<4x6xf32>) -> (tensor<6x8xf16>, tensor<8x6xf16>) {
+  %e = tensor.empty() : tensor<4x6xf16>
+  %h = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x6xf32>) outs(%e : tensor<4x6xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x6xf16>
+  %et = tensor.empty() : tensor<6x4xf16>
+  %tr = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<4x6xf16>) outs(%et : tensor<6x4xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  } -> tensor<6x4xf16>
+  %zero = arith.constant 0.0 : f16
+  %p = tensor.pad %h low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f16
+  } : tensor<4x6xf16> to tensor<6x8xf16>
+  %q = tensor.pad %tr low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f16
+  } : tensor<6x4xf16> to tensor<8x6xf16>
+  return %p, %q : tensor<6x8xf16>, tensor<8x6xf16>
+}
+
+// -----
+
+// A cast that something else reads too (here the return) is computed once
+// and read by the pad.
+// CHECK-LABEL: func.func @producer_kept
+// CHECK: %[[H:.*]] = linalg.generic
+// CHECK: tensor.generate
+// CHECK: tensor.extract %[[H]]
+// CHECK-NOT: arith.truncf
+// CHECK: return
+func.func @producer_kept(%a: tensor<4x6xf32>) -> (tensor<6x8xf16>, tensor<4x6xf16>) {
+  %e = tensor.empty() : tensor<4x6xf16>
+  %h = linalg.generic {
+      indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+      iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<4x6xf32>) outs(%e : tensor<4x6xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x6xf16>
+  %zero = arith.constant 0.0 : f16
+  %p = tensor.pad %h low[1, 1] high[1, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f16
+  } : tensor<4x6xf16> to tensor<6x8xf16>
+  return %p, %h : tensor<6x8xf16>, tensor<4x6xf16>
+}
+
+// -----
+
 // Dynamic shapes and non-constant padding values stay tensor.pad.
 // CHECK-LABEL: func.func @kept
 // CHECK-COUNT-2: tensor.pad
