@@ -17,9 +17,13 @@ Markdown table with the mixed/fp32 ratios of activations and of all
 allocated buffers (activations and results) measured in this one run.
 Goal (issue 11): activation bytes of the mixed step <= 0.55x fp32.
 
+With --buffers N, then per step and mixed policy the N activation buffers
+that move the most bytes (the report's `buffers`): what mixed precision
+has not halved.
+
 Usage: bench/gpu_static.py [--mp-opt build/bin/mp-opt]
                            [--optimizer sgd|momentum|adam|adamw]
-                           [--gpu-gemm codegen|library|auto]
+                           [--gpu-gemm codegen|library|auto] [--buffers N]
 """
 import argparse
 import json
@@ -42,11 +46,14 @@ def measure(mp_opt, model, policy, optimizer, gemm, tmp):
                     "-o", os.devnull], check=True)
     with open(report) as f:
         functions = json.load(f)["functions"]
-    return {key: sum(fn[key] for fn in functions)
-            for key in ("kernels", "gemm_kernels", "f32_gemm_kernels",
-                        "library_gemms",
-                        "library_convs", "bytes_moved", "activation_bytes",
-                        "result_bytes")}
+    m = {key: sum(fn[key] for fn in functions)
+         for key in ("kernels", "gemm_kernels", "f32_gemm_kernels",
+                     "library_gemms", "library_convs", "bytes_moved",
+                     "activation_bytes", "result_bytes")}
+    m["buffers"] = [b for fn in functions for b in fn["buffers"]
+                    if b["kind"] == "activation"]
+    m["buffers"].sort(key=lambda b: -(b["bytes_read"] + b["bytes_written"]))
+    return m
 
 
 def main():
@@ -57,6 +64,7 @@ def main():
                         choices=["sgd", "momentum", "adam", "adamw"])
     parser.add_argument("--gpu-gemm", default="codegen",
                         choices=["codegen", "library", "auto"])
+    parser.add_argument("--buffers", type=int, default=0, metavar="N")
     args = parser.parse_args()
     print(f"gemm={args.gpu_gemm}, optimizer {args.optimizer}\n")
     print("| step | policy | kernels | GEMMs on mma.sync | f32 GEMMs | "
@@ -64,6 +72,7 @@ def main():
           "MB of results | activations vs fp32 | "
           "activations and results vs fp32 |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    largest = []
     with tempfile.TemporaryDirectory() as tmp:
         for model in MODELS:
             base = None
@@ -82,6 +91,20 @@ def main():
                       f"| {m['activation_bytes'] / 1e6:.2f} "
                       f"| {m['result_bytes'] / 1e6:.2f} "
                       f"| {ratio:.2f}x | {allocated:.2f}x |")
+                if policy != "none" and args.buffers > 0:
+                    largest.append((model, policy,
+                                    m["buffers"][:args.buffers]))
+    for model, policy, buffers in largest:
+        print(f"\n{model} {policy}: the largest activations\n")
+        print("| MB moved | type | allocated at | written by | read by |")
+        print("|---|---|---|---|---|")
+        for b in buffers:
+            moved = (b["bytes_read"] + b["bytes_written"]) / 1e6
+            where = os.path.relpath(b["location"], ROOT) if os.path.isabs(
+                b["location"].split(":")[0]) else b["location"]
+            print(f"| {moved:.2f} | `{b['type']}` | {where} "
+                  f"| {', '.join(b['written_by'])} "
+                  f"| {', '.join(b['read_by'])} |")
 
 
 if __name__ == "__main__":

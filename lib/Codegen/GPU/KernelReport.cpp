@@ -78,6 +78,9 @@ struct Traffic {
   int64_t bytesRead = 0, bytesWritten = 0, activationBytes = 0, resultBytes = 0;
   /// The buffers (seen through views: their roots) it reads and writes.
   llvm::SetVector<Value> reads, writes;
+  /// Per buffer the function allocates (a root), the bytes read and
+  /// written.
+  llvm::MapVector<Value, std::pair<int64_t, int64_t>> allocated;
 
   void add(Value buffer, bool read, bool written, const Results &results) {
     Value root = getRootBuffer(buffer);
@@ -88,9 +91,13 @@ struct Traffic {
     int64_t bytes = getBytes(buffer.getType());
     bytesRead += read ? bytes : 0;
     bytesWritten += written ? bytes : 0;
-    if (root.getDefiningOp<memref::AllocOp>())
-      (results.contains(root) ? resultBytes : activationBytes) +=
-          (read ? bytes : 0) + (written ? bytes : 0);
+    if (!root.getDefiningOp<memref::AllocOp>())
+      return;
+    (results.contains(root) ? resultBytes : activationBytes) +=
+        (read ? bytes : 0) + (written ? bytes : 0);
+    auto &[rootRead, rootWritten] = allocated[root];
+    rootRead += read ? bytes : 0;
+    rootWritten += written ? bytes : 0;
   }
 };
 
@@ -142,6 +149,7 @@ using Unit = std::pair<unsigned, size_t>;
 /// The kernels and library calls of one function.
 struct FunctionKernels {
   func::FuncOp func;
+  Results results;
   SmallVector<Kernel, 0> kernels;
   SmallVector<LibraryCall, 0> calls;
   /// Both in program order.
@@ -308,6 +316,56 @@ static llvm::json::Array getSizes(gpu::KernelDim3 sizes) {
   return array;
 }
 
+/// The buffers `f` allocates, as JSON: per buffer where it is allocated,
+/// its type, whether it is an activation or a result, the bytes moved to
+/// and from it and the kernels and library calls that read and write it
+/// (`kernel I`, `library call I`), the most bytes moved first.
+static llvm::json::Array getBuffers(const FunctionKernels &f) {
+  struct Buffer {
+    int64_t read = 0, written = 0;
+    llvm::json::Array readBy, writtenBy;
+  };
+  llvm::MapVector<Value, Buffer> buffers;
+  for (auto [kind, index] : f.order) {
+    const Traffic &traffic =
+        kind ? f.calls[index].traffic : f.kernels[index].traffic;
+    std::string unit =
+        ((kind ? "library call " : "kernel ") + Twine(index)).str();
+    for (auto &[root, bytes] : traffic.allocated) {
+      Buffer &buffer = buffers[root];
+      buffer.read += bytes.first;
+      buffer.written += bytes.second;
+      if (traffic.reads.contains(root))
+        buffer.readBy.push_back(unit);
+      if (traffic.writes.contains(root))
+        buffer.writtenBy.push_back(unit);
+    }
+  }
+  SmallVector<std::pair<Value, Buffer> *> entries;
+  for (auto &entry : buffers)
+    entries.push_back(&entry);
+  llvm::stable_sort(entries, [](auto *x, auto *y) {
+    return x->second.read + x->second.written >
+           y->second.read + y->second.written;
+  });
+  llvm::json::Array array;
+  for (auto *entry : entries) {
+    auto &[root, buffer] = *entry;
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    root.getType().print(os);
+    array.push_back(llvm::json::Object{
+        {"location", getLocation(root.getDefiningOp())},
+        {"type", type},
+        {"kind", f.results.contains(root) ? "result" : "activation"},
+        {"bytes_read", buffer.read},
+        {"bytes_written", buffer.written},
+        {"read_by", std::move(buffer.readBy)},
+        {"written_by", std::move(buffer.writtenBy)}});
+  }
+  return array;
+}
+
 static void writeJson(llvm::raw_ostream &os,
                       MutableArrayRef<FunctionKernels> functions) {
   llvm::json::Array functionArray;
@@ -357,6 +415,7 @@ static void writeJson(llvm::raw_ostream &os,
                            {"bytes_moved", f.bytesMoved},
                            {"activation_bytes", f.activationBytes},
                            {"result_bytes", f.resultBytes},
+                           {"buffers", getBuffers(f)},
                            {"per_kernel", std::move(kernels)}});
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
@@ -447,18 +506,17 @@ struct GPUKernelReportPass
     ModuleOp module = getOperation();
     SmallVector<FunctionKernels> functions;
     module.walk([&](func::FuncOp func) {
-      FunctionKernels f{func};
-      Results results = getResults(func);
+      FunctionKernels f{func, getResults(func)};
       func.walk([&](Operation *op) {
         if (auto launch = dyn_cast<gpu::LaunchOp>(op))
-          return f.add(analyze(launch, wgmma, results));
+          return f.add(analyze(launch, wgmma, f.results));
         auto call = dyn_cast<func::CallOp>(op);
         bool gemm = call && call.getCallee() == kLibraryGemmFunction;
         bool conv = call && call.getCallee() == kLibraryConvFunction;
         f.libraryGemms += gemm;
         f.libraryConvs += conv;
         if (gemm || conv)
-          f.add(analyze(call, gemm ? "cuBLASLt" : "cuDNN", results));
+          f.add(analyze(call, gemm ? "cuBLASLt" : "cuDNN", f.results));
       });
       if (!f.kernels.empty() || f.libraryGemms || f.libraryConvs)
         functions.push_back(std::move(f));

@@ -9,10 +9,27 @@
 // Two kernels: one reads %in (an argument, 256 B) and writes %tmp (allocated
 // and not returned: 128 B of activations); one reads %tmp and writes half
 // of %out through a subview made outside it (64 B). Moved: 256 + 128 + 128
-// + 64; activations: 128 + 128; no results. The second launch is marked as a warp reduction
-// (mp.gpu_reduction, which mp-gpu-tile-reductions sets): its kind says so.
+// + 64; activations: 128 + 128; no results. `buffers` lists %tmp: where
+// it is allocated, written by kernel 0, read by kernel 1. The second launch
+// is marked as a warp reduction (mp.gpu_reduction, which
+// mp-gpu-tile-reductions sets): its kind says so.
 // SUMMARY: mp-gpu-kernel-report: @two_kernels: 2 kernels (0 GEMMs on mma.sync), 576 bytes moved, 256 bytes of activations, 0 bytes of results
 // CHECK: "activation_bytes": 256,
+// CHECK-NEXT: "buffers": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "bytes_read": 128,
+// CHECK-NEXT: "bytes_written": 128,
+// CHECK-NEXT: "kind": "activation",
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+70]]:10",
+// CHECK-NEXT: "read_by": [
+// CHECK-NEXT: "kernel 1"
+// CHECK-NEXT: ],
+// CHECK-NEXT: "type": "memref<64xf16>",
+// CHECK-NEXT: "written_by": [
+// CHECK-NEXT: "kernel 0"
+// CHECK-NEXT: ]
+// CHECK-NEXT: }
+// CHECK-NEXT: ],
 // CHECK-NEXT: "bytes_moved": 576,
 // CHECK-NEXT: "f32_gemm_kernels": 0,
 // CHECK-NEXT: "function": "two_kernels",
@@ -98,8 +115,39 @@ func.func @two_kernels(%in: memref<64xf32>, %out: memref<64xf16>) {
 // call (kind 1) reads y (D) and w (B) and writes x (A). Edges: the kernel
 // to the GEMM (A), the GEMM to the convolution (D). D is returned: its
 // bytes are results (256 written, 256 read), A's activations (256 written
-// by the kernel, 256 read by cuBLASLt, 256 written by cuDNN).
+// by the kernel, 256 read by cuBLASLt, 256 written by cuDNN); `buffers`
+// lists both, A first (more bytes), with who reads and writes each.
 // SUMMARY: mp-gpu-kernel-report: @library_calls: 1 kernels (0 GEMMs on mma.sync, 1 cuBLASLt calls, 1 cuDNN calls), 1792 bytes moved, 768 bytes of activations, 512 bytes of results
+// CHECK: "activation_bytes": 768,
+// CHECK-NEXT: "buffers": [
+// CHECK-NEXT: {
+// CHECK-NEXT: "bytes_read": 256,
+// CHECK-NEXT: "bytes_written": 512,
+// CHECK-NEXT: "kind": "activation",
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+60]]:8",
+// CHECK-NEXT: "read_by": [
+// CHECK-NEXT: "library call 0"
+// CHECK-NEXT: ],
+// CHECK-NEXT: "type": "memref<8x16xf16>",
+// CHECK-NEXT: "written_by": [
+// CHECK-NEXT: "kernel 0",
+// CHECK-NEXT: "library call 1"
+// CHECK-NEXT: ]
+// CHECK-NEXT: },
+// CHECK-NEXT: {
+// CHECK-NEXT: "bytes_read": 256,
+// CHECK-NEXT: "bytes_written": 256,
+// CHECK-NEXT: "kind": "result",
+// CHECK-NEXT: "location": "{{.*}}kernel-report.mlir:[[@LINE+51]]:8",
+// CHECK-NEXT: "read_by": [
+// CHECK-NEXT: "library call 1"
+// CHECK-NEXT: ],
+// CHECK-NEXT: "type": "memref<8x8xf32>",
+// CHECK-NEXT: "written_by": [
+// CHECK-NEXT: "library call 0"
+// CHECK-NEXT: ]
+// CHECK-NEXT: }
+// CHECK-NEXT: ],
 // CHECK-LABEL: "function": "library_calls",
 // CHECK: "library_calls": [
 // CHECK-NEXT: {

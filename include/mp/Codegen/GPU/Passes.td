@@ -1592,7 +1592,10 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     intermediates) and of results (`result_bytes`: to and from buffers it
     allocates and returns: a step's weight gradients, updated parameters
     and optimizer state); the rest are its arguments (parameters, inputs,
-    optimizer state).
+    optimizer state). The JSON lists per function its `buffers`: each one
+    it allocates, where, its type, `activation` or `result`, the bytes
+    moved to and from it and the kernels and library calls that write and
+    read it (`kernel I`, `library call I`), the most bytes first.
     Per kernel the JSON also gives its name (`mp-gpu-name-kernels`), the
     ops computed in it (the locations of the source ops fused into it) and
     its workgroup (shared) memory; `mp-gpu-fatbin{kernel-report=FILE}` adds
