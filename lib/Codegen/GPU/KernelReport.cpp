@@ -252,6 +252,49 @@ static LibraryCall analyze(func::CallOp call, StringRef library,
   return result;
 }
 
+/// The functions that `op` calls and that have a body (the producers that
+/// mp-gpu-tile-contractions outlines and a kernel calls per element).
+static func::FuncOp getCalledBody(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return nullptr;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      op, call.getCalleeAttr());
+  return callee && !callee.isExternal() ? callee : nullptr;
+}
+
+/// Calls `touch(value, read, written)` for each buffer `op` reads or writes
+/// (its memory effects), and for a call of a function with a body, for each
+/// argument buffer that the function reads or writes.
+static void forEachAccess(Operation *op,
+                          function_ref<void(Value, bool, bool)> touch) {
+  auto forEffects = [](Operation *inner,
+                       function_ref<void(Value, bool, bool)> each) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (!effects)
+      return;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances)
+      if (Value value = effect.getValue();
+          value && isa<MemRefType>(value.getType()))
+        each(value, isa<MemoryEffects::Read>(effect.getEffect()),
+             isa<MemoryEffects::Write>(effect.getEffect()));
+  };
+  func::FuncOp callee = getCalledBody(op);
+  if (!callee)
+    return forEffects(op, touch);
+  callee.walk([&](Operation *inner) {
+    forEffects(inner, [&](Value value, bool read, bool written) {
+      while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+        value = view.getViewSource();
+      if (auto argument = dyn_cast<BlockArgument>(value);
+          argument && argument.getOwner() == &callee.front())
+        touch(op->getOperand(argument.getArgNumber()), read, written);
+    });
+  });
+}
+
 static Kernel analyze(gpu::LaunchOp launch, bool wgmma,
                       const Results &results) {
   Kernel kernel{launch};
@@ -263,12 +306,21 @@ static Kernel analyze(gpu::LaunchOp launch, bool wgmma,
   for (BlockArgument buffer : launch.getWorkgroupAttributions())
     kernel.sharedBytes += getBytes(buffer.getType());
   llvm::StringSet<> seen;
-  body.walk([&](Operation *op) {
+  auto addLocation = [&](Operation *op) {
     if (!op->getLoc()->findInstanceOf<FileLineColLoc>())
       return;
     std::string location = getLocation(op);
     if (seen.insert(location).second)
       kernel.ops.push_back(location);
+  };
+  body.walk([&](Operation *op) {
+    addLocation(op);
+    // The ops of an outlined producer it calls.
+    if (func::FuncOp callee = getCalledBody(op))
+      callee.walk([&](Operation *inner) {
+        if (inner != callee && !inner->hasTrait<OpTrait::IsTerminator>())
+          addLocation(inner);
+      });
   });
   // The buffers from outside the kernel it reads and writes; a view made
   // inside counts as the buffer it views.
@@ -276,15 +328,7 @@ static Kernel analyze(gpu::LaunchOp launch, bool wgmma,
   body.walk([&](Operation *op) {
     if (isa<nvgpu::MmaSyncOp, NVVM::MmaOp>(op))
       kernel.gemm = true;
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
-      return;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances) {
-      Value value = effect.getValue();
-      if (!value || !isa<MemRefType>(value.getType()))
-        continue;
+    forEachAccess(op, [&](Value value, bool read, bool written) {
       Value outer = value;
       while (body.isAncestor(outer.getParentRegion())) {
         auto view = outer.getDefiningOp<ViewLikeOpInterface>();
@@ -293,11 +337,11 @@ static Kernel analyze(gpu::LaunchOp launch, bool wgmma,
         outer = view.getViewSource();
       }
       if (body.isAncestor(outer.getParentRegion()))
-        continue; // a buffer of the kernel's own
-      auto &[read, written] = touched[outer];
-      read |= isa<MemoryEffects::Read>(effect.getEffect());
-      written |= isa<MemoryEffects::Write>(effect.getEffect());
-    }
+        return; // a buffer of the kernel's own
+      auto &[isRead, isWritten] = touched[outer];
+      isRead |= read;
+      isWritten |= written;
+    });
   });
   for (auto &[buffer, access] : touched)
     kernel.traffic.add(buffer, access.first, access.second, results);

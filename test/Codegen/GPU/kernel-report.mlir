@@ -231,3 +231,41 @@ func.func @f32_gemm(%a: memref<8x8xf32>, %c: memref<8x8xf32>) {
   } {mp.gpu_tile = array<i64: 64, 64, 4, 4>}
   return
 }
+
+// A producer that mp-gpu-tile-contractions outlined into a function, which
+// the kernel calls per element: what it reads counts as the kernel's reads
+// (%h, 64 B of activations, through a view made in the callee), and its ops
+// as the kernel's.
+// SUMMARY: mp-gpu-kernel-report: @outlined_producer: 1 kernels (0 GEMMs on mma.sync), 128 bytes moved, 128 bytes of activations, 0 bytes of results
+// CHECK-LABEL: "function": "outlined_producer",
+// CHECK: "bytes_read": 64,
+// CHECK-NEXT: "bytes_written": 64,
+// CHECK: "ops": [
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+20]]:10",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+8]]:11",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+8]]:8",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+8]]:8",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+17]]:5",
+// CHECK-NEXT: "{{.*}}kernel-report.mlir:[[@LINE+17]]:5"
+// CHECK-NEXT: ],
+// CHECK-NEXT: "result_bytes": 0,
+func.func private @outlined_producer_compute(%i: index, %h: memref<4x8xf16>) -> f16 {
+  %flat = memref.collapse_shape %h [[0, 1]] : memref<4x8xf16> into memref<32xf16>
+  %v = memref.load %flat[%i] : memref<32xf16>
+  %r = arith.negf %v : f16
+  return %r : f16
+}
+func.func @outlined_producer(%x: memref<32xf16>) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %h = memref.alloc() : memref<4x8xf16>
+  %out = memref.alloc() : memref<32xf16>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %v = func.call @outlined_producer_compute(%tx, %h) : (index, memref<4x8xf16>) -> f16
+    memref.store %v, %out[%tx] : memref<32xf16>
+    gpu.terminator
+  }
+  memref.dealloc %h : memref<4x8xf16>
+  memref.dealloc %out : memref<32xf16>
+  return
+}

@@ -1584,7 +1584,10 @@ def GPUKernelReportPass : Pass<"mp-gpu-kernel-report", "::mlir::ModuleOp"> {
     or `parallel loops`), grid and block sizes, the location of the op it was made from,
     and the bytes it reads and writes, each buffer it touches counted once
     at its static size (a view made inside the kernel counts as the buffer
-    it views, one passed in at its own size). Per function: the
+    it views, one passed in at its own size; a call of a function with a
+    body, a producer that mp-gpu-tile-contractions outlined, as what the
+    function reads and writes in its arguments, and its ops as the
+    kernel's). Per function: the
     number of kernels, of GEMM kernels and of cuBLASLt calls
     (mp-gpu-library-gemm; not in the bytes moved), the bytes moved, the
     bytes of activations (the part moved to and from buffers the function
