@@ -176,6 +176,10 @@ struct FunctionKernels {
     order.push_back({1, calls.size()});
     calls.push_back(std::move(call));
   }
+  const Traffic &getTraffic(Unit unit) const {
+    return unit.first ? calls[unit.second].traffic
+                      : kernels[unit.second].traffic;
+  }
 };
 } // namespace
 
@@ -371,8 +375,7 @@ static llvm::json::Array getBuffers(const FunctionKernels &f) {
   };
   llvm::MapVector<Value, Buffer> buffers;
   for (auto [kind, index] : f.order) {
-    const Traffic &traffic =
-        kind ? f.calls[index].traffic : f.kernels[index].traffic;
+    const Traffic &traffic = f.getTraffic({kind, index});
     std::string unit =
         ((kind ? "library call " : "kernel ") + Twine(index)).str();
     for (auto &[root, bytes] : traffic.allocated) {
@@ -385,16 +388,12 @@ static llvm::json::Array getBuffers(const FunctionKernels &f) {
         buffer.writtenBy.push_back(unit);
     }
   }
-  SmallVector<std::pair<Value, Buffer> *> entries;
-  for (auto &entry : buffers)
-    entries.push_back(&entry);
-  llvm::stable_sort(entries, [](auto *x, auto *y) {
-    return x->second.read + x->second.written >
-           y->second.read + y->second.written;
+  auto entries = buffers.takeVector();
+  llvm::stable_sort(entries, [](const auto &x, const auto &y) {
+    return x.second.read + x.second.written > y.second.read + y.second.written;
   });
   llvm::json::Array array;
-  for (auto *entry : entries) {
-    auto &[root, buffer] = *entry;
+  for (auto &[root, buffer] : entries) {
     std::string type;
     llvm::raw_string_ostream os(type);
     root.getType().print(os);
@@ -516,19 +515,15 @@ static void writeDot(llvm::raw_ostream &os,
                   Twine(bytes) + " B",
               call.ops, call.call);
     }
-    auto traffic = [&](Unit unit) -> const Traffic & {
-      return unit.first ? function.calls[unit.second].traffic
-                        : function.kernels[unit.second].traffic;
-    };
     DenseMap<Value, Unit> lastWriter;
     llvm::SetVector<std::pair<Unit, Unit>> edges;
     for (Unit unit : function.order) {
-      for (Value buffer : traffic(unit).reads) {
+      for (Value buffer : function.getTraffic(unit).reads) {
         auto it = lastWriter.find(buffer);
         if (it != lastWriter.end() && it->second != unit)
           edges.insert({it->second, unit});
       }
-      for (Value buffer : traffic(unit).writes)
+      for (Value buffer : function.getTraffic(unit).writes)
         lastWriter[buffer] = unit;
     }
     for (auto [from, to] : edges)
