@@ -966,8 +966,20 @@ def GPUDynamicSharedMemoryPass
     address so aligned, and the launch asks for the bytes that may cost. A
     chip variant (`mp.gpu_chip_variants`) counts for its module's launches.
     A kernel that needs more than a block gets on one of its module's
-    chips is an error naming the kernel, the bytes and the chip. Part of
-    `mp-lower-to-gpu` (after `mp-gpu-align-workgroup-buffers`).
+    chips is an error naming the kernel, the bytes and the chip.
+
+    Buffers used over different ops of the kernel's body share bytes: each
+    goes at the lowest offset (at its alignment) that no buffer in use over
+    some of the same ops takes, and before the first use of one that
+    reuses another's bytes every thread waits for its `cp.async` copies
+    (`nvvm.cp.async.wait.group 0`), then a barrier. A GEMM's C tile staged
+    for a fill folded into it is so freed from the K loop first: a buffer
+    that only stores of one constant write before it is read is read as
+    that constant (the accumulators start from it), and its stores go where
+    the next uses are stores that cover it (each thread storing its own
+    elements, by `known_block_size`); it is then used only after the loop,
+    in the panels' bytes (64 KiB instead of 96 for a 128 x 128 block).
+    Part of `mp-lower-to-gpu` (after `mp-gpu-align-workgroup-buffers`).
 
     ```mlir
     gpu.func @k() workgroup(%c : memref<128x128xf32, #wg>) kernel
@@ -981,7 +993,8 @@ def GPUDynamicSharedMemoryPass
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::LLVM::LLVMDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"staticLimit", "static-limit", "int64_t", /*default=*/"49152",
            "Bytes of workgroup buffers a kernel keeps as static shared "
