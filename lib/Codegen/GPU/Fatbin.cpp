@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -180,8 +181,13 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit) {
 }
 
 /// Adds to each kernel of the report at `path` (mp-gpu-kernel-report's
-/// JSON) that `jobs` compiled its registers and spilled bytes per chip.
+/// JSON) that `jobs` compiled its registers and spilled bytes per chip, and
+/// to each kernel in `dynamicShared` the bytes of dynamic shared memory its
+/// launches ask for as its `shared_bytes` (its buffers', which the report
+/// counted before mp-gpu-dynamic-shared-memory may have put some in the
+/// same bytes).
 static LogicalResult addToReport(StringRef path, ArrayRef<Job> jobs,
+                                 const llvm::StringMap<int64_t> &dynamicShared,
                                  std::string &error) {
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file) {
@@ -209,6 +215,8 @@ static LogicalResult addToReport(StringRef path, ArrayRef<Job> jobs,
       std::optional<StringRef> name = k ? k->getString("name") : std::nullopt;
       if (!name)
         continue;
+      if (int64_t shared = dynamicShared.lookup(*name))
+        (*k)["shared_bytes"] = shared;
       llvm::json::Object registers, spills;
       for (const Job &job : jobs)
         for (const ChipPtx &chip : job.chips) {
@@ -313,9 +321,20 @@ struct GPUFatbinPass
       job.binary.setObjectsAttr(builder.getArrayAttr({fatbin}));
     }
 
+    // The dynamic shared memory each kernel's launches ask for (constants,
+    // the same for every launch of a kernel).
+    llvm::StringMap<int64_t> dynamicShared;
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      APInt bytes;
+      if (Value size = launch.getDynamicSharedMemorySize();
+          size && matchPattern(size, m_ConstantInt(&bytes))) {
+        int64_t &shared = dynamicShared[launch.getKernelName().getValue()];
+        shared = std::max(shared, bytes.getSExtValue());
+      }
+    });
     std::string error;
     if (!kernelReport.empty() &&
-        failed(addToReport(kernelReport, jobs, error))) {
+        failed(addToReport(kernelReport, jobs, dynamicShared, error))) {
       module.emitError() << "mp-gpu-fatbin: " << error;
       return signalPassFailure();
     }

@@ -6,9 +6,11 @@
 // RUN: %if ptxas %{ %python %S/Inputs/fatbin_contents.py %t.mlir | FileCheck %s --check-prefix=CONTENTS %}
 // RUN: not mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=/nonexistent' 2>&1 | FileCheck %s --check-prefix=TOOLKIT
 // With kernel-report=FILE each kernel named in the report gets its
-// registers and spilled bytes per chip, as ptxas -v printed them; a file
-// that is not a report is an error.
-// RUN: printf '{"functions": [{"function": "f", "per_kernel": [{"index": 0, "name": "k"}, {"index": 1, "name": "other"}]}]}' > %t.report.json
+// registers and spilled bytes per chip, as ptxas -v printed them, and a
+// kernel launched with dynamic shared memory those bytes as its
+// shared_bytes (the report's sum of its buffers was 98304); a file that is
+// not a report is an error.
+// RUN: printf '{"functions": [{"function": "f", "per_kernel": [{"index": 0, "name": "k", "shared_bytes": 98304}, {"index": 1, "name": "other", "shared_bytes": 1024}]}]}' > %t.report.json
 // RUN: %if ptxas %{ mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit kernel-report=%t.report.json' -o /dev/null %}
 // RUN: %if ptxas %{ FileCheck %s --check-prefix=REPORT --input-file=%t.report.json %}
 // RUN: echo '[1, 2]' > %t.not-report.json
@@ -18,11 +20,13 @@
 // REPORT-NEXT: "sm_80": {{[0-9]+}},
 // REPORT-NEXT: "sm_90a": {{[0-9]+}}
 // REPORT-NEXT: },
+// REPORT-NEXT: "shared_bytes": 65536,
 // REPORT-NEXT: "spill_bytes": {
 // REPORT-NEXT: "sm_80": 0,
 // REPORT-NEXT: "sm_90a": 0
 // REPORT-NEXT: }
-// REPORT: "name": "other"
+// REPORT: "name": "other",
+// REPORT-NEXT: "shared_bytes": 1024
 // REPORT-NEXT: }
 // NOT-REPORT: error: mp-gpu-fatbin: '{{.*}}not-report.json' is not a report of mp-gpu-kernel-report
 // RUN: %if ptxas %{ mp-opt %S/Inputs/fatbin-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-fatbin="cuda-toolkit=%cuda_toolkit" %}
@@ -31,10 +35,18 @@
 // CHECK: gpu.binary @kernels [#gpu.object<#nvvm.target<chip = "sm_80">, properties = {mp.ptx = ["sm_80"], mp.sass = ["sm_80", "sm_90a"]}, "P\ED
 // CONTENTS: 1 fatbins: sass sm_80, ptx sm_80, sass sm_90a
 // TOOLKIT: error: mp-gpu-fatbin: cannot run '/nonexistent/bin/ptxas': set cuda-toolkit to a CUDA toolkit or use format=isa
-gpu.binary @kernels [
-  #gpu.object<#nvvm.target<chip = "sm_80">, assembly = ".version 8.0\0A.target sm_80\0A.address_size 64\0A.visible .entry k() { ret; }\0A">,
-  #gpu.object<#nvvm.target<chip = "sm_90a">, assembly = ".version 8.0\0A.target sm_90a\0A.address_size 64\0A.visible .entry k() { ret; }\0A">
-]
+module attributes {gpu.container_module} {
+  gpu.binary @kernels [
+    #gpu.object<#nvvm.target<chip = "sm_80">, assembly = ".version 8.0\0A.target sm_80\0A.address_size 64\0A.visible .entry k() { ret; }\0A">,
+    #gpu.object<#nvvm.target<chip = "sm_90a">, assembly = ".version 8.0\0A.target sm_90a\0A.address_size 64\0A.visible .entry k() { ret; }\0A">
+  ]
+  func.func @launch() {
+    %c1 = arith.constant 1 : index
+    %bytes = arith.constant 65536 : i32
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) dynamic_shared_memory_size %bytes
+    return
+  }
+}
 
 // -----
 
