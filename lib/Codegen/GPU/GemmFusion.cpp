@@ -147,73 +147,6 @@ static bool isWrittenBetween(Value buffer, Operation *first, Operation *last) {
   });
 }
 
-DenseMap<Value, linalg::GenericOp>
-mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
-                             bool canOutline) {
-  DenseMap<Value, SmallVector<Operation *>> readers;
-  for (linalg::LinalgOp op : consumers)
-    for (Value input : op.getDpsInputs())
-      readers[input].push_back(op);
-  DenseMap<Value, linalg::GenericOp> fused;
-  for (auto &[buffer, ops] : readers) {
-    if (!buffer.getDefiningOp<memref::AllocOp>() || ops.size() > 2)
-      continue;
-    linalg::GenericOp producer;
-    bool ok = true;
-    for (OpOperand &use : buffer.getUses()) {
-      Operation *user = use.getOwner();
-      auto generic = dyn_cast<linalg::GenericOp>(user);
-      if (isa<memref::DeallocOp>(user) ||
-          (llvm::is_contained(ops, user) &&
-           cast<linalg::LinalgOp>(user).isDpsInput(&use)))
-        continue;
-      if (generic && !producer && generic.isDpsInit(&use) &&
-          isFusibleProducer(generic) &&
-          (canOutline || isLoadingProducer(generic))) {
-        producer = generic;
-        continue;
-      }
-      ok = false;
-    }
-    if (!ok || !producer)
-      continue;
-    Block *block = producer->getBlock();
-    Operation *last = producer;
-    for (Operation *op : ops) {
-      if (op->getBlock() != block || !producer->isBeforeInBlock(op))
-        ok = false;
-      else if (last->isBeforeInBlock(op))
-        last = op;
-    }
-    if (ok && llvm::none_of(getReadBuffers(producer), [&](Value read) {
-          return isWrittenBetween(read, producer, last);
-        }))
-      fused[buffer] = producer;
-  }
-  return fused;
-}
-
-/// The last op before `op` in its block that uses the memory of `buffer`
-/// (getMemoryUses) with a use that satisfies `filter` (none if that use is
-/// in a nested region).
-static Operation *
-getLastUserBefore(Value buffer, Operation *op,
-                  function_ref<bool(OpOperand *)> filter = nullptr) {
-  Operation *last = nullptr;
-  bool nested = false;
-  for (OpOperand *use : getMemoryUses(buffer)) {
-    Operation *user = use->getOwner();
-    Operation *at = op->getBlock()->findAncestorOpInBlock(*user);
-    if (!at || !at->isBeforeInBlock(op) || (filter && !filter(use)))
-      continue;
-    if (!last || last->isBeforeInBlock(at)) {
-      last = at;
-      nested = at != user;
-    }
-  }
-  return nested ? nullptr : last;
-}
-
 /// From the indices of one side of `reshape` (a static memref.collapse_shape
 /// or expand_shape) to those of the other: of its source if `toSource`,
 /// else of its result. Collapsed to expanded delinearizes each group,
@@ -255,6 +188,98 @@ static Operation *getReshape(Value value) {
   return isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(op)
              ? op
              : nullptr;
+}
+
+DenseMap<Value, FusedProducer>
+mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
+                             bool canOutline) {
+  // Per allocated buffer, the consumers that read it (themselves or through
+  // one reshape) and the operands they read.
+  llvm::MapVector<Value, SmallVector<Operation *>> readers;
+  DenseMap<Value, SmallVector<Value>> operands;
+  for (linalg::LinalgOp op : consumers)
+    for (Value input : op.getDpsInputs()) {
+      Operation *reshape = getReshape(input);
+      Value buffer = reshape ? reshape->getOperand(0) : input;
+      if (!buffer.getDefiningOp<memref::AllocOp>())
+        continue;
+      if (!llvm::is_contained(readers[buffer], op.getOperation()))
+        readers[buffer].push_back(op);
+      if (!llvm::is_contained(operands[buffer], input))
+        operands[buffer].push_back(input);
+    }
+  // Whether `use` is one of `ops` reading the buffer as an input.
+  auto isRead = [](OpOperand &use, ArrayRef<Operation *> ops) {
+    return llvm::is_contained(ops, use.getOwner()) &&
+           cast<linalg::LinalgOp>(use.getOwner()).isDpsInput(&use);
+  };
+  DenseMap<Value, FusedProducer> fused;
+  for (auto &[buffer, ops] : readers) {
+    if (ops.size() > 2)
+      continue;
+    linalg::GenericOp producer;
+    bool ok = true;
+    for (OpOperand &use : buffer.getUses()) {
+      Operation *user = use.getOwner();
+      auto generic = dyn_cast<linalg::GenericOp>(user);
+      if (isa<memref::DeallocOp>(user) || isRead(use, ops))
+        continue;
+      // A reshape that only the consumers read, as inputs.
+      if (llvm::is_contained(operands[buffer], user->getResult(0)) &&
+          llvm::all_of(user->getResult(0).getUses(),
+                       [&](OpOperand &read) { return isRead(read, ops); }))
+        continue;
+      if (generic && !producer && generic.isDpsInit(&use) &&
+          isFusibleProducer(generic) &&
+          (canOutline || isLoadingProducer(generic))) {
+        producer = generic;
+        continue;
+      }
+      ok = false;
+    }
+    if (!ok || !producer)
+      continue;
+    Block *block = producer->getBlock();
+    Operation *last = producer;
+    for (Operation *op : ops) {
+      if (op->getBlock() != block || !producer->isBeforeInBlock(op))
+        ok = false;
+      else if (last->isBeforeInBlock(op))
+        last = op;
+    }
+    if (!ok || llvm::any_of(getReadBuffers(producer), [&](Value read) {
+          return isWrittenBetween(read, producer, last);
+        }))
+      continue;
+    for (Value operand : operands[buffer]) {
+      Operation *reshape = getReshape(operand);
+      fused[operand] = {producer, reshape ? getReshapeMap(reshape,
+                                                          /*toSource=*/true)
+                                          : AffineMap()};
+    }
+  }
+  return fused;
+}
+
+/// The last op before `op` in its block that uses the memory of `buffer`
+/// (getMemoryUses) with a use that satisfies `filter` (none if that use is
+/// in a nested region).
+static Operation *
+getLastUserBefore(Value buffer, Operation *op,
+                  function_ref<bool(OpOperand *)> filter = nullptr) {
+  Operation *last = nullptr;
+  bool nested = false;
+  for (OpOperand *use : getMemoryUses(buffer)) {
+    Operation *user = use->getOwner();
+    Operation *at = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!at || !at->isBeforeInBlock(op) || (filter && !filter(use)))
+      continue;
+    if (!last || last->isBeforeInBlock(at)) {
+      last = at;
+      nested = at != user;
+    }
+  }
+  return nested ? nullptr : last;
 }
 
 std::optional<FoldedInit> mlir::mp::findFoldedInit(linalg::LinalgOp op,

@@ -72,17 +72,27 @@ SmallVector<Value> getReadBuffers(linalg::GenericOp producer);
 /// The values that the body of `producer` uses and does not define.
 SmallVector<Value> getCapturedValues(linalg::GenericOp producer);
 
+/// A producer that the copies of a contraction's operand compute: at the
+/// operand's indices `toProducer` of the producer's loops (its output's:
+/// the operand may be a reshape of it), or the same indices if null.
+struct FusedProducer {
+  linalg::GenericOp producer;
+  AffineMap toProducer = {};
+};
+
 /// The producers that the copies of `consumers` (Tensor Core contractions
-/// about to be tiled) compute instead of reading their results: for each
-/// operand buffer allocated in the function, written only by an
-/// elementwise producer (isFusibleProducer: a cast, transpose, gather...)
-/// and read only by one or two of `consumers` as an A or B operand, when
-/// nothing writes what the producer reads (or a view of its memory) between
-/// the producer and the last consumer, and, unless `canOutline`, only
-/// producers that load (isLoadingProducer). The buffer is then never
-/// written nor read; each consumer computes the producer from what it
-/// reads.
-DenseMap<Value, linalg::GenericOp>
+/// about to be tiled) compute instead of reading their results, by the
+/// operand the consumers read: for each operand buffer allocated in the
+/// function, written only by an elementwise producer (isFusibleProducer: a
+/// cast, transpose, gather...) and read only by one or two of `consumers`
+/// as an A or B operand, itself or through a `memref.collapse_shape` or
+/// `expand_shape` of it (the heads of attention, batch and head in one
+/// dimension), when nothing writes what the producer reads (or a view of
+/// its memory) between the producer and the last consumer, and, unless
+/// `canOutline`, only producers that load (isLoadingProducer). The buffer
+/// is then never written nor read; each consumer computes the producer
+/// from what it reads.
+DenseMap<Value, FusedProducer>
 findFusedProducers(ArrayRef<linalg::LinalgOp> consumers, bool canOutline);
 
 /// The initial value of `op`'s accumulator C, if C (or the buffer it is a

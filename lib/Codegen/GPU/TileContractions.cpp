@@ -702,7 +702,7 @@ struct GPUTileContractionsPass
   /// Tiles `op` with `tiles` (tile-m, tile-n, warp-m, warp-n).
   LogicalResult tileOne(RewriterBase &rewriter, linalg::LinalgOp op,
                         const MmaContraction &c, ArrayRef<int64_t> tiles,
-                        const DenseMap<Value, linalg::GenericOp> &fused,
+                        const DenseMap<Value, FusedProducer> &fused,
                         const FoldedInit *init, const Epilogue *epilogue) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
@@ -749,8 +749,9 @@ struct GPUTileContractionsPass
     // its buffer's alignment allows.
     SmallVector<Staging> stagings;
     for (OpOperand &operand : op->getOpOperands()) {
-      Staging staging{{},      false,   1, fused.lookup(operand.get()),
-                      nullptr, nullptr, 1, AffineMap()};
+      FusedProducer producer = fused.lookup(operand.get());
+      Staging staging{{},      false,   1, producer.producer,
+                      nullptr, nullptr, 1, producer.toProducer};
       if (op.isDpsInit(&operand)) {
         staging.epilogue = epilogue;
         if (init) {
@@ -890,10 +891,14 @@ struct GPUTileContractionsPass
     // only when the pass runs on the symbol table holding them (in
     // mp-lower-to-gpu, the module), not in parallel on each function.
     bool canOutline = getOperation()->hasTrait<OpTrait::SymbolTable>();
-    DenseMap<Value, linalg::GenericOp> fused = findFusedProducers(
+    DenseMap<Value, FusedProducer> fused = findFusedProducers(
         llvm::map_to_vector(tileable, [](Target &t) { return t.op; }),
         canOutline);
-    for (auto &[buffer, producer] : fused)
+    // Each once (two operands may be reshapes of one producer's result).
+    llvm::SetVector<linalg::GenericOp> producers;
+    for (auto &[operand, found] : fused)
+      producers.insert(found.producer);
+    for (linalg::GenericOp producer : producers)
       if (!isLoadingProducer(producer))
         outlineProducer(rewriter, producer);
     SmallVector<Operation *> setters, consumers;
@@ -911,15 +916,16 @@ struct GPUTileContractionsPass
       if (c.simt || warps >= 4 || accumulators < 32) {
         auto taken = [&](Operation *user) {
           return llvm::is_contained(consumers, user) ||
-                 llvm::any_of(
-                     fused, [&](auto &entry) { return entry.second == user; });
+                 llvm::any_of(producers, [&](Operation *producer) {
+                   return producer == user;
+                 });
         };
         init = findFoldedInit(op, canOutline);
         if (init && init->producer && taken(init->producer))
           init.reset();
         SmallVector<Value> reads;
         for (Value input : op.getDpsInputs()) {
-          linalg::GenericOp producer = fused.lookup(input);
+          linalg::GenericOp producer = fused.lookup(input).producer;
           llvm::append_range(reads, producer ? getReadBuffers(producer)
                                              : SmallVector<Value>{input});
         }
@@ -952,7 +958,7 @@ struct GPUTileContractionsPass
     }
     // The copies read the producers' inputs now; their results die with
     // them (canonicalization removes the buffers).
-    for (auto &[buffer, producer] : fused) {
+    for (linalg::GenericOp producer : producers) {
       rewriter.eraseOp(producer);
       ++numFused;
     }

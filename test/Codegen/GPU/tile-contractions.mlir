@@ -249,6 +249,35 @@ func.func @fused(%x: memref<64x64xf16>, %w: memref<64x64xf32>, %c: memref<64x64x
 
 // -----
 
+// A transpose that two batched GEMMs read through a collapse_shape (the
+// heads of attention: batch and head in one dimension) is computed in both
+// GEMMs' copies: the collapsed batch index is split back into batch and
+// head ((b floordiv 2, b mod 2)) and the transpose's input read there; the
+// transpose, its buffer and the reshape go.
+// CHECK-LABEL: func.func @fused_through_reshape
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.collapse_shape
+// CHECK: vector.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 2 : i64} : memref<2x16x2x16xf16>, vector<1xf16>
+// CHECK: vector.contract
+// CHECK: vector.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 2 : i64} : memref<2x16x2x16xf16>, vector<1xf16>
+// CHECK: vector.contract
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @fused_through_reshape(%x: memref<2x16x2x16xf16>, %k: memref<4x16x16xf16>, %c: memref<4x16x16xf32>, %d: memref<4x16x16xf32>) {
+  %t = memref.alloc() : memref<2x2x16x16xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<2x16x2x16xf16>) outs(%t : memref<2x2x16x16xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  }
+  %q = memref.collapse_shape %t [[0, 1], [2], [3]] : memref<2x2x16x16xf16> into memref<4x16x16xf16>
+  linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%q, %k : memref<4x16x16xf16>, memref<4x16x16xf16>) outs(%c : memref<4x16x16xf32>)
+  linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%k, %q : memref<4x16x16xf16>, memref<4x16x16xf16>) outs(%d : memref<4x16x16xf32>)
+  memref.dealloc %t : memref<2x2x16x16xf16>
+  return
+}
+
+// -----
+
 // C set by a fill just before the contraction (directly, or by a copy of a
 // buffer a fill set): the block's C tile is staged and set to the fill's
 // value in the workgroup buffer (16 bytes per store), the warps accumulate

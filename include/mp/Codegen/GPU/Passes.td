@@ -671,7 +671,8 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     C copied back after it. An operand buffer that an elementwise producer
     writes (a cast, a transpose, a gather through any affine map, or a
     small body of pure ops, `linalg.index` and loads) and only one or two
-    of these contractions read is not made: their copies read the
+    of these contractions read, itself or through a `memref.collapse_shape`
+    or `expand_shape` of it, is not made: their copies read the
     producer's input and round it, or, for a producer that computes, call
     a private function computing one element (`<func>_compute`, made next
     to the function: only when the pass runs on the module, as in
