@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -314,10 +315,10 @@ static void startFromFills(gpu::GPUFuncOp func) {
 
 /// Makes the threads of `func` done with the buffers that `layout` puts
 /// under one of its buffers used after them, before that buffer's first
-/// use: every thread waits for its `cp.async` copies (the last K steps'
-/// may still be in flight after the loop that issued them), then a
-/// barrier. Reads of the buffers before (ldmatrix, wgmma waited for) are
-/// done at the barrier.
+/// use: in a kernel that issues `cp.async` copies, every thread waits for
+/// its own (the last K steps' may still be in flight after the loop that
+/// issued them), then a barrier. Reads of the buffers before (ldmatrix,
+/// wgmma waited for) are done at the barrier.
 static void fenceReuse(gpu::GPUFuncOp func, const SharedLayout &layout) {
   Block &body = func.getBody().front();
   SmallVector<Operation *> firstUses;
@@ -326,9 +327,14 @@ static void fenceReuse(gpu::GPUFuncOp func, const SharedLayout &layout) {
     if (!llvm::is_contained(firstUses, first))
       firstUses.push_back(first);
   }
+  bool copies = func.walk([](nvgpu::DeviceAsyncCopyOp) {
+                      return WalkResult::interrupt();
+                    })
+                    .wasInterrupted();
   for (Operation *first : firstUses) {
     OpBuilder b(first);
-    NVVM::CpAsyncWaitGroupOp::create(b, first->getLoc(), 0);
+    if (copies)
+      NVVM::CpAsyncWaitGroupOp::create(b, first->getLoc(), 0);
     gpu::BarrierOp::create(b, first->getLoc());
   }
 }

@@ -175,11 +175,13 @@ module attributes {gpu.container_module} {
 // The tile is then used only after the loop, where the panels are not:
 // it takes the panel A's bytes (offset 0), and before its first store each
 // thread waits for its cp.async copies, then a barrier. 64 KiB instead of
-// 80. The panels, used together, keep apart.
+// 80. The panels, used together, keep apart. A kernel that issues no
+// cp.async (@kept_apart below, the same without the copy) gets the barrier
+// alone.
 // CHECK-LABEL: func.func @host
 // CHECK: %[[BYTES:.*]] = arith.constant 65536 : i32
 // CHECK: gpu.launch_func @m::@reuse {{.*}} dynamic_shared_memory_size %[[BYTES]]
-// CHECK: gpu.func @reuse(%[[OUT:.*]]: memref<64x64xf32>) kernel
+// CHECK: gpu.func @reuse(%[[OUT:.*]]: memref<64x64xf32>, %{{.*}}: memref<64x128xf16>) kernel
 // CHECK-DAG: %[[A:.*]] = memref.view %{{.*}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x64x128xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[B:.*]] = memref.view %{{.*}}[%c32768{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<2x128x64xf16, #gpu.address_space<workgroup>>
 // CHECK-DAG: %[[C:.*]] = memref.view %{{.*}}[%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x64xf32, #gpu.address_space<workgroup>>
@@ -187,7 +189,7 @@ module attributes {gpu.container_module} {
 // CHECK: gpu.barrier
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK-NEXT: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ZERO]])
-// CHECK: func.call @panels(%[[A]], %[[B]])
+// CHECK: nvgpu.device_async_copy %[[IN:.*]][%{{.*}}, %{{.*}}], %[[A]][%{{.*}}, %{{.*}}, %{{.*}}], 8
 // CHECK: }
 // CHECK-NEXT: nvvm.cp.async.wait.group 0
 // CHECK-NEXT: gpu.barrier
@@ -195,17 +197,18 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT: gpu.barrier
 // CHECK-NEXT: vector.load %[[C]]
 module attributes {gpu.container_module} {
-  func.func @host(%out: memref<64x64xf32>) {
+  func.func @host(%out: memref<64x64xf32>, %in: memref<64x128xf16>) {
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
-    gpu.launch_func @m::@reuse blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%out : memref<64x64xf32>)
+    gpu.launch_func @m::@reuse blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%out : memref<64x64xf32>, %in : memref<64x128xf16>)
+    gpu.launch_func @m::@kept_apart blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%out : memref<64x64xf32>)
     gpu.launch_func @m::@kept blocks in (%c1, %c1, %c1) threads in (%c1024, %c1, %c1) args(%out : memref<64x64xf32>)
     return
   }
   gpu.module @m [#nvvm.target<chip = "sm_90a">] {
     func.func private @panels(memref<2x64x128xf16, #wg>, memref<2x128x64xf16, #wg>)
     func.func private @step(vector<4xf32>) -> vector<4xf32>
-    gpu.func @reuse(%out: memref<64x64xf32>) workgroup(%a : memref<2x64x128xf16, #wg> {llvm.align = 16 : i64}, %b : memref<2x128x64xf16, #wg> {llvm.align = 16 : i64}, %cc : memref<64x64xf32, #wg> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 1024, 1, 1>} {
+    gpu.func @reuse(%out: memref<64x64xf32>, %in: memref<64x128xf16>) workgroup(%a : memref<2x64x128xf16, #wg> {llvm.align = 16 : i64}, %b : memref<2x128x64xf16, #wg> {llvm.align = 16 : i64}, %cc : memref<64x64xf32, #wg> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 1024, 1, 1>} {
       %zero = arith.constant dense<0.0> : vector<4xf32>
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -216,6 +219,36 @@ module attributes {gpu.container_module} {
       %rem = arith.remui %t, %c16 : index
       %col = arith.muli %rem, %c4 : index
       func.call @panels(%a, %b) : (memref<2x64x128xf16, #wg>, memref<2x128x64xf16, #wg>) -> ()
+      vector.store %zero, %cc[%row, %col] : memref<64x64xf32, #wg>, vector<4xf32>
+      gpu.barrier
+      %acc = vector.load %cc[%row, %col] : memref<64x64xf32, #wg>, vector<4xf32>
+      %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%x = %acc) -> (vector<4xf32>) {
+        func.call @panels(%a, %b) : (memref<2x64x128xf16, #wg>, memref<2x128x64xf16, #wg>) -> ()
+        %copy = nvgpu.device_async_copy %in[%row, %col], %a[%c0, %row, %col], 8 : memref<64x128xf16> to memref<2x64x128xf16, #wg>
+        %y = func.call @step(%x) : (vector<4xf32>) -> vector<4xf32>
+        scf.yield %y : vector<4xf32>
+      }
+      vector.store %sum, %cc[%row, %col] : memref<64x64xf32, #wg>, vector<4xf32>
+      gpu.barrier
+      %v = vector.load %cc[%row, %col] : memref<64x64xf32, #wg>, vector<4xf32>
+      vector.store %v, %out[%row, %col] : memref<64x64xf32>, vector<4xf32>
+      gpu.return
+    }
+    // CHECK-LABEL: gpu.func @kept_apart
+    // CHECK: scf.for
+    // CHECK: }
+    // CHECK-NEXT: gpu.barrier
+    // CHECK-NEXT: vector.store
+    gpu.func @kept_apart(%out: memref<64x64xf32>) workgroup(%a : memref<2x64x128xf16, #wg> {llvm.align = 16 : i64}, %b : memref<2x128x64xf16, #wg> {llvm.align = 16 : i64}, %cc : memref<64x64xf32, #wg> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 1024, 1, 1>} {
+      %zero = arith.constant dense<0.0> : vector<4xf32>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %t = gpu.thread_id x
+      %row = arith.divui %t, %c16 : index
+      %rem = arith.remui %t, %c16 : index
+      %col = arith.muli %rem, %c4 : index
       vector.store %zero, %cc[%row, %col] : memref<64x64xf32, #wg>, vector<4xf32>
       gpu.barrier
       %acc = vector.load %cc[%row, %col] : memref<64x64xf32, #wg>, vector<4xf32>
