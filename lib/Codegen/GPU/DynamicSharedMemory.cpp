@@ -214,31 +214,25 @@ static std::optional<SharedLayout> getSharedLayout(gpu::GPUFuncOp func,
   return layout;
 }
 
+/// The value and the memref of `op`, if it is a store.
+static std::pair<Value, Value> getStore(Operation *op) {
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return {store.getValueToStore(), store.getBase()};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return {store.getValueToStore(), store.getMemRef()};
+  return {};
+}
+
 /// The constant `op` sets every element it writes to, if it is a store of
 /// one (a splat or a scalar).
 static Attribute getStoredConstant(Operation *op) {
-  Value stored;
-  if (auto store = dyn_cast<vector::StoreOp>(op))
-    stored = store.getValueToStore();
-  else if (auto store = dyn_cast<memref::StoreOp>(op))
-    stored = store.getValueToStore();
-  else
-    return nullptr;
   Attribute constant;
-  if (!matchPattern(stored, m_Constant(&constant)))
+  Value stored = getStore(op).first;
+  if (!stored || !matchPattern(stored, m_Constant(&constant)))
     return nullptr;
   if (auto splat = dyn_cast<SplatElementsAttr>(constant))
     return splat.getSplatValue<Attribute>();
   return isa<ElementsAttr>(constant) ? nullptr : constant;
-}
-
-/// The memref `op` stores into, if it is a store.
-static Value getStoredMemRef(Operation *op) {
-  if (auto store = dyn_cast<vector::StoreOp>(op))
-    return store.getBase();
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return store.getMemRef();
-  return nullptr;
 }
 
 /// Whether `op` is or holds a user of `value`.
@@ -281,7 +275,7 @@ static void startFromFills(gpu::GPUFuncOp func) {
         continue;
       }
       Attribute stored = getStoredConstant(&op);
-      if (!stored || getStoredMemRef(&op) != buffer ||
+      if (!stored || getStore(&op).second != buffer ||
           (value && value != stored))
         break;
       value = stored;
@@ -301,7 +295,7 @@ static void startFromFills(gpu::GPUFuncOp func) {
     for (Operation &op : body) {
       if (llvm::is_contained(fills, &op) || !touches(&op, buffer))
         continue;
-      if (getStoredMemRef(&op) != buffer)
+      if (getStore(&op).second != buffer)
         break;
       auto vector = dyn_cast<VectorType>(op.getOperand(0).getType());
       covered += vector ? vector.getNumElements() : 1;

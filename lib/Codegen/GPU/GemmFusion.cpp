@@ -225,7 +225,8 @@ mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
       if (isa<memref::DeallocOp>(user) || isRead(use, ops))
         continue;
       // A reshape that only the consumers read, as inputs.
-      if (llvm::is_contained(operands[buffer], user->getResult(0)) &&
+      if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user) &&
+          llvm::is_contained(operands[buffer], user->getResult(0)) &&
           llvm::all_of(user->getResult(0).getUses(),
                        [&](OpOperand &read) { return isRead(read, ops); }))
         continue;

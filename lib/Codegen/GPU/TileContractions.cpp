@@ -915,10 +915,9 @@ struct GPUTileContractionsPass
       std::optional<Epilogue> epilogue;
       if (c.simt || warps >= 4 || accumulators < 32) {
         auto taken = [&](Operation *user) {
+          auto generic = dyn_cast<linalg::GenericOp>(user);
           return llvm::is_contained(consumers, user) ||
-                 llvm::any_of(producers, [&](Operation *producer) {
-                   return producer == user;
-                 });
+                 (generic && producers.contains(generic));
         };
         init = findFoldedInit(op, canOutline);
         if (init && init->producer && taken(init->producer))
