@@ -150,6 +150,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createVectorizeGathersPass());
     pm.addNestedPass<func::FuncOp>(createVectorizeReductionsPass());
   }
+  pm.addPass(createUnaliasLoopResultsPass());
   addBufferizationPasses(pm, [](OpPassManager &pm) {
     pm.addPass(createReturnStateInPlacePass());
   });

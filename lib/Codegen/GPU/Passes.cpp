@@ -168,6 +168,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUGeneratePadsPass());
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
+  pm.addPass(createUnaliasLoopResultsPass());
   addBufferizationPasses(pm);
   // Collectives of data-parallel steps: calls on the buffers.
   pm.addPass(createConvertMPToRuntimePass({/*cudaStream=*/onCuda}));

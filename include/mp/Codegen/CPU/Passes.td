@@ -74,6 +74,42 @@ def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def UnaliasLoopResultsPass : Pass<"mp-unalias-loop-results"> {
+  let summary = "Copy a tensor that an scf.for yields as more than one of "
+                "its results";
+  let description = [{
+    One-Shot Bufferize (LLVM 22, with `allow-return-allocs-from-loops`)
+    takes each result of an `scf.for` to share a buffer only with its own
+    initial value and with buffers allocated in the loop. A loop that
+    yields one tensor as two of its results, itself or through views
+    (`tensor.expand_shape`, `collapse_shape`, `extract_slice`, `cast`,
+    `reshape`, `bitcast`), returns the same buffer as both, and an op that
+    later writes one of them in place overwrites the other: a GEMM
+    accumulating into the first result changed the second, which an op
+    after it read (a random graph, `emulation.test`; upstream's
+    `mlir-opt --one-shot-bufferize` does the same on the example below).
+    This pass yields a copy (`bufferization.alloc_tensor() copy(%v)`) in
+    each position after the first one that yields a view of the same
+    tensor, so that every result has a buffer of its own. `scf.while` and
+    `scf.if` need nothing: their bufferization copies such values already.
+    Part of `mp-lower-to-cpu` and `mp-lower-to-gpu`, before bufferization.
+
+    ```mlir
+    %r:2 = scf.for ... iter_args(%x = %a, %y = %b) -> (tensor<8xf32>, tensor<8xf32>) {
+      %f = linalg.fill ins(%s : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+      scf.yield %f, %f : tensor<8xf32>, tensor<8xf32>
+    }
+    // becomes
+      %copy = bufferization.alloc_tensor() copy(%f) : tensor<8xf32>
+      scf.yield %f, %copy : tensor<8xf32>, tensor<8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+  let statistics = [
+    Statistic<"numCopied", "copied", "Loop results yielded as copies">,
+  ];
+}
+
 def WidenContractionOperandsPass : Pass<"mp-widen-contraction-operands"> {
   let summary = "Widen f16/bf16 contraction and convolution inputs to f32 "
                 "once per tensor";

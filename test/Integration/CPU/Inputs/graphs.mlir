@@ -144,3 +144,29 @@ func.func @loop(%h0: tensor<4x8xf32>, %w: tensor<8x8xf32>) -> tensor<4x8xf32> {
   }
   return %r : tensor<4x8xf32>
 }
+
+// A loop that yields one tensor as two results (itself, then a view of it),
+// and GEMMs that accumulate into the first result in place: each result
+// must keep its own buffer (mp-unalias-loop-results).
+func.func @loop_results(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %s: f32) -> (tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<2x4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %e = tensor.empty() : tensor<8x8xf32>
+  %l:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x, %b = %w) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+    %f = linalg.fill ins(%s : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    scf.yield %f, %f : tensor<8x8xf32>, tensor<8x8xf32>
+  }
+  %m = linalg.matmul ins(%x, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%l#0 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %sum = linalg.add ins(%l#1, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %w3 = tensor.expand_shape %w [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+  %k:2 = scf.for %i = %c0 to %c3 step %c1 iter_args(%a = %x, %b = %w3) -> (tensor<8x8xf32>, tensor<2x4x8xf32>) {
+    %f = linalg.fill ins(%s : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+    %v = tensor.expand_shape %f [[0, 1], [2]] output_shape [2, 4, 8] : tensor<8x8xf32> into tensor<2x4x8xf32>
+    scf.yield %f, %v : tensor<8x8xf32>, tensor<2x4x8xf32>
+  }
+  %m2 = linalg.matmul ins(%w, %x : tensor<8x8xf32>, tensor<8x8xf32>) outs(%k#0 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %e3 = tensor.empty() : tensor<2x4x8xf32>
+  %twice = linalg.add ins(%k#1, %k#1 : tensor<2x4x8xf32>, tensor<2x4x8xf32>) outs(%e3 : tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %m, %sum, %m2, %twice : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>, tensor<2x4x8xf32>
+}
