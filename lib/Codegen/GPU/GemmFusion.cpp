@@ -347,13 +347,23 @@ static bool isFusibleConsumer(linalg::GenericOp op) {
          hasSmallBody(op, isConstantOp, isPureElementwise);
 }
 
-/// Whether `uses` (of a buffer's memory, all by `at`) overwrite it whole
-/// without reading it, or free it.
-static bool overwritesOrFrees(Operation *at, ArrayRef<OpOperand *> uses) {
+/// Whether `uses` (of the memory of the buffer `root`, all by `at`)
+/// overwrite it whole without reading it, or free it. A write through a
+/// subview (a tensor.insert_slice's copy) overwrites only part of it.
+static bool overwritesOrFrees(Operation *at, ArrayRef<OpOperand *> uses,
+                              Value root) {
   if (uses.size() != 1 || uses[0]->getOwner() != at)
     return false;
   if (isa<memref::DeallocOp>(at))
     return true;
+  // The whole buffer: itself or reshapes of it.
+  Value written = uses[0]->get();
+  while (written != root) {
+    Operation *reshape = getReshape(written);
+    if (!reshape)
+      return false;
+    written = reshape->getOperand(0);
+  }
   if (auto copy = dyn_cast<memref::CopyOp>(at))
     return uses[0]->get() == copy.getTarget();
   if (auto fill = dyn_cast<linalg::FillOp>(at))
@@ -571,7 +581,7 @@ std::optional<Epilogue> mlir::mp::findEpilogue(linalg::LinalgOp op,
   if (!epilogue.consumer && epilogue.flags.empty())
     return std::nullopt;
   epilogue.storesC = !inPlace && next < after.size() &&
-                     !overwritesOrFrees(after[next], later[after[next]]);
+                     !overwritesOrFrees(after[next], later[after[next]], root);
   return epilogue;
 }
 

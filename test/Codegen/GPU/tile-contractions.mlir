@@ -829,3 +829,37 @@ func.func @producer_init(%x: memref<64x64xf32>, %a: memref<64x64xf16>, %b: memre
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%out : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// After the epilogue (a bias), C is written through a subview (a slice
+// inserted into it) and then read: the copy of C's tile stores C as well as
+// the biased result, the insertion overwriting only its slice (before, C
+// was stored only as the biased result and read unset around the slice).
+// CHECK-LABEL: func.func @partial_overwrite
+// CHECK-SAME: (%{{.*}}: memref<64x64xf16>, %{{.*}}: memref<64x64xf16>, %[[BIAS:.*]]: memref<64x64xf32>, %{{.*}}: memref<32x32xf32>, %[[OUT:.*]]: memref<64x64xf32>)
+// CHECK: %[[C:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK: scf.for
+// CHECK: vector.contract
+// CHECK: } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+// CHECK: %[[ACC:.*]] = vector.load %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: vector.store %[[ACC]], %[[C]]
+// CHECK: %[[B:.*]] = vector.load %[[BIAS]]
+// CHECK: %[[SUM:.*]] = arith.addf %[[ACC]], %[[B]] : vector<4xf32>
+// CHECK: vector.store %[[SUM]], %[[OUT]]
+// CHECK: memref.copy
+// CHECK: return %[[C]]
+func.func @partial_overwrite(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias: memref<64x64xf32>, %s: memref<32x32xf32>, %out: memref<64x64xf32>) -> memref<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%t : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%t, %bias : memref<64x64xf32>, memref<64x64xf32>) outs(%out : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  }
+  %sub = memref.subview %t[32, 32] [32, 32] [1, 1] : memref<64x64xf32> to memref<32x32xf32, strided<[64, 1], offset: 2080>>
+  memref.copy %s, %sub : memref<32x32xf32> to memref<32x32xf32, strided<[64, 1], offset: 2080>>
+  return %t : memref<64x64xf32>
+}

@@ -162,3 +162,18 @@ func.func @producer_init(%x: tensor<64x64xf32>, %a: tensor<64x96xf32>, %b: tenso
   %0 = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x64xf32>) outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// A GEMM with an epilogue (a bias) whose C is then written in part (a
+// slice of the biased result inserted into it) and returned: C is stored as
+// well, the insertion overwriting only its slice (before, C was left unset
+// outside it; random graph 705, fp32).
+func.func @insert_into_result(%a: tensor<64x96xf32>, %b: tensor<96x64xf32>, %bias: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x96xf32>, tensor<96x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s = linalg.add ins(%c, %bias : tensor<64x64xf32>, tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %slice = tensor.extract_slice %s[0, 0] [32, 32] [1, 1] : tensor<64x64xf32> to tensor<32x32xf32>
+  %c2 = tensor.insert_slice %slice into %c[32, 32] [32, 32] [1, 1] : tensor<32x32xf32> into tensor<64x64xf32>
+  return %s, %c2 : tensor<64x64xf32>, tensor<64x64xf32>
+}
