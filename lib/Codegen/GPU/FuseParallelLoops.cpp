@@ -6,6 +6,7 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "KernelMemory.h"
 #include "MmaContraction.h"
 
 #include "mlir/Analysis/AliasAnalysis.h"
@@ -295,62 +296,6 @@ static bool onlySets(ArrayRef<Access> accesses, Value memref, Attribute value) {
   });
 }
 
-/// Whether `a` and `b` are subviews of one memref with the identity layout
-/// (different indices, different elements) that share no element: along
-/// some dimension their constant offsets, sizes and strides give ranges of
-/// indices that do not overlap (the slices of a `tensor.concat`).
-static bool areDisjointSubviews(Value a, Value b) {
-  auto viewA = a.getDefiningOp<memref::SubViewOp>();
-  auto viewB = b.getDefiningOp<memref::SubViewOp>();
-  if (!viewA || !viewB || viewA.getSource() != viewB.getSource() ||
-      !viewA.getSourceType().getLayout().isIdentity())
-    return false;
-  // The first and last index of `view` along `d`, if they are constants.
-  auto range = [](memref::SubViewOp view,
-                  unsigned d) -> std::optional<std::pair<int64_t, int64_t>> {
-    std::optional<int64_t> offset =
-        getConstantIntValue(view.getMixedOffsets()[d]);
-    std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
-    std::optional<int64_t> stride =
-        getConstantIntValue(view.getMixedStrides()[d]);
-    int64_t span, last;
-    if (!offset || !size || !stride || *size <= 0 || *stride <= 0 ||
-        llvm::MulOverflow(*size - 1, *stride, span) ||
-        llvm::AddOverflow(*offset, span, last))
-      return std::nullopt;
-    return std::make_pair(*offset, last);
-  };
-  for (unsigned d = 0, e = viewA.getSourceType().getRank(); d < e; ++d) {
-    auto rangeA = range(viewA, d), rangeB = range(viewB, d);
-    if (rangeA && rangeB &&
-        (rangeA->second < rangeB->first || rangeB->second < rangeA->first))
-      return true;
-  }
-  return false;
-}
-
-/// Whether `a` and `b` may be views of the same memory. Beyond upstream's
-/// local alias analysis: a buffer the function allocates is not one that
-/// existed before the allocation (an argument of the function, or a buffer
-/// defined before it in its block, such as a call's result), which is live
-/// where both are used; and disjoint subviews of one buffer
-/// (areDisjointSubviews) do not alias.
-static bool mayAlias(Value a, Value b, AliasAnalysis &aliases) {
-  if (aliases.alias(a, b).isNo() || areDisjointSubviews(a, b))
-    return false;
-  auto existedBefore = [](Value other, Value root) {
-    auto alloc = root.getDefiningOp<memref::AllocOp>();
-    if (!alloc)
-      return false;
-    if (auto arg = dyn_cast<BlockArgument>(other))
-      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
-    Operation *def = other.getDefiningOp();
-    return def->getBlock() == alloc->getBlock() && def->isBeforeInBlock(alloc);
-  };
-  Value rootA = getRootBuffer(a), rootB = getRootBuffer(b);
-  return !existedBefore(rootB, rootA) && !existedBefore(rootA, rootB);
-}
-
 /// Whether, for every pair of an access of `first` and one of `second` of
 /// which one is a store (with `disjoint`, also two loads of one buffer but
 /// a 0-d one, a scalar such as the overflow flag), they are on buffers
@@ -390,31 +335,10 @@ static bool accessesCommute(
   return true;
 }
 
-/// The most bytes of kernel parameters a fused or merged loop may need:
-/// what ptxas takes for a kernel before PTX ISA 8.1 (4352 bytes), less a
-/// margin for the scalars the launch adds.
-constexpr int64_t kMaxParameterBytes = 4096;
-
-/// The bytes of kernel parameters that `loop` would need as a kernel: each
-/// value it uses from outside but a constant, a memref as its descriptor
-/// (two pointers, the offset, sizes and strides), anything else 8 bytes.
-static int64_t getParameterBytes(scf::ParallelOp loop) {
-  llvm::SetVector<Value> captured;
-  getUsedValuesDefinedAbove(loop.getRegion(), captured);
-  int64_t bytes = 0;
-  for (Value value : captured) {
-    if (matchPattern(value, m_Constant()))
-      continue;
-    auto memref = dyn_cast<MemRefType>(value.getType());
-    bytes += memref ? 8 * (3 + 2 * memref.getRank()) : 8;
-  }
-  return bytes;
-}
-
 /// Whether `first` and `second` as one kernel need at most
-/// kMaxParameterBytes of parameters (counting what both use twice).
+/// kMaxParameterBytes of parameters (counting what both use once).
 static bool fitParameters(scf::ParallelOp first, scf::ParallelOp second) {
-  return getParameterBytes(first) + getParameterBytes(second) <=
+  return getParameterBytes({&first.getRegion(), &second.getRegion()}) <=
          kMaxParameterBytes;
 }
 

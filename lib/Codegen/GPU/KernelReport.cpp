@@ -17,6 +17,7 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "KernelMemory.h"
 #include "LibraryCalls.h"
 #include "MmaContraction.h"
 #include "Wgmma.h"
@@ -254,49 +255,6 @@ static LibraryCall analyze(func::CallOp call, StringRef library,
     return WalkResult::advance();
   });
   return result;
-}
-
-/// The functions that `op` calls and that have a body (the producers that
-/// mp-gpu-tile-contractions outlines and a kernel calls per element).
-static func::FuncOp getCalledBody(Operation *op) {
-  auto call = dyn_cast<func::CallOp>(op);
-  if (!call)
-    return nullptr;
-  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      op, call.getCalleeAttr());
-  return callee && !callee.isExternal() ? callee : nullptr;
-}
-
-/// Calls `touch(value, read, written)` for each buffer `op` reads or writes
-/// (its memory effects), and for a call of a function with a body, for each
-/// argument buffer that the function reads or writes.
-static void forEachAccess(Operation *op,
-                          function_ref<void(Value, bool, bool)> touch) {
-  auto forEffects = [](Operation *inner,
-                       function_ref<void(Value, bool, bool)> each) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
-    if (!effects)
-      return;
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (const MemoryEffects::EffectInstance &effect : instances)
-      if (Value value = effect.getValue();
-          value && isa<MemRefType>(value.getType()))
-        each(value, isa<MemoryEffects::Read>(effect.getEffect()),
-             isa<MemoryEffects::Write>(effect.getEffect()));
-  };
-  func::FuncOp callee = getCalledBody(op);
-  if (!callee)
-    return forEffects(op, touch);
-  callee.walk([&](Operation *inner) {
-    forEffects(inner, [&](Value value, bool read, bool written) {
-      while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-        value = view.getViewSource();
-      if (auto argument = dyn_cast<BlockArgument>(value);
-          argument && argument.getOwner() == &callee.front())
-        touch(op->getOperand(argument.getArgNumber()), read, written);
-    });
-  });
 }
 
 static Kernel analyze(gpu::LaunchOp launch, bool wgmma,

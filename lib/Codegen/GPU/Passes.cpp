@@ -221,6 +221,9 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // After the canonicalizer: the grids' sizes are constants.
+  if (options.mergeLaunches)
+    pm.addNestedPass<func::FuncOp>(createGPUMergeLaunchesPass());
   pm.addNestedPass<func::FuncOp>(createGPUNameKernelsPass());
   if (!options.kernelReport.empty() || options.kernelSummary ||
       !options.kernelDot.empty()) {

@@ -54,11 +54,13 @@
 // (mp-gpu-tile-reductions, mp-gpu-subgroup-reduce-to-shuffles); none runs on
 // the host, and the fills of their outputs are folded into them (thread 0
 // combines the total with the fill's value): one kernel per reduction, but
-// @full's sum and maximum of the same input, one kernel for both.
+// @full's sum and maximum of the same input, one kernel for both, and
+// @rows_cols' row and column sums, on different buffers, one launch of
+// 3 + 5 blocks (mp-gpu-merge-launches).
 // RUN: mp-opt %S/../../Integration/GPU/Inputs/reductions.mlir --mp-lower-to-gpu='format=isa kernel-summary' -o %t.red.mlir 2>&1 | FileCheck %s --check-prefix=RED-SUMMARY
 // RUN: FileCheck %s --input-file=%t.red.mlir --check-prefix=RED
 // RED-SUMMARY: @full: 1 kernels
-// RED-SUMMARY: @rows_cols: 2 kernels
+// RED-SUMMARY: @rows_cols: 1 kernels
 // RED: gpu.launch_func <%{{.*}} : !llvm.ptr> @full_kernel_0::@full_kernel_0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
 // RED: gpu.binary @full_kernel_0 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
 func.func private @nothing()

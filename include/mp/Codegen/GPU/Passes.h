@@ -42,6 +42,9 @@ constexpr const char *kDefaultGpuChips = "sm_80,sm_90a";
 /// Whether mp-lower-to-gpu splits the K loop of contractions with few thread
 /// blocks (mp-gpu-split-k) unless told otherwise.
 constexpr bool kDefaultSplitK = true;
+/// Whether mp-lower-to-gpu runs consecutive independent kernels as one
+/// launch (mp-gpu-merge-launches) by default.
+constexpr bool kDefaultMergeLaunches = true;
 
 /// What gpu-module-to-binary makes of each GPU module.
 enum class GpuBinaryFormat { isa, bin, fatbin };
@@ -157,6 +160,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "block-size",
       llvm::cl::desc("Threads per block of the parallel-loop kernels"),
       llvm::cl::init(GPUMapParallelLoopsPassOptions().blockSize)};
+  PassOptions::Option<bool> mergeLaunches{
+      *this, "merge-launches",
+      llvm::cl::desc("Run consecutive kernels that touch different buffers "
+                     "and have as many threads per block as one launch "
+                     "(mp-gpu-merge-launches)"),
+      llvm::cl::init(kDefaultMergeLaunches)};
 };
 
 /// Reports option values mp-lower-to-gpu cannot use.

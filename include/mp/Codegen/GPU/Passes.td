@@ -1569,6 +1569,56 @@ def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
   ];
 }
 
+def GPUMergeLaunchesPass : Pass<"mp-gpu-merge-launches"> {
+  let summary = "Run consecutive independent kernels as one launch";
+  let description = [{
+    After the kernels are `gpu.launch` ops (`mp-gpu-map-forall-to-launch`,
+    `mp-gpu-map-parallel-loops`), merges consecutive launches of a block,
+    with only ops that neither read nor write memory between them (sizes,
+    views, allocations, which move before the first), into one launch when
+    they touch views of different buffers (0-d ones that both only read
+    excepted; two views that may alias are refused where one of them is
+    written, a buffer allocated after another one existed not being that
+    one), have the same constant threads per block and constant grids, and
+    together stay within CUDA's limits (grid, 48 KiB of static shared memory,
+    4096 bytes of parameters). The merged launch's grid is the sum of
+    theirs, in x; block `b` runs the part whose range of blocks holds it,
+    as the block `b` minus the range's start, taken apart x fastest over
+    that part's grid (`gpu.block_id` and `gpu.grid_dim` inside name that
+    grid; its threads, barriers and workgroup buffers are its own):
+
+    ```mlir
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c224, %gy = %c1, %gz = %c1)
+               threads(...) in (%tx = %c256, ...) { A }
+    gpu.launch blocks(...) in (%c32, %c1, %c1) threads(...) in (%c256, ...)
+               workgroup(%partials : memref<256xf32, #gpu.address_space<workgroup>>) { B }
+    // becomes
+    gpu.launch blocks(%b, ...) in (%c256, %c1, %c1) threads(...) in (%c256, ...)
+               workgroup(%partials : ...) {
+      scf.if %b < 224 { A with block (%b mod 224, 0, 0) }
+      scf.if %b < 256 and %b >= 224 { B with block (%b - 224, 0, 0) }
+    }
+    ```
+
+    Each part's blocks branch as a whole, so its barriers and warp
+    shuffles see all its threads. Every buffer is read and written as often
+    as before (the kernel report's bytes do not change); only launches go:
+    in a training step, the sum of a split-K GEMM's partials next to a bias
+    gradient's column sums, or an update next to an unrelated reduction.
+    GEMM kernels (`mp.gpu_tile`) keep their launches: their tiles, shared
+    memory and the passes after this one are their own. Launches with a
+    different kind of reduction (`mp.gpu_reduction`: a block and a warp
+    reduction) stay apart, so that the report names each merged kernel's
+    kind. Part of `mp-lower-to-gpu` (`merge-launches`, default true), before
+    `mp-gpu-name-kernels`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Launches merged into the one before">,
+  ];
+}
+
 def GPUNameKernelsPass : Pass<"mp-gpu-name-kernels", "::mlir::func::FuncOp"> {
   let summary = "Name each kernel after its function and position";
   let description = [{

@@ -1,0 +1,139 @@
+//===- KernelMemory.cpp - The memory kernels touch ------------------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelMemory.h"
+
+#include "MmaContraction.h"
+
+#include "mlir/Analysis/AliasAnalysis.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::mp;
+
+func::FuncOp mp::getCalledBody(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  if (!call)
+    return nullptr;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      op, call.getCalleeAttr());
+  return callee && !callee.isExternal() ? callee : nullptr;
+}
+
+/// Calls `each` for the effects of `op` on buffers; false if it has effects
+/// on memory that name no value, or buffer operands and no declared effects.
+static bool forEffects(Operation *op,
+                       function_ref<void(Value, bool, bool)> each) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+           llvm::none_of(op->getOperandTypes(), llvm::IsaPred<MemRefType>);
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  bool known = true;
+  for (const MemoryEffects::EffectInstance &effect : instances) {
+    bool read = isa<MemoryEffects::Read>(effect.getEffect());
+    bool written = isa<MemoryEffects::Write>(effect.getEffect());
+    Value value = effect.getValue();
+    if (value && isa<MemRefType>(value.getType()))
+      each(value, read, written);
+    else if (!value && (read || written))
+      known = false;
+  }
+  return known;
+}
+
+bool mp::forEachAccess(Operation *op,
+                       function_ref<void(Value, bool, bool)> touch) {
+  func::FuncOp callee = getCalledBody(op);
+  if (!callee)
+    return forEffects(op, touch);
+  bool known = true;
+  callee.walk([&](Operation *inner) {
+    known &= forEffects(inner, [&](Value value, bool read, bool written) {
+      while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+        value = view.getViewSource();
+      if (auto argument = dyn_cast<BlockArgument>(value);
+          argument && argument.getOwner() == &callee.front())
+        touch(op->getOperand(argument.getArgNumber()), read, written);
+      else
+        known = false; // a buffer the callee gets some other way
+    });
+  });
+  return known;
+}
+
+/// Whether `a` and `b` are subviews of one memref with the identity layout
+/// (different indices, different elements) that share no element: along
+/// some dimension their constant offsets, sizes and strides give ranges of
+/// indices that do not overlap (the slices of a `tensor.concat`).
+static bool areDisjointSubviews(Value a, Value b) {
+  auto viewA = a.getDefiningOp<memref::SubViewOp>();
+  auto viewB = b.getDefiningOp<memref::SubViewOp>();
+  if (!viewA || !viewB || viewA.getSource() != viewB.getSource() ||
+      !viewA.getSourceType().getLayout().isIdentity())
+    return false;
+  // The first and last index of `view` along `d`, if they are constants.
+  auto range = [](memref::SubViewOp view,
+                  unsigned d) -> std::optional<std::pair<int64_t, int64_t>> {
+    std::optional<int64_t> offset =
+        getConstantIntValue(view.getMixedOffsets()[d]);
+    std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
+    std::optional<int64_t> stride =
+        getConstantIntValue(view.getMixedStrides()[d]);
+    int64_t span, last;
+    if (!offset || !size || !stride || *size <= 0 || *stride <= 0 ||
+        llvm::MulOverflow(*size - 1, *stride, span) ||
+        llvm::AddOverflow(*offset, span, last))
+      return std::nullopt;
+    return std::make_pair(*offset, last);
+  };
+  for (unsigned d = 0, e = viewA.getSourceType().getRank(); d < e; ++d) {
+    auto rangeA = range(viewA, d), rangeB = range(viewB, d);
+    if (rangeA && rangeB &&
+        (rangeA->second < rangeB->first || rangeB->second < rangeA->first))
+      return true;
+  }
+  return false;
+}
+
+bool mp::mayAlias(Value a, Value b, AliasAnalysis &aliases) {
+  if (aliases.alias(a, b).isNo() || areDisjointSubviews(a, b))
+    return false;
+  auto existedBefore = [](Value other, Value root) {
+    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    if (!alloc)
+      return false;
+    if (auto arg = dyn_cast<BlockArgument>(other))
+      return isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    Operation *def = other.getDefiningOp();
+    return def->getBlock() == alloc->getBlock() && def->isBeforeInBlock(alloc);
+  };
+  Value rootA = getRootBuffer(a), rootB = getRootBuffer(b);
+  return !existedBefore(rootB, rootA) && !existedBefore(rootA, rootB);
+}
+
+int64_t mp::getParameterBytes(ArrayRef<Region *> regions) {
+  llvm::SetVector<Value> captured;
+  for (Region *region : regions)
+    getUsedValuesDefinedAbove(*region, captured);
+  int64_t bytes = 0;
+  for (Value value : captured) {
+    if (matchPattern(value, m_Constant()))
+      continue;
+    auto memref = dyn_cast<MemRefType>(value.getType());
+    bytes += memref ? 8 * (3 + 2 * memref.getRank()) : 8;
+  }
+  return bytes;
+}
