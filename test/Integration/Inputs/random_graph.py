@@ -7,14 +7,14 @@ softmax, layout ops, constants (some beyond the f16 range), scf.for loops
 with carried tensors, scf.if, calls to an unknown function and f64 values.
 Only the Python standard library is needed.
 
-Usage: random_graph.py SEED [--ops N] [--no-calls]
+Tensors are N x N and N (8 unless `size` says otherwise; N even, at least
+8: a reshape splits the rows in two, slices take 4 x 4).
+
+Usage: random_graph.py SEED [--ops N] [--no-calls] [--size N]
 """
 import random
 import sys
 
-N = 8
-MAT = f"tensor<{N}x{N}xf32>"
-VEC = f"tensor<{N}xf32>"
 MAPS = """#mp_id = affine_map<(i, j) -> (i, j)>
 #mp_row = affine_map<(i, j) -> (i)>
 #mp_col = affine_map<(i, j) -> (j)>
@@ -25,9 +25,14 @@ MAPS = """#mp_id = affine_map<(i, j) -> (i, j)>
 
 
 class Gen:
-    def __init__(self, seed, calls=True):
+    def __init__(self, seed, calls=True, size=8):
+        if size < 8 or size % 2:
+            raise ValueError(f"size {size}: expected an even number, at least 8")
         self.r = random.Random(seed)
         self.calls = calls
+        self.size = size
+        self.mat = f"tensor<{size}x{size}xf32>"
+        self.vec = f"tensor<{size}xf32>"
         self.n = 0
         self.lines = []
         self.indent = "  "
@@ -54,30 +59,30 @@ class Gen:
     # ---- op emitters: take a pool {kind: [values]} and return (kind, value)
     def matmul(self, p):
         a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
-        init = self.zero_fill(MAT) if self.r.random() < 0.7 else self.r.choice(p["mat"])
+        init = self.zero_fill(self.mat) if self.r.random() < 0.7 else self.r.choice(p["mat"])
         v = self.name()
-        self.emit(f"{v} = linalg.matmul ins({a}, {b} : {MAT}, {MAT}) outs({init} : {MAT}) -> {MAT}")
+        self.emit(f"{v} = linalg.matmul ins({a}, {b} : {self.mat}, {self.mat}) outs({init} : {self.mat}) -> {self.mat}")
         return "mat", v
 
     def generic_matmul(self, p):
         a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
-        init = self.zero_fill(MAT)
+        init = self.zero_fill(self.mat)
         v = self.name()
         self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_mk, #mp_kn, #mp_mn], "
                   f"iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} "
-                  f"ins({a}, {b} : {MAT}, {MAT}) outs({init} : {MAT}) {{")
+                  f"ins({a}, {b} : {self.mat}, {self.mat}) outs({init} : {self.mat}) {{")
         self.emit("^bb0(%x: f32, %y: f32, %acc: f32):")
         self.emit("  %m = arith.mulf %x, %y : f32")
         self.emit("  %s = arith.addf %acc, %m : f32")
         self.emit("  linalg.yield %s : f32")
-        self.emit(f"}} -> {MAT}")
+        self.emit(f"}} -> {self.mat}")
         return "mat", v
 
     def named_binary(self, p):
         op = self.r.choice(["add", "sub", "mul", "div", "max", "min"])
         a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
         v = self.name()
-        self.emit(f"{v} = linalg.{op} ins({a}, {b} : {MAT}, {MAT}) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        self.emit(f"{v} = linalg.{op} ins({a}, {b} : {self.mat}, {self.mat}) outs({self.empty(self.mat)} : {self.mat}) -> {self.mat}")
         return "mat", v
 
     def named_unary(self, p):
@@ -85,7 +90,7 @@ class Gen:
                             "reciprocal", "erf", "square", "floor"])
         a = self.r.choice(p["mat"])
         v = self.name()
-        self.emit(f"{v} = linalg.{op} ins({a} : {MAT}) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        self.emit(f"{v} = linalg.{op} ins({a} : {self.mat}) outs({self.empty(self.mat)} : {self.mat}) -> {self.mat}")
         return "mat", v
 
     def tensor_arith(self, p):
@@ -93,32 +98,32 @@ class Gen:
         v = self.name()
         if self.r.random() < 0.6:
             op = self.r.choice(["arith.addf", "arith.mulf", "arith.subf", "arith.maximumf"])
-            self.emit(f"{v} = {op} {a}, {b} : {MAT}")
+            self.emit(f"{v} = {op} {a}, {b} : {self.mat}")
         else:
             op = self.r.choice(["math.exp", "math.tanh", "math.sqrt", "math.absf"])
-            self.emit(f"{v} = {op} {a} : {MAT}")
+            self.emit(f"{v} = {op} {a} : {self.mat}")
         return "mat", v
 
     def transpose(self, p):
         a = self.r.choice(p["mat"])
         v = self.name()
-        self.emit(f"{v} = linalg.transpose ins({a} : {MAT}) outs({self.empty(MAT)} : {MAT}) permutation = [1, 0]")
+        self.emit(f"{v} = linalg.transpose ins({a} : {self.mat}) outs({self.empty(self.mat)} : {self.mat}) permutation = [1, 0]")
         return "mat", v
 
     def broadcast(self, p):
         a = self.r.choice(p["vec"])
         v = self.name()
         dim = self.r.choice([0, 1])
-        self.emit(f"{v} = linalg.broadcast ins({a} : {VEC}) outs({self.empty(MAT)} : {MAT}) dimensions = [{dim}]")
+        self.emit(f"{v} = linalg.broadcast ins({a} : {self.vec}) outs({self.empty(self.mat)} : {self.mat}) dimensions = [{dim}]")
         return "mat", v
 
     def reduce(self, p):
         a = self.r.choice(p["mat"])
         v = self.name()
         add = self.r.random() < 0.6
-        init = self.zero_fill(VEC)
+        init = self.zero_fill(self.vec)
         body = "arith.addf" if add else "arith.maximumf"
-        self.emit(f"{v} = linalg.reduce ins({a} : {MAT}) outs({init} : {VEC}) dimensions = [1]")
+        self.emit(f"{v} = linalg.reduce ins({a} : {self.mat}) outs({init} : {self.vec}) dimensions = [1]")
         self.emit("  (%in: f32, %acc: f32) {")
         self.emit(f"    %s = {body} %in, %acc : f32")
         self.emit("    linalg.yield %s : f32")
@@ -126,17 +131,17 @@ class Gen:
         return "vec", v
 
     def generic_elementwise(self, p):
-        ins = [(self.r.choice(p["mat"]), "#mp_id", MAT)]
+        ins = [(self.r.choice(p["mat"]), "#mp_id", self.mat)]
         if self.r.random() < 0.5:
-            ins.append((self.r.choice(p["vec"]), self.r.choice(["#mp_row", "#mp_col"]), VEC))
+            ins.append((self.r.choice(p["vec"]), self.r.choice(["#mp_row", "#mp_col"]), self.vec))
         if self.r.random() < 0.5:
-            ins.append((self.r.choice(p["mat"]), "#mp_id", MAT))
+            ins.append((self.r.choice(p["mat"]), "#mp_id", self.mat))
         captured = self.r.choice(p["scal"]) if self.r.random() < 0.3 else None
         v = self.name()
         maps = ", ".join(m for _, m, _ in ins) + ", #mp_id"
         self.emit(f"{v} = linalg.generic {{indexing_maps = [{maps}], iterator_types = "
                   f"[\"parallel\", \"parallel\"]}} ins({', '.join(x for x, _, _ in ins)} : "
-                  f"{', '.join(t for _, _, t in ins)}) outs({self.empty(MAT)} : {MAT}) {{")
+                  f"{', '.join(t for _, _, t in ins)}) outs({self.empty(self.mat)} : {self.mat}) {{")
         args = [f"%a{i}" for i in range(len(ins))]
         self.emit("^bb0(" + ", ".join(f"{a}: f32" for a in args) + ", %o: f32):")
         live = list(args) + ([captured] if captured else [])
@@ -161,13 +166,13 @@ class Gen:
                 self.emit(f"  {res} = arith.select {cnd}, {self.r.choice(live)}, {self.r.choice(live)} : f32")
             live.append(res)
         self.emit(f"  linalg.yield {live[-1]} : f32")
-        self.emit(f"}} -> {MAT}")
+        self.emit(f"}} -> {self.mat}")
         return "mat", v
 
     def softmax(self, p):
         a = self.r.choice(p["mat"])
         v = self.name()
-        self.emit(f"{v} = linalg.softmax dimension(1) ins({a} : {MAT}) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        self.emit(f"{v} = linalg.softmax dimension(1) ins({a} : {self.mat}) outs({self.empty(self.mat)} : {self.mat}) -> {self.mat}")
         return "mat", v
 
     def scalar(self, p):
@@ -182,39 +187,39 @@ class Gen:
     def fill(self, p):
         a = self.r.choice(p["scal"])
         v = self.name()
-        self.emit(f"{v} = linalg.fill ins({a} : f32) outs({self.empty(MAT)} : {MAT}) -> {MAT}")
+        self.emit(f"{v} = linalg.fill ins({a} : f32) outs({self.empty(self.mat)} : {self.mat}) -> {self.mat}")
         return "mat", v
 
     def constant(self, p):
-        vals = [self.r.choice([0.25, -1.5, 3.0, 1.0e-3, 7.0e4]) for _ in range(N)]
+        vals = [self.r.choice([0.25, -1.5, 3.0, 1.0e-3, 7.0e4]) for _ in range(self.size)]
         v = self.name()
         body = ", ".join(f"{x:e}" for x in vals)
-        self.emit(f"{v} = arith.constant dense<[{body}]> : {VEC}")
+        self.emit(f"{v} = arith.constant dense<[{body}]> : {self.vec}")
         return "vec", v
 
     def reshape(self, p):
         a = self.r.choice(p["mat"])
         x, v = self.name(), self.name()
-        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, 4, {N}] : {MAT} into tensor<2x4x{N}xf32>")
-        self.emit(f"{v} = tensor.collapse_shape {x} [[0, 1], [2]] : tensor<2x4x{N}xf32> into {MAT}")
+        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, {self.size // 2}, {self.size}] : {self.mat} into tensor<2x{self.size // 2}x{self.size}xf32>")
+        self.emit(f"{v} = tensor.collapse_shape {x} [[0, 1], [2]] : tensor<2x{self.size // 2}x{self.size}xf32> into {self.mat}")
         return "mat", v
 
     def slices(self, p):
         a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
         s, v = self.name(), self.name()
-        self.emit(f"{s} = tensor.extract_slice {a}[0, 0] [4, 4] [1, 1] : {MAT} to tensor<4x4xf32>")
-        self.emit(f"{v} = tensor.insert_slice {s} into {b}[4, 4] [4, 4] [1, 1] : tensor<4x4xf32> into {MAT}")
+        self.emit(f"{s} = tensor.extract_slice {a}[0, 0] [4, 4] [1, 1] : {self.mat} to tensor<4x4xf32>")
+        self.emit(f"{v} = tensor.insert_slice {s} into {b}[4, 4] [4, 4] [1, 1] : tensor<4x4xf32> into {self.mat}")
         return "mat", v
 
     def call(self, p):
         a = self.r.choice(p["mat"])
         v = self.name()
-        self.emit(f"{v} = func.call @ext({a}) : ({MAT}) -> {MAT}")
+        self.emit(f"{v} = func.call @ext({a}) : ({self.mat}) -> {self.mat}")
         return "mat", v
 
     def f64(self, p):
         v = self.name()
-        self.emit(f"{v} = arith.addf %fd, %fd : tensor<{N}xf64>")
+        self.emit(f"{v} = arith.addf %fd, %fd : tensor<{self.size}xf64>")
         return None, v
 
     def loop(self, p, depth):
@@ -225,7 +230,7 @@ class Gen:
         self.emit(f"{c0} = arith.constant 0 : index")
         self.emit(f"{c1} = arith.constant 1 : index")
         self.emit(f"{c3} = arith.constant 3 : index")
-        types = ", ".join([MAT] * len(carried))
+        types = ", ".join([self.mat] * len(carried))
         iv = self.name("iv")
         self.emit(f"{res}:{len(carried)} = scf.for {iv} = {c0} to {c3} step {c1} iter_args("
                   + ", ".join(f"{i} = {c}" for i, c in zip(iters, carried)) + f") -> ({types}) {{")
@@ -241,19 +246,19 @@ class Gen:
         res, h, n, c = self.name("w"), self.name("wh"), self.name("wn"), self.name("wc")
         lim, zero = self.name("k"), self.name("k")
         self.emit(f"{lim} = arith.constant 3.0 : f32")
-        self.emit(f"{res}:2 = scf.while ({h} = {init}, {n} = {lim}) : ({MAT}, f32) -> ({MAT}, f32) {{")
+        self.emit(f"{res}:2 = scf.while ({h} = {init}, {n} = {lim}) : ({self.mat}, f32) -> ({self.mat}, f32) {{")
         self.emit(f"  {zero} = arith.constant 0.0 : f32")
         self.emit(f"  {c} = arith.cmpf ogt, {n}, {zero} : f32")
-        self.emit(f"  scf.condition({c}) {h}, {n} : {MAT}, f32")
+        self.emit(f"  scf.condition({c}) {h}, {n} : {self.mat}, f32")
         self.emit("} do {")
         h2, n2, one, m = self.name("wh"), self.name("wn"), self.name("k"), self.name("wm")
-        self.emit(f"^bb0({h2}: {MAT}, {n2}: f32):")
+        self.emit(f"^bb0({h2}: {self.mat}, {n2}: f32):")
         inner = {k: list(v) for k, v in p.items()}
         inner["mat"].append(h2)
         outs = self.block(inner, self.r.randint(2, 4), depth + 1, 1)
         self.emit(f"  {one} = arith.constant 1.0 : f32")
         self.emit(f"  {m} = arith.subf {n2}, {one} : f32")
-        self.emit(f"  scf.yield {outs[0]}, {m} : {MAT}, f32")
+        self.emit(f"  scf.yield {outs[0]}, {m} : {self.mat}, f32")
         self.emit("}")
         return [("mat", f"{res}#0")]
 
@@ -261,12 +266,12 @@ class Gen:
         a, b = self.r.choice(p["scal"]), self.r.choice(p["scal"])
         c, v = self.name("b"), self.name()
         self.emit(f"{c} = arith.cmpf olt, {a}, {b} : f32")
-        self.emit(f"{v} = scf.if {c} -> ({MAT}) {{")
+        self.emit(f"{v} = scf.if {c} -> ({self.mat}) {{")
         outs = self.block({k: list(x) for k, x in p.items()}, self.r.randint(1, 3), depth + 1, 1)
-        self.emit(f"  scf.yield {outs[0]} : {MAT}")
+        self.emit(f"  scf.yield {outs[0]} : {self.mat}")
         self.emit("} else {")
         outs = self.block({k: list(x) for k, x in p.items()}, self.r.randint(1, 3), depth + 1, 1)
-        self.emit(f"  scf.yield {outs[0]} : {MAT}")
+        self.emit(f"  scf.yield {outs[0]} : {self.mat}")
         self.emit(f"}}")
         return [("mat", v)]
 
@@ -303,12 +308,12 @@ class Gen:
         outs = self.block(pool, count, 0, 2)
         body = self.lines[body_start:]
         del self.lines[body_start:]
-        header = (f"func.func private @ext({MAT}) -> {MAT}\n"
-                  f"func.func @random(%fx: {MAT}, %fw: {MAT}, %fu: {MAT}, %fb: {VEC}, "
-                  f"%fs: f32, %ft: f32, %fd: tensor<{N}xf64>) -> ({MAT}, {MAT}, {VEC}) {{")
+        header = (f"func.func private @ext({self.mat}) -> {self.mat}\n"
+                  f"func.func @random(%fx: {self.mat}, %fw: {self.mat}, %fu: {self.mat}, %fb: {self.vec}, "
+                  f"%fs: f32, %ft: f32, %fd: tensor<{self.size}xf64>) -> ({self.mat}, {self.mat}, {self.vec}) {{")
         vec = self.r.choice(pool["vec"])
         return "\n".join([MAPS + header] + body +
-                         [f"  return {outs[0]}, {outs[1]}, {vec} : {MAT}, {MAT}, {VEC}", "}"]) + "\n"
+                         [f"  return {outs[0]}, {outs[1]}, {vec} : {self.mat}, {self.mat}, {self.vec}", "}"]) + "\n"
 
 
 def main():
@@ -316,7 +321,11 @@ def main():
     ops = 40
     if "--ops" in sys.argv:
         ops = int(sys.argv[sys.argv.index("--ops") + 1])
-    sys.stdout.write(Gen(seed, calls="--no-calls" not in sys.argv).function(ops))
+    size = 8
+    if "--size" in sys.argv:
+        size = int(sys.argv[sys.argv.index("--size") + 1])
+    sys.stdout.write(Gen(seed, calls="--no-calls" not in sys.argv,
+                         size=size).function(ops))
 
 
 if __name__ == "__main__":
