@@ -83,6 +83,7 @@ void mlir::mp::addLowerBuffersToLLVMPasses(OpPassManager &pm) {
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createLLVMBF16AsI16Pass());
 }
 
 LogicalResult mlir::mp::verifyCpuPipelineOptions(

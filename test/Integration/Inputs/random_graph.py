@@ -8,9 +8,12 @@ with carried tensors, scf.if, calls to an unknown function and f64 values.
 Only the Python standard library is needed.
 
 Tensors are N x N and N (8 unless `size` says otherwise; N even, at least
-8: a reshape splits the rows in two, slices take 4 x 4).
+8: a reshape splits the rows in two, slices take 4 x 4). With `layers`,
+also convolutions (an N x N image padded by 1, a 3 x 3 filter sliced from
+another matrix) and batch matmuls (batch 2); without, a seed gives the
+graph it always gave.
 
-Usage: random_graph.py SEED [--ops N] [--no-calls] [--size N]
+Usage: random_graph.py SEED [--ops N] [--no-calls] [--size N] [--layers]
 """
 import random
 import sys
@@ -25,11 +28,12 @@ MAPS = """#mp_id = affine_map<(i, j) -> (i, j)>
 
 
 class Gen:
-    def __init__(self, seed, calls=True, size=8):
+    def __init__(self, seed, calls=True, size=8, layers=False):
         if size < 8 or size % 2:
             raise ValueError(f"size {size}: expected an even number, at least 8")
         self.r = random.Random(seed)
         self.calls = calls
+        self.layers = layers
         self.size = size
         self.mat = f"tensor<{size}x{size}xf32>"
         self.vec = f"tensor<{size}xf32>"
@@ -76,6 +80,37 @@ class Gen:
         self.emit("  %s = arith.addf %acc, %m : f32")
         self.emit("  linalg.yield %s : f32")
         self.emit(f"}} -> {self.mat}")
+        return "mat", v
+
+    def conv(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n = self.size
+        image, padded = f"tensor<1x1x{n}x{n}xf32>", f"tensor<1x1x{n + 2}x{n + 2}xf32>"
+        x, xp, zero, f, f4, c, v = (self.name() for _ in range(7))
+        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 1, {n}, {n}] : {self.mat} into {image}")
+        self.emit(f"{zero} = arith.constant 0.0 : f32")
+        self.emit(f"{xp} = tensor.pad {x} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
+        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
+        self.emit(f"  tensor.yield {zero} : f32")
+        self.emit(f"}} : {image} to {padded}")
+        self.emit(f"{f} = tensor.extract_slice {b}[0, 0] [3, 3] [1, 1] : {self.mat} to tensor<3x3xf32>")
+        self.emit(f"{f4} = tensor.expand_shape {f} [[0, 1, 2], [3]] output_shape [1, 1, 3, 3] : tensor<3x3xf32> into tensor<1x1x3x3xf32>")
+        init = self.zero_fill(image)
+        self.emit(f"{c} = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}} "
+                  f"ins({xp}, {f4} : {padded}, tensor<1x1x3x3xf32>) outs({init} : {image}) -> {image}")
+        self.emit(f"{v} = tensor.collapse_shape {c} [[0, 1, 2], [3]] : {image} into {self.mat}")
+        return "mat", v
+
+    def batch_matmul(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n, h = self.size, self.size // 2
+        rows, both = f"tensor<2x{h}x{n}xf32>", f"tensor<2x{n}x{n}xf32>"
+        a3, b3, c3, v = (self.name() for _ in range(4))
+        self.emit(f"{a3} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, {h}, {n}] : {self.mat} into {rows}")
+        self.emit(f"{b3} = linalg.broadcast ins({b} : {self.mat}) outs({self.empty(both)} : {both}) dimensions = [0]")
+        init = self.zero_fill(rows)
+        self.emit(f"{c3} = linalg.batch_matmul ins({a3}, {b3} : {rows}, {both}) outs({init} : {rows}) -> {rows}")
+        self.emit(f"{v} = tensor.collapse_shape {c3} [[0, 1], [2]] : {rows} into {self.mat}")
         return "mat", v
 
     def named_binary(self, p):
@@ -285,6 +320,8 @@ class Gen:
                   self.constant, self.reshape, self.slices, self.f64]
         if self.calls:
             simple.append(self.call)
+        if self.layers:
+            simple += [self.conv, self.batch_matmul]
         produced = []
         for _ in range(count):
             if depth < 2 and self.r.random() < 0.08:
@@ -325,7 +362,7 @@ def main():
     if "--size" in sys.argv:
         size = int(sys.argv[sys.argv.index("--size") + 1])
     sys.stdout.write(Gen(seed, calls="--no-calls" not in sys.argv,
-                         size=size).function(ops))
+                         size=size, layers="--layers" in sys.argv).function(ops))
 
 
 if __name__ == "__main__":

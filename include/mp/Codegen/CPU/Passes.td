@@ -74,6 +74,39 @@ def ProtectArgumentsPass : Pass<"mp-protect-arguments", "ModuleOp"> {
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def LLVMBF16AsI16Pass : Pass<"mp-llvm-bf16-as-i16"> {
+  let summary = "Load, store, select and carry bf16 values as i16 in the "
+                "LLVM dialect";
+  let description = [{
+    On the LLVM dialect of host code: each `llvm.load` and `llvm.store` of
+    bf16 (or a vector of bf16) moves i16 instead, each `llvm.select` of
+    bf16 selects i16, and each block argument of bf16 but the entry
+    block's becomes i16 (its branches pass bitcasts), with `llvm.bitcast`s
+    where bf16 values meet them. The bits are the same; bf16 values then
+    exist only between a bitcast and the integer operations that mp's
+    conversions are made of (`arith-expand`), which LLVM folds away.
+    LLVM 22's x86 backend soft-promotes a bf16 phi or select through f32
+    and rounds it back with compiler-rt's `__truncsfbf2`, which a module
+    that mp loads cannot resolve (`undefined symbol: __truncsfbf2` without
+    AVX512-BF16, such as `--target-cpu x86-64-v3`); with AVX512-BF16
+    (znver4), loops that its vectorizers turned into odd-sized vectors of
+    bf16 made instruction selection abort ("Do not know how to soft
+    promote this operator's operand"). Values of i16 never reach either.
+    The GPU emulation's masked operand copies (a bf16 element or zero)
+    made such phis (random graphs with layers, bf16, 2026-11-29). Last
+    pass of the CPU lowering of `mp-lower-to-cpu` and
+    `mp-lower-to-gpu-emulation`.
+
+    ```mlir
+    %v = llvm.load %p : !llvm.ptr -> bf16
+    // becomes
+    %bits = llvm.load %p : !llvm.ptr -> i16
+    %v = llvm.bitcast %bits : i16 to bf16
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def UnaliasLoopResultsPass : Pass<"mp-unalias-loop-results"> {
   let summary = "Copy a tensor that an scf.for yields as more than one of "
                 "its results";

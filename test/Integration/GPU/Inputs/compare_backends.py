@@ -17,10 +17,12 @@ that.
 
 Usage:
   compare_backends.py graphs --amp A FILE:ENTRY...   random inputs, outputs
-  compare_backends.py random --amp A --seeds X:Y [--size N]
+  compare_backends.py random --amp A --seeds X:Y [--size N] [--layers]
                                                      random_graph.py graphs
                                                      (N x N tensors, 8 x 8
-                                                     unless told)
+                                                     unless told; --layers:
+                                                     convolutions and batch
+                                                     matmuls too)
   compare_backends.py train --amp A --data DIR --steps N FILE...
                                                      losses and parameters
 """
@@ -129,9 +131,10 @@ def random_graphs(args, tally, tmp):
     for seed in range(first, last):
         path = os.path.join(tmp, f"g{seed}.mlir")
         with open(path, "w") as f:
-            f.write(random_graph.Gen(seed, calls=False,
-                                     size=args.size).function(30))
+            f.write(random_graph.Gen(seed, calls=False, size=args.size,
+                                     layers=args.layers).function(30))
         size = "" if args.size == 8 else f" {args.size}x{args.size}"
+        size += " with layers" if args.layers else ""
         run_graph(path, "random", args, seed, tmp, tally,
                   f"random graph {seed}{size} {args.amp}")
 
@@ -173,6 +176,7 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seeds", default="0:10")
     parser.add_argument("--size", type=int, default=8)
+    parser.add_argument("--layers", action="store_true")
     parser.add_argument("--data")
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--optimizer", default="sgd")

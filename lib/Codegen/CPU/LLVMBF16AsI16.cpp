@@ -1,0 +1,130 @@
+//===- LLVMBF16AsI16.cpp - bf16 moved and carried as i16 ------------------===//
+//
+// Part of the mp project: automatic mixed precision for MLIR.
+//
+//===----------------------------------------------------------------------===//
+//
+// In the LLVM dialect, bf16 values are loaded, stored, selected and passed
+// between blocks as i16, so that LLVM's x86 backend never soft-promotes a
+// bf16 phi or select (a libcall of __truncsfbf2 without AVX512-BF16, an
+// instruction selection abort in some vectorized loops with it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mp/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+
+namespace mlir {
+namespace mp {
+#define GEN_PASS_DEF_LLVMBF16ASI16PASS
+#include "mp/Codegen/CPU/Passes.h.inc"
+} // namespace mp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::mp;
+
+/// `type` with i16 for bf16 (a scalar or a vector's elements), or null if it
+/// holds no bf16.
+static Type getBitsType(Type type) {
+  if (type.isBF16())
+    return IntegerType::get(type.getContext(), 16);
+  if (auto vector = dyn_cast<VectorType>(type);
+      vector && vector.getElementType().isBF16())
+    return vector.clone(IntegerType::get(type.getContext(), 16));
+  return nullptr;
+}
+
+/// Makes `result` (of bf16) a value of `bits` (i16), with a bitcast back for
+/// its uses.
+static void retypeResult(OpBuilder &builder, Value result, Type bits) {
+  Type type = result.getType();
+  result.setType(bits);
+  builder.setInsertionPointAfterValue(result);
+  auto back = LLVM::BitcastOp::create(builder, result.getLoc(), type, result);
+  result.replaceAllUsesExcept(back, back);
+}
+
+/// Bitcasts `operand` (of bf16) to `bits` (i16) before `user`.
+static void retypeOperand(OpBuilder &builder, OpOperand &operand, Type bits) {
+  Operation *user = operand.getOwner();
+  builder.setInsertionPoint(user);
+  operand.set(
+      LLVM::BitcastOp::create(builder, user->getLoc(), bits, operand.get()));
+}
+
+namespace {
+struct LLVMBF16AsI16Pass
+    : public mp::impl::LLVMBF16AsI16PassBase<LLVMBF16AsI16Pass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    OpBuilder builder(&getContext());
+    SmallVector<Block *> blocks;
+    SmallVector<Operation *> ops;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::SelectOp>(op))
+        ops.push_back(op);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          if (!block.isEntryBlock() &&
+              llvm::any_of(block.getArgumentTypes(), getBitsType))
+            blocks.push_back(&block);
+    });
+    for (Operation *op : ops) {
+      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+        if (Type bits = getBitsType(load.getType()))
+          retypeResult(builder, load.getResult(), bits);
+      } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+        if (Type bits = getBitsType(store.getValue().getType()))
+          retypeOperand(builder, store.getValueMutable(), bits);
+      } else {
+        auto select = cast<LLVM::SelectOp>(op);
+        if (Type bits = getBitsType(select.getType())) {
+          retypeOperand(builder, select.getTrueValueMutable(), bits);
+          retypeOperand(builder, select.getFalseValueMutable(), bits);
+          retypeResult(builder, select.getResult(), bits);
+        }
+      }
+    }
+    for (Block *block : blocks) {
+      for (Block *predecessor : block->getPredecessors())
+        if (!isa<BranchOpInterface>(predecessor->getTerminator())) {
+          predecessor->getTerminator()->emitError(
+              "mp-llvm-bf16-as-i16: expected a branch");
+          return signalPassFailure();
+        }
+      for (BlockArgument argument : block->getArguments()) {
+        Type bits = getBitsType(argument.getType());
+        if (!bits)
+          continue;
+        unsigned index = argument.getArgNumber();
+        for (auto it = block->pred_begin(), e = block->pred_end(); it != e;
+             ++it) {
+          auto branch = cast<BranchOpInterface>((*it)->getTerminator());
+          SuccessorOperands operands =
+              branch.getSuccessorOperands(it.getSuccessorIndex());
+          unsigned produced = operands.getProducedOperandCount();
+          if (index < produced) {
+            branch.emitError("mp-llvm-bf16-as-i16: a bf16 block argument "
+                             "that the branch produces");
+            return signalPassFailure();
+          }
+          retypeOperand(
+              builder, operands.getMutableForwardedOperands()[index - produced],
+              bits);
+        }
+        Type type = argument.getType();
+        argument.setType(bits);
+        builder.setInsertionPointToStart(block);
+        auto back =
+            LLVM::BitcastOp::create(builder, argument.getLoc(), type, argument);
+        argument.replaceAllUsesExcept(back, back);
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,46 @@
+// RUN: mp-opt %s --mp-llvm-bf16-as-i16 | FileCheck %s --implicit-check-not="-> bf16" --implicit-check-not="^bb{{[0-9]+}}(%{{[a-z0-9_]+}}: bf16"
+
+// bf16 (and vectors of bf16) loaded, stored, selected and passed between
+// blocks as i16, bitcast where bf16 values meet them; the entry block's
+// arguments and other types stay.
+// CHECK-LABEL: llvm.func @copy_masked
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[C:.*]]: i1, %[[X:.*]]: bf16)
+// CHECK: llvm.cond_br %[[C]], ^bb1, ^bb2
+// CHECK: ^bb1:
+// CHECK:   %[[BITS:.*]] = llvm.load %[[P]] : !llvm.ptr -> i16
+// CHECK:   %[[V:.*]] = llvm.bitcast %[[BITS]] : i16 to bf16
+// CHECK:   %[[VB:.*]] = llvm.bitcast %[[V]] : bf16 to i16
+// CHECK:   llvm.br ^bb3(%[[VB]] : i16)
+// CHECK: ^bb2:
+// CHECK:   %[[XB:.*]] = llvm.bitcast %[[X]] : bf16 to i16
+// CHECK:   llvm.br ^bb3(%[[XB]] : i16)
+// CHECK: ^bb3(%[[M:.*]]: i16):
+// CHECK:   %[[MV:.*]] = llvm.bitcast %[[M]] : i16 to bf16
+// CHECK:   %[[T:.*]] = llvm.bitcast %[[MV]] : bf16 to i16
+// CHECK:   %[[F:.*]] = llvm.bitcast %[[X]] : bf16 to i16
+// CHECK:   %[[S:.*]] = llvm.select %[[C]], %[[T]], %[[F]] : i1, i16
+// CHECK:   %[[SV:.*]] = llvm.bitcast %[[S]] : i16 to bf16
+// CHECK:   %[[SB:.*]] = llvm.bitcast %[[SV]] : bf16 to i16
+// CHECK:   llvm.store %[[SB]], %[[Q]] : i16, !llvm.ptr
+// CHECK:   %[[W:.*]] = llvm.load %[[P]] : !llvm.ptr -> vector<4xi16>
+// CHECK:   %[[WV:.*]] = llvm.bitcast %[[W]] : vector<4xi16> to vector<4xbf16>
+// CHECK:   %[[WB:.*]] = llvm.bitcast %[[WV]] : vector<4xbf16> to vector<4xi16>
+// CHECK:   llvm.store %[[WB]], %[[Q]] : vector<4xi16>, !llvm.ptr
+// CHECK:   %[[N:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
+// CHECK:   llvm.store %[[N]], %[[Q]] : f32, !llvm.ptr
+llvm.func @copy_masked(%p: !llvm.ptr, %q: !llvm.ptr, %c: i1, %x: bf16) {
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %v = llvm.load %p : !llvm.ptr -> bf16
+  llvm.br ^bb3(%v : bf16)
+^bb2:
+  llvm.br ^bb3(%x : bf16)
+^bb3(%m: bf16):
+  %s = llvm.select %c, %m, %x : i1, bf16
+  llvm.store %s, %q : bf16, !llvm.ptr
+  %w = llvm.load %p : !llvm.ptr -> vector<4xbf16>
+  llvm.store %w, %q : vector<4xbf16>, !llvm.ptr
+  %n = llvm.load %p : !llvm.ptr -> f32
+  llvm.store %n, %q : f32, !llvm.ptr
+  llvm.return
+}
