@@ -77,6 +77,7 @@ const char *const kPipelines[] = {
     "mp-strided-copies-to-linalg",
     "mp-unalias-loop-results",
     "mp-llvm-bf16-as-i16",
+    "mp-keep-emulated-roundings",
     "mp-amp-pipeline",
     "mp-amp-pipeline{policy=bf16 level=unsafe-force-all}",
     "mp-train-pipeline",

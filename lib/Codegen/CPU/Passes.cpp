@@ -47,6 +47,7 @@ static void addLowPrecisionLegalization(OpPassManager &pm) {
   emulate.sourceTypeStrs = {"f16", "bf16"};
   emulate.targetTypeStr = "f32";
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  pm.addPass(createKeepEmulatedRoundingsPass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));

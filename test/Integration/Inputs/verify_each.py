@@ -35,7 +35,7 @@ PASSES = [
     "mp-return-state-in-place", "mp-vectorize-contractions",
     "mp-vectorize-gathers", "mp-vectorize-reductions",
     "mp-strided-copies-to-linalg", "mp-unalias-loop-results",
-    "mp-llvm-bf16-as-i16",
+    "mp-llvm-bf16-as-i16", "mp-keep-emulated-roundings",
     "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu", "mp-lower-to-cpu=bf16-dot=true",
