@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir {
 namespace mp {
@@ -208,7 +209,7 @@ static void merge(ArrayRef<Part> parts) {
     auto [gx, gy, gz] = part.grid;
     builder.setInsertionPointToStart(&body);
     std::array<Value, 3> gridSizes = {index(gx), index(gy), index(gz)};
-    Value first = index(offset), end = index(offset + part.blocks);
+    Value start = index(offset), end = index(offset + part.blocks);
     builder.setInsertionPoint(terminator);
     Value inside = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::ult, blockId, end);
@@ -216,7 +217,7 @@ static void merge(ArrayRef<Part> parts) {
       inside = arith::AndIOp::create(
           builder, loc,
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge,
-                                blockId, first),
+                                blockId, start),
           inside);
     auto branch = scf::IfOp::create(builder, loc, inside);
     // The block's id in the part's grid, x fastest (folded where the grid
@@ -224,7 +225,7 @@ static void merge(ArrayRef<Part> parts) {
     builder.setInsertionPointToStart(&body);
     Value gridX = index(gx), gridXY = index(gx * gy);
     builder.setInsertionPoint(branch.thenBlock()->getTerminator());
-    Value local = builder.createOrFold<arith::SubIOp>(loc, blockId, first);
+    Value local = builder.createOrFold<arith::SubIOp>(loc, blockId, start);
     std::array<Value, 3> ids = {
         builder.createOrFold<arith::RemUIOp>(loc, local, gridX),
         builder.createOrFold<arith::RemUIOp>(
@@ -282,11 +283,11 @@ struct GPUMergeLaunchesPass
 
   void runOnOperation() override {
     auto &aliases = getAnalysis<AliasAnalysis>();
-    SmallVector<Block *> blocks;
-    getOperation()->walk([&](gpu::LaunchOp launch) {
-      if (blocks.empty() || blocks.back() != launch->getBlock())
-        blocks.push_back(launch->getBlock());
-    });
+    // Each block with launches once (a walk may come back to a block
+    // after the launches nested in an op of it).
+    llvm::SetVector<Block *> blocks;
+    getOperation()->walk(
+        [&](gpu::LaunchOp launch) { blocks.insert(launch->getBlock()); });
     for (Block *block : blocks) {
       SmallVector<SmallVector<Part>> groups;
       SmallVector<Part> group;

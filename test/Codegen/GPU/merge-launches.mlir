@@ -257,3 +257,49 @@ func.func @three() -> (memref<4xf32>, memref<4xf32>, memref<4xf32>) {
   }
   return %t0, %t1, %t2 : memref<4xf32>, memref<4xf32>, memref<4xf32>
 }
+
+// -----
+
+// Launches on both sides of an op whose region holds launches: each block
+// is merged once; the nested launches merge among themselves, those around
+// the scf.if stay apart (the scf.if between them may touch memory).
+// CHECK-LABEL: func.func @nested
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: scf.if
+// CHECK:   %[[C2:.*]] = arith.constant 2 : index
+// CHECK:   gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C2]],
+// CHECK-NOT: gpu.launch
+// CHECK: }
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK-NOT: gpu.launch
+func.func @nested(%c: i1) {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %t0 = memref.alloc() : memref<4xf32>
+  %t1 = memref.alloc() : memref<4xf32>
+  %t2 = memref.alloc() : memref<4xf32>
+  %t3 = memref.alloc() : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %t0[%bx] : memref<4xf32>
+    gpu.terminator
+  }
+  scf.if %c {
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      memref.store %zero, %t1[%bx] : memref<4xf32>
+      gpu.terminator
+    }
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      memref.store %zero, %t2[%bx] : memref<4xf32>
+      gpu.terminator
+    }
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %t3[%bx] : memref<4xf32>
+    gpu.terminator
+  }
+  memref.dealloc %t0 : memref<4xf32>
+  memref.dealloc %t1 : memref<4xf32>
+  memref.dealloc %t2 : memref<4xf32>
+  memref.dealloc %t3 : memref<4xf32>
+  return
+}
