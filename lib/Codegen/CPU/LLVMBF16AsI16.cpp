@@ -38,8 +38,9 @@ static Type getBitsType(Type type) {
   return nullptr;
 }
 
-/// Makes `result` (of bf16) a value of `bits` (i16), with a bitcast back for
-/// its uses.
+/// Makes `result` (of bf16: an op's result or a block argument) a value of
+/// `bits` (i16), with a bitcast back for its uses (at the block's start for
+/// an argument).
 static void retypeResult(OpBuilder &builder, Value result, Type bits) {
   Type type = result.getType();
   result.setType(bits);
@@ -117,12 +118,7 @@ struct LLVMBF16AsI16Pass
               builder, operands.getMutableForwardedOperands()[index - produced],
               bits);
         }
-        Type type = argument.getType();
-        argument.setType(bits);
-        builder.setInsertionPointToStart(block);
-        auto back =
-            LLVM::BitcastOp::create(builder, argument.getLoc(), type, argument);
-        argument.replaceAllUsesExcept(back, back);
+        retypeResult(builder, argument, bits);
       }
     }
   }
