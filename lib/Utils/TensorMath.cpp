@@ -120,3 +120,16 @@ bool mlir::mp::isMultiplyAccumulate(linalg::LinalgOp op) {
       isa_and_nonnull<arith::ExtFOp>(mul.getRhs().getDefiningOp());
   return body.getOperations().size() == expected;
 }
+
+FailureOr<linalg::LinalgOp>
+mlir::mp::rewriteAsNamedContraction(RewriterBase &rewriter,
+                                    linalg::GenericOp op) {
+  if (!isMultiplyAccumulate(op))
+    return failure();
+  rewriter.setInsertionPoint(op);
+  auto contract = linalg::ContractOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(), op.getDpsInputs(),
+      op.getDpsInits(), op.getIndexingMaps());
+  rewriter.replaceOp(op, contract);
+  return cast<linalg::LinalgOp>(contract.getOperation());
+}

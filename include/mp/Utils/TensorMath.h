@@ -19,6 +19,7 @@
 namespace mlir {
 class RewriterBase;
 namespace linalg {
+class GenericOp;
 class LinalgOp;
 } // namespace linalg
 namespace mp {
@@ -60,6 +61,12 @@ void regenerateNamedOpBody(RewriterBase &rewriter, linalg::LinalgOp op);
 /// `acc + ext(a) * ext(b)`, in either order (ext: arith.extf to the
 /// accumulator's type, or none): what linalg.contract computes.
 bool isMultiplyAccumulate(linalg::LinalgOp op);
+
+/// `op` as a `linalg.contract` with its indexing maps if isMultiplyAccumulate
+/// holds: the form that vectorizes to one vector.contract (a generic
+/// vectorizes to a product and a multi-reduction); failure otherwise.
+FailureOr<linalg::LinalgOp> rewriteAsNamedContraction(RewriterBase &rewriter,
+                                                      linalg::GenericOp op);
 
 } // namespace mp
 } // namespace mlir

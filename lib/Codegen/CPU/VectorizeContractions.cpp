@@ -6,6 +6,7 @@
 
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Codegen/CPU/RegisterBlocks.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -292,8 +293,18 @@ void VectorizeContractionsPass::runOnOperation() {
     return signalPassFailure();
   }
   IRRewriter rewriter(&getContext());
-  for (linalg::LinalgOp op : collectContractions(getOperation()))
+  for (linalg::LinalgOp op : collectContractions(getOperation())) {
+    // A generic vectorizes to a product and a multi-reduction, which LLVM
+    // computes without FMA; as linalg.contract it becomes a vector.contract
+    // computed with FMA, as named contractions and the GPU's are: a
+    // contraction gives the same bits whichever form it came in.
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      if (FailureOr<linalg::LinalgOp> named =
+              rewriteAsNamedContraction(rewriter, generic);
+          succeeded(named))
+        op = *named;
     (void)vectorizeOne(rewriter, op);
+  }
   if (failed(lowerPairContractions(getOperation())))
     return signalPassFailure();
   // Hoisting leaves the K loops carrying the output and its block unchanged;

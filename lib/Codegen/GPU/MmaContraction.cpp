@@ -5,7 +5,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MmaContraction.h"
-#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -145,18 +144,6 @@ LogicalResult mp::keepAccumulatorsInRegisters(gpu::LaunchOp launch) {
   linalg::hoistRedundantVectorTransfers(launch, /*verifyNonZeroTrip=*/true);
   launch.walk(fenceHoistedWrites);
   return success();
-}
-
-FailureOr<linalg::LinalgOp>
-mp::rewriteAsNamedContraction(RewriterBase &rewriter, linalg::GenericOp op) {
-  if (!isMultiplyAccumulate(op))
-    return failure();
-  rewriter.setInsertionPoint(op);
-  auto contract = linalg::ContractOp::create(
-      rewriter, op.getLoc(), op.getResultTypes(), op.getDpsInputs(),
-      op.getDpsInits(), op.getIndexingMaps());
-  rewriter.replaceOp(op, contract);
-  return cast<linalg::LinalgOp>(contract.getOperation());
 }
 
 std::optional<std::string> mp::checkTileOptions(int64_t tileM, int64_t tileN,

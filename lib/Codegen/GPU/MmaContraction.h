@@ -121,12 +121,6 @@ std::optional<std::string> checkStages(int64_t stages);
 LogicalResult verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                 int64_t tileN, int64_t warpM, int64_t warpN);
 
-/// `op` as a `linalg.contract` with its indexing maps if its body is exactly
-/// `acc + ext(a) * ext(b)` (ext: arith.extf to the accumulator's type, or
-/// none), the form that vectorizes to one vector.contract; failure otherwise.
-FailureOr<linalg::LinalgOp> rewriteAsNamedContraction(RewriterBase &rewriter,
-                                                      linalg::GenericOp op);
-
 /// The buffer that `value` is a view of, through any chain of views and
 /// casts (itself if none).
 Value getRootBuffer(Value value);

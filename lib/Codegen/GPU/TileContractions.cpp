@@ -15,6 +15,7 @@
 #include "GemmFusion.h"
 #include "MmaContraction.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"

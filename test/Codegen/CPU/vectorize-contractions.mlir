@@ -169,3 +169,33 @@ func.func @flat_bf16(%a: tensor<8x4xbf16>, %b: tensor<4x16xbf16>, %c: tensor<8x1
       ins(%a, %b : tensor<8x4xbf16>, tensor<4x16xbf16>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// A generic contraction (torch-style A x B^T) becomes a linalg.contract with
+// its maps before it is vectorized: one vector.contract, computed with
+// fused multiply-adds as the named ones and the GPU's, not a product and a
+// multi-reduction, whose additions LLVM keeps apart (a 40 x 40 x 40 f32
+// GEMM came out one ulp off the GPU emulation's in 1065 elements). A body
+// that is not a multiply-accumulate stays a generic.
+// CHECK-LABEL: func.func @generic
+// CHECK: vector.contract {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} {{.*}} : vector<4x1xf32>, vector<16x1xf32> into vector<4x16xf32>
+// CHECK-NOT: vector.multi_reduction
+// CHECK: linalg.generic
+// CHECK: arith.subf
+// CHECK: return
+func.func @generic(%a: tensor<8x32xf32>, %b: tensor<16x32xf32>, %c: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<8x32xf32>, tensor<16x32xf32>) outs(%c : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<8x32xf32>, tensor<16x32xf32>) outs(%c : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.subf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  return %0, %1 : tensor<8x16xf32>, tensor<8x16xf32>
+}
