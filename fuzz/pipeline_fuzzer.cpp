@@ -78,6 +78,7 @@ const char *const kPipelines[] = {
     "mp-unalias-loop-results",
     "mp-llvm-bf16-as-i16",
     "mp-keep-emulated-roundings",
+    "mp-multiply-add-to-fma",
     "mp-amp-pipeline",
     "mp-amp-pipeline{policy=bf16 level=unsafe-force-all}",
     "mp-train-pipeline",

@@ -62,6 +62,7 @@ static void addVectorLowering(OpPassManager &pm) {
 }
 
 void mlir::mp::addLowerBuffersToLLVMPasses(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createMultiplyAddToFmaPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   addVectorLowering(pm);
   addLowPrecisionLegalization(pm);

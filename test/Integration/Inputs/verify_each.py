@@ -36,6 +36,7 @@ PASSES = [
     "mp-vectorize-gathers", "mp-vectorize-reductions",
     "mp-strided-copies-to-linalg", "mp-unalias-loop-results",
     "mp-llvm-bf16-as-i16", "mp-keep-emulated-roundings",
+    "mp-multiply-add-to-fma",
     "mp-amp-pipeline",
     "mp-amp-pipeline=policy=bf16 level=unsafe-force-all",
     "mp-train-pipeline", "mp-lower-to-cpu", "mp-lower-to-cpu=bf16-dot=true",

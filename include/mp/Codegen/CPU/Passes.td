@@ -103,6 +103,38 @@ def KeepEmulatedRoundingsPass : Pass<"mp-keep-emulated-roundings"> {
   }];
 }
 
+def MultiplyAddToFmaPass : Pass<"mp-multiply-add-to-fma"> {
+  let summary = "Accumulate the contractions and convolutions left to loop "
+                "lowering with fused multiply-adds";
+  let description = [{
+    Rewrites the body of each contraction and convolution whose body is
+    `acc + a * b` (the operands possibly extended to the accumulator's
+    type) as `math.fma(a, b, acc)`, a named op as the `linalg.generic` it
+    stands for. Loop lowering then computes each step as one fused
+    multiply-add, as `vector.contract`'s lowering (the CPU backend's
+    register blocks, the GPU emulation's tiles) and the GPU's kernels do.
+    Without it an f32 convolution that the CPU backend computes in loops
+    rounded each product before adding it, and came out one f32 ulp apart
+    from the same convolution on the GPU path (`convs.mlir`, 1.6e-7). It
+    changes nothing where the products are exact (f16 and bf16 operands
+    multiplied in f32). Part of the CPU lowering of `mp-lower-to-cpu` and
+    `mp-lower-to-gpu-emulation`, right before `convert-linalg-to-loops`.
+
+    ```mlir
+    linalg.conv_1d ins(%x, %w : memref<10xf32>, memref<3xf32>)
+                   outs(%y : memref<8xf32>)
+    // becomes
+    linalg.generic {...} ins(%x, %w : memref<10xf32>, memref<3xf32>)
+                         outs(%y : memref<8xf32>) {
+    ^bb0(%a: f32, %b: f32, %acc: f32):
+      %0 = math.fma %a, %b, %acc : f32
+      linalg.yield %0 : f32
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::math::MathDialect"];
+}
+
 def LLVMBF16AsI16Pass : Pass<"mp-llvm-bf16-as-i16"> {
   let summary = "Load, store, select and carry bf16 values as i16 in the "
                 "LLVM dialect";
