@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 
 namespace mlir {
 namespace mp {
@@ -62,8 +63,11 @@ struct MultiplyAddToFmaPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> targets;
     getOperation()->walk([&](linalg::LinalgOp op) {
+      // f32 accumulators, as the GPU's GEMM kernels have; others are
+      // loops there too, whose multiplies and adds round one by one.
       if ((linalg::isaContractionOpInterface(op) ||
            linalg::isaConvolutionOpInterface(op)) &&
+          getElementTypeOrSelf(op.getDpsInitOperand(0)->get()).isF32() &&
           isMultiplyAccumulate(op))
         targets.push_back(op);
     });

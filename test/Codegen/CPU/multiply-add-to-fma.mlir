@@ -44,7 +44,7 @@ func.func @generic(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16xf3
 
 // Left alone: an elementwise multiply-add (no reduction: not a
 // contraction), a contraction whose body does more than multiply and
-// accumulate, an integer one, and a max pooling.
+// accumulate, an integer one, f16 and f64 accumulators, and a max pooling.
 // CHECK-LABEL: func.func @untouched
 // CHECK-NOT: math.fma
 // CHECK: arith.mulf
@@ -53,9 +53,11 @@ func.func @generic(%a: memref<4x8xf32>, %b: memref<16x8xf32>, %c: memref<4x16xf3
 // CHECK: arith.mulf
 // CHECK: arith.addf
 // CHECK: linalg.matmul {{.*}}memref<4x8xi32>
+// CHECK: linalg.matmul {{.*}}outs(%{{.*}} : memref<4x16xf16>)
+// CHECK: linalg.matmul {{.*}}outs(%{{.*}} : memref<4x16xf64>)
 // CHECK: linalg.pooling_nwc_max
 // CHECK-NOT: math.fma
-func.func @untouched(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>, %e: memref<4x8xf32>, %i: memref<4x8xi32>, %j: memref<8x16xi32>, %k: memref<4x16xi32>, %x: memref<1x10x2xf32>, %w: memref<3xf32>, %y: memref<1x8x2xf32>) {
+func.func @untouched(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>, %e: memref<4x8xf32>, %i: memref<4x8xi32>, %j: memref<8x16xi32>, %k: memref<4x16xi32>, %x: memref<1x10x2xf32>, %w: memref<3xf32>, %y: memref<1x8x2xf32>, %h: memref<4x8xf16>, %g: memref<8x16xf16>, %hc: memref<4x16xf16>, %dc: memref<4x16xf64>) {
   linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, k)>], iterator_types = ["parallel", "parallel"]} ins(%a, %a : memref<4x8xf32>, memref<4x8xf32>) outs(%e : memref<4x8xf32>) {
   ^bb0(%u: f32, %v: f32, %acc: f32):
     %p = arith.mulf %u, %v : f32
@@ -70,6 +72,8 @@ func.func @untouched(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16x
     linalg.yield %s : f32
   }
   linalg.matmul ins(%i, %j : memref<4x8xi32>, memref<8x16xi32>) outs(%k : memref<4x16xi32>)
+  linalg.matmul ins(%h, %g : memref<4x8xf16>, memref<8x16xf16>) outs(%hc : memref<4x16xf16>)
+  linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%dc : memref<4x16xf64>)
   linalg.pooling_nwc_max {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} ins(%x, %w : memref<1x10x2xf32>, memref<3xf32>) outs(%y : memref<1x8x2xf32>)
   return
 }
