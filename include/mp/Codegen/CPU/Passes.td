@@ -109,8 +109,9 @@ def MultiplyAddToFmaPass : Pass<"mp-multiply-add-to-fma"> {
   let description = [{
     Rewrites the body of each contraction and convolution whose body is
     `acc + a * b` (the operands possibly extended to the accumulator's
-    type) and whose accumulator is f32 as `math.fma(a, b, acc)`, a named op as the `linalg.generic` it
-    stands for. Loop lowering then computes each step as one fused
+    type) and whose accumulator is f32 as `math.fma(a, b, acc)`, a named
+    op as the `linalg.generic` it stands for. Loop lowering then computes
+    each step as one fused
     multiply-add, as `vector.contract`'s lowering (the CPU backend's
     register blocks, the GPU emulation's tiles) and the GPU's kernels do.
     Without it an f32 convolution that the CPU backend computes in loops
@@ -118,7 +119,8 @@ def MultiplyAddToFmaPass : Pass<"mp-multiply-add-to-fma"> {
     from the same convolution on the GPU path (`convs.mlir`, 1.6e-7). It
     changes nothing where the products are exact (f16 and bf16 operands
     multiplied in f32). Other accumulators (f16, f64) are loops on the
-    GPU too, whose multiplies and adds round one by one: left alone. Part of the CPU lowering of `mp-lower-to-cpu` and
+    GPU too, whose multiplies and adds round one by one: left alone. Part
+    of the CPU lowering of `mp-lower-to-cpu` and
     `mp-lower-to-gpu-emulation`, right before `convert-linalg-to-loops`.
 
     ```mlir
