@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
@@ -34,12 +35,50 @@ static std::optional<int64_t> getStaticBytes(Value value) {
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
 
-/// Whether recomputing `op`'s result where it is read reads no more memory
+/// The users of `value` but those an earlier fusion left dead (the greedy
+/// driver erases them later).
+static SmallVector<Operation *> getLiveUsers(Value value) {
+  return llvm::filter_to_vector(value.getUsers(), [](Operation *user) {
+    return !isOpTriviallyDead(user);
+  });
+}
+
+/// The longest chain of single-use elementwise ops between a contraction
+/// and a reader that isComputedFromC follows.
+constexpr int kMaxEpilogueChain = 4;
+
+/// Whether `input` is read by nothing but `reader` and is the result of a
+/// contraction, or of an elementwise generic that fusion will merge into
+/// its reader (one use) computed from such a result: a GEMM whose epilogue
+/// can compute the reader from C in registers, so that neither C nor the
+/// chain's values are stored and read back.
+static bool isComputedFromC(Value input, Operation *reader, int depth = 0) {
+  if (depth > kMaxEpilogueChain || getLiveUsers(input) != ArrayRef{reader})
+    return false;
+  auto producer = input.getDefiningOp<linalg::LinalgOp>();
+  if (!producer)
+    return false;
+  if (linalg::isaContractionOpInterface(producer))
+    return true;
+  return isa<linalg::GenericOp>(producer.getOperation()) &&
+         producer.getNumLoops() == producer.getNumParallelLoops() &&
+         llvm::any_of(producer.getDpsInputs(), [&](Value value) {
+           return isComputedFromC(value, producer, depth + 1);
+         });
+}
+
+/// Whether recomputing `op`'s result where it is read moves no more memory
 /// than writing it and reading it there: an elementwise generic of one
 /// result with a short body whose R uses, each computing it from its inputs
 /// (R x inputs), read no more than it does now (inputs + result + R x
 /// result); none of its readers is a contraction, which would read the
-/// inputs in its operand copies, once per tile.
+/// inputs in its operand copies, once per tile. An input that a GEMM's
+/// epilogue could compute (isComputedFromC) counts as the epilogue would
+/// take it: kept, the op is computed from it in registers (its other
+/// inputs + result + R x result); recomputed, the input is stored and read
+/// by every reader (R x inputs + that input). A ReLU's gradient in f16
+/// that a GEMM's operand and a bias gradient read is stored as f16 by the
+/// GEMM that computes it, not as C in f32.
 static bool isCheapToRecompute(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic->getNumResults() != 1 ||
@@ -53,16 +92,27 @@ static bool isCheapToRecompute(Operation *op) {
       generic.getNumLoops() != generic.getNumParallelLoops() ||
       generic.getBody()->getOperations().size() > kMaxRecomputedOps + 1)
     return false;
+  // An elementwise reader with several uses, recomputing `op`, could be the
+  // epilogue itself; kept, `op` would take the epilogue and leave the
+  // reader a kernel of its own.
+  SmallVector<Operation *> readers = getLiveUsers(generic->getResult(0));
+  bool readersFuse = llvm::none_of(readers, [](Operation *user) {
+    auto reader = dyn_cast<linalg::GenericOp>(user);
+    return reader && reader.getNumLoops() == reader.getNumParallelLoops() &&
+           getLiveUsers(reader->getResult(0)).size() > 1;
+  });
   std::optional<int64_t> result = getStaticBytes(generic->getResult(0));
-  int64_t inputs = 0;
+  int64_t inputs = 0, epilogue = 0;
   for (Value input : generic.getDpsInputs()) {
     std::optional<int64_t> bytes = getStaticBytes(input);
     if (!bytes || !result)
       return false;
     inputs += *bytes;
+    if (readersFuse && isComputedFromC(input, generic))
+      epilogue += *bytes;
   }
-  int64_t uses = llvm::range_size(generic->getUses());
-  return (uses - 1) * inputs <= (uses + 1) * *result;
+  auto uses = static_cast<int64_t>(readers.size());
+  return uses * inputs + epilogue <= inputs - epilogue + (uses + 1) * *result;
 }
 
 namespace {

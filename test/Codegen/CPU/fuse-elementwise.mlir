@@ -358,3 +358,98 @@ func.func @recomputed_product(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> (tens
   } -> tensor<4x8xf32>
   return %n1, %n2 : tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Kept for a GEMM's epilogue: the f16 ReLU gradient of an f32 GEMM result
+// (truncf and select, merged into one op) that a transpose and a cast for a
+// sum read. Recomputed, both readers would read the f32 result (stored:
+// 2 x (4 + 1) + 4 bytes per element); kept, the GEMM's epilogue computes
+// it from C in registers and stores it in f16 (1 + 3 x 2). The cast with
+// one use still goes into the sum.
+// RECOMPUTE-LABEL: func.func @epilogue_kept
+// RECOMPUTE-SAME: (%[[A:[^:]+]]: tensor<4x16xf16>, %[[B:[^:]+]]: tensor<16x8xf16>, %[[M:[^:]+]]: tensor<4x8xi1>
+// RECOMPUTE: %[[C:.*]] = linalg.matmul
+// RECOMPUTE: %[[G:.*]] = linalg.generic {{.*}}ins(%[[M]], %[[C]] : tensor<4x8xi1>, tensor<4x8xf32>)
+// RECOMPUTE: arith.truncf
+// RECOMPUTE-NEXT: arith.select
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[G]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<8x4xf16>)
+// RECOMPUTE: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}}ins(%[[G]] : tensor<4x8xf16>)
+// RECOMPUTE: arith.extf
+// RECOMPUTE-NEXT: arith.addf
+// RECOMPUTE-NOT: linalg.generic
+// Recomputed when a reader has several uses (it would be the epilogue):
+// the GEMM's result is read by both copies of the chain.
+// RECOMPUTE-LABEL: func.func @epilogue_reader
+// RECOMPUTE: %[[C2:.*]] = linalg.matmul
+// RECOMPUTE: linalg.generic {{.*}}ins(%{{.*}}, %[[C2]] : tensor<4x8xi1>, tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf16>)
+// RECOMPUTE: linalg.generic {{.*}}ins(%{{.*}}, %[[C2]] : tensor<4x8xi1>, tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf16>)
+// RECOMPUTE: arith.negf
+#id = affine_map<(i, j) -> (i, j)>
+#t = affine_map<(i, j) -> (j, i)>
+#col = affine_map<(i, j) -> (0, j)>
+func.func @epilogue_kept(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %mask: tensor<4x8xi1>, %acc: tensor<4x8xf32>) -> (tensor<8x4xf16>, tensor<1x8xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %c = linalg.matmul ins(%a, %b : tensor<4x16xf16>, tensor<16x8xf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %h = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  %g = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mask, %h : tensor<4x8xi1>, tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%m: i1, %x: f16, %o: f16):
+    %s = arith.select %m, %zero, %x : f16
+    linalg.yield %s : f16
+  } -> tensor<4x8xf16>
+  %et = tensor.empty() : tensor<8x4xf16>
+  %gt = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4x8xf16>) outs(%et : tensor<8x4xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  } -> tensor<8x4xf16>
+  %e32 = tensor.empty() : tensor<4x8xf32>
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4x8xf16>) outs(%e32 : tensor<4x8xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %y = arith.extf %x : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  %z = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<1x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e1 : tensor<1x8xf32>) -> tensor<1x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%w : tensor<4x8xf32>) outs(%f : tensor<1x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<1x8xf32>
+  return %gt, %sum : tensor<8x4xf16>, tensor<1x8xf32>
+}
+func.func @epilogue_reader(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %mask: tensor<4x8xi1>, %acc: tensor<4x8xf32>) -> (tensor<8x4xf16>, tensor<4x8xf16>, tensor<4x8xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %c = linalg.matmul ins(%a, %b : tensor<4x16xf16>, tensor<16x8xf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %g = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mask, %c : tensor<4x8xi1>, tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%m: i1, %x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    %s = arith.select %m, %zero, %t : f16
+    linalg.yield %s : f16
+  } -> tensor<4x8xf16>
+  %et = tensor.empty() : tensor<8x4xf16>
+  %gt = linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4x8xf16>) outs(%et : tensor<8x4xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  } -> tensor<8x4xf16>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.negf %x : f16
+    linalg.yield %y : f16
+  } -> tensor<4x8xf16>
+  return %gt, %n, %n : tensor<8x4xf16>, tensor<4x8xf16>, tensor<4x8xf16>
+}

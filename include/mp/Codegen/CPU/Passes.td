@@ -315,7 +315,17 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     contraction (which would read the inputs in its operand copies, once
     per tile). A softmax's `exp` that its sum and its division both read
     is one. On a GPU, computing it twice costs less than the memory
-    traffic; the values are the same bit for bit. Part of `mp-lower-to-gpu`, before the tiles are chosen,
+    traffic; the values are the same bit for bit. An input that a GEMM's
+    epilogue could compute (the result of a contraction, directly or
+    through single-use elementwise ops, read by nothing else) counts as
+    free when the producer is kept, and as stored and read by every
+    reader when it is recomputed, unless a reader is itself an
+    elementwise op of several uses (which, recomputing the producer,
+    would be the epilogue instead). The MLP's ReLU gradient, computed from
+    an f32 GEMM result and read by the weight gradient's GEMM and the bias
+    gradient's sum, is then stored once in f16 by the GEMM's epilogue
+    instead of both readers reading the f32 result. Part of
+    `mp-lower-to-gpu`, before the tiles are chosen,
     and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
     one pass over memory instead of one per op.
 
