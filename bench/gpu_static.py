@@ -90,7 +90,7 @@ def main():
                       f"| {m['bytes_moved'] / 1e6:.2f} "
                       f"| {m['activation_bytes'] / 1e6:.2f} "
                       f"| {m['result_bytes'] / 1e6:.2f} "
-                      f"| {ratio:.2f}x | {allocated:.2f}x |")
+                      f"| {ratio:.3f}x | {allocated:.3f}x |")
                 if policy != "none" and args.buffers > 0:
                     largest.append((model, policy,
                                     m["buffers"][:args.buffers]))
