@@ -119,8 +119,10 @@ def MultiplyAddToFmaPass : Pass<"mp-multiply-add-to-fma"> {
     from the same convolution on the GPU path (`convs.mlir`, 1.6e-7). It
     changes nothing where the products are exact (f16 and bf16 operands
     multiplied in f32). Other accumulators (f16, f64) are loops on the
-    GPU too, whose multiplies and adds round one by one: left alone. Part
-    of the CPU lowering of `mp-lower-to-cpu` and
+    GPU too, whose multiplies and adds round one by one: left alone. On a
+    CPU without FMA instructions (`--target-cpu x86-64`) each fused
+    multiply-add is a call to libm's `fmaf`, as `vector.contract`'s are:
+    the same bits, slower. Part of the CPU lowering of `mp-lower-to-cpu` and
     `mp-lower-to-gpu-emulation`, right before `convert-linalg-to-loops`.
 
     ```mlir
