@@ -6,7 +6,8 @@ and checks that they agree. Prints one line per comparison and
 
 Both backends multiply f16/bf16 operands exactly in f32 and accumulate in f32
 along K in the same order (the CPU backend with --bf16-dot off: AVX512-BF16's
-dot products add two products per step), so outputs are expected bit-identical; the check
+dot products add two products per step), f32 operands with one fused
+multiply-add per step in both, so outputs are expected bit-identical; the check
 allows a relative difference of --rtol (of the output's largest magnitude) so
 that a legitimate reordering would show as a figure, not as a failure.
 With --gpu-gemm library (or auto) the emulation computes the contractions and
