@@ -117,6 +117,7 @@ const char *const kPipelines[] = {
     "mp-gpu-parallel-dims-outermost",
     "mp-gpu-scalar-ops-to-parallel",
     "mp-gpu-fuse-parallel-loops",
+    "mp-gpu-promote-accumulators",
     "mp-gpu-map-parallel-loops",
     "mp-gpu-merge-launches",
     "func.func(mp-gpu-name-kernels)",

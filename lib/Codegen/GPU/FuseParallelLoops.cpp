@@ -191,27 +191,17 @@ struct LinearOffset {
 /// a constant.
 static std::optional<LinearOffset> getLinearOffset(const Access &access,
                                                    scf::ParallelOp loop) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(cast<MemRefType>(access.memref.getType())
-                 .getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
+  std::optional<ElementOffset> element =
+      getElementOffset(access.memref, access.indices);
+  if (!element)
     return std::nullopt;
-  LinearOffset linear{offset, SmallVector<int64_t>(loop.getNumLoops())};
-  for (auto [index, stride] : llvm::zip(access.indices, strides)) {
+  LinearOffset linear{element->constant,
+                      SmallVector<int64_t>(loop.getNumLoops())};
+  for (auto [index, coefficient] : element->terms) {
     auto arg = dyn_cast<BlockArgument>(index);
-    if (arg && arg.getOwner() == loop.getBody()) {
-      int64_t &coefficient = linear.coefficients[arg.getArgNumber()];
-      if (llvm::AddOverflow(coefficient, stride, coefficient))
-        return std::nullopt;
-      continue;
-    }
-    std::optional<int64_t> constant = getConstantIntValue(index);
-    int64_t term;
-    if (!constant || llvm::MulOverflow(*constant, stride, term) ||
-        llvm::AddOverflow(linear.constant, term, linear.constant))
+    if (!arg || arg.getOwner() != loop.getBody())
       return std::nullopt;
+    linear.coefficients[arg.getArgNumber()] = coefficient;
   }
   return linear;
 }
@@ -243,19 +233,6 @@ static bool isInjective(const LinearOffset &offset, scf::ParallelOp loop,
       return false;
   }
   return true;
-}
-
-/// The buffer that `value` is a view of through subviews, reshapes and
-/// casts, whose static offsets count elements from that buffer's first
-/// one; null through any other view.
-static Value getElementRoot(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::CastOp>(def))
-      return isa<ViewLikeOpInterface>(def) ? Value() : value;
-    value = def->getOperand(0);
-  }
-  return value;
 }
 
 /// Whether access `a` of `first` and `b` of `second`, on two views of one

@@ -124,6 +124,51 @@ bool mp::mayAlias(Value a, Value b, AliasAnalysis &aliases) {
   return !existedBefore(rootB, rootA) && !existedBefore(rootA, rootB);
 }
 
+Value mp::getElementRoot(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      return isa<ViewLikeOpInterface>(def) ? Value() : value;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+bool ElementOffset::operator==(const ElementOffset &other) const {
+  return constant == other.constant && terms.size() == other.terms.size() &&
+         llvm::all_of(terms, [&](const std::pair<Value, int64_t> &term) {
+           return llvm::is_contained(other.terms, term);
+         });
+}
+
+std::optional<ElementOffset> mp::getElementOffset(Value memref,
+                                                  ValueRange indices) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(cast<MemRefType>(memref.getType())
+                 .getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  ElementOffset element{offset, {}};
+  for (auto [index, stride] : llvm::zip(indices, strides)) {
+    int64_t term;
+    if (std::optional<int64_t> constant = getConstantIntValue(index)) {
+      if (llvm::MulOverflow(*constant, stride, term) ||
+          llvm::AddOverflow(element.constant, term, element.constant))
+        return std::nullopt;
+      continue;
+    }
+    auto *it =
+        llvm::find_if(element.terms, [&](auto &t) { return t.first == index; });
+    if (it == element.terms.end())
+      element.terms.push_back({index, stride});
+    else if (llvm::AddOverflow(it->second, stride, it->second))
+      return std::nullopt;
+  }
+  return element;
+}
+
 int64_t mp::getParameterBytes(ArrayRef<Region *> regions) {
   llvm::SetVector<Value> captured;
   for (Region *region : regions)

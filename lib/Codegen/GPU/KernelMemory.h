@@ -16,7 +16,9 @@
 #define MP_LIB_CODEGEN_GPU_KERNELMEMORY_H
 
 #include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
 class AliasAnalysis;
@@ -46,6 +48,25 @@ bool forEachAccess(Operation *op,
 /// where both are used; and subviews of one buffer whose constant ranges of
 /// indices do not overlap along some dimension share no element.
 bool mayAlias(Value a, Value b, AliasAnalysis &aliases);
+
+/// The buffer that `value` is a view of through subviews, reshapes and
+/// casts, whose static offsets count elements from that buffer's first
+/// one; null through any other view.
+Value getElementRoot(Value value);
+
+/// The offset of an element from its element root's first element
+/// (getElementRoot): a constant plus each index value that is not a
+/// constant times its coefficient, one term per value.
+struct ElementOffset {
+  int64_t constant = 0;
+  SmallVector<std::pair<Value, int64_t>> terms;
+  /// The same constant and terms, in any order.
+  bool operator==(const ElementOffset &other) const;
+};
+
+/// The offset of the element that `indices` reach in `memref`, if its
+/// layout has static strides and offset (and no coefficient overflows).
+std::optional<ElementOffset> getElementOffset(Value memref, ValueRange indices);
 
 /// The most bytes of kernel parameters a fused or merged kernel may need:
 /// what ptxas takes for a kernel before PTX ISA 8.1 (4352 bytes), less a

@@ -216,6 +216,7 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUScalarOpsToParallelPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUPromoteAccumulatorsPass());
   GPUMapParallelLoopsPassOptions parallel;
   parallel.blockSize = options.blockSize;
   pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoopsPass(parallel));
@@ -337,6 +338,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   // The kernel stage's loops, fused as into kernels (each loop in sequence).
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUPromoteAccumulatorsPass());
   addLowerBuffersToLLVMPasses(pm);
 }
 

@@ -55,8 +55,8 @@ PASSES = [
     "mp-gpu-subgroup-reduce-to-shuffles", "mp-gpu-vector-to-mma",
     "mp-gpu-copies-to-linalg", "mp-gpu-parallel-dims-outermost",
     "mp-gpu-scalar-ops-to-parallel", "mp-gpu-fuse-parallel-loops",
-    "mp-gpu-map-parallel-loops", "mp-gpu-merge-launches",
-    "mp-gpu-name-kernels", "mp-gpu-async-launches",
+    "mp-gpu-promote-accumulators", "mp-gpu-map-parallel-loops",
+    "mp-gpu-merge-launches", "mp-gpu-name-kernels", "mp-gpu-async-launches",
     "mp-lower-to-gpu-emulation", "mp-lower-to-gpu=format=isa",
     # Hopper's variants in blocks of two warpgroups: the split panels and
     # dynamic shared memory on every input.

@@ -1529,6 +1529,65 @@ def GPUScalarOpsToParallelPass : Pass<"mp-gpu-scalar-ops-to-parallel"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def GPUPromoteAccumulatorsPass : Pass<"mp-gpu-promote-accumulators"> {
+  let summary = "Carry the element a loop accumulates into in a register, "
+                "and forward stored values to the loads that follow";
+  let description = [{
+    `convert-linalg-to-parallel-loops` lowers a reduction that one thread
+    computes (a bias gradient's column sum, a row's maximum) to an
+    `scf.for` that loads its accumulator from the output buffer, adds to it
+    and stores it back in every iteration: a load and a store of global
+    memory per element summed, which LLVM cannot keep in a register
+    because the kernel's buffers are pointers that may alias. This pass
+    rewrites each `scf.for` with a constant number of iterations (at least
+    one) whose body loads and then stores one element of a buffer (the same
+    buffer and indices, defined outside the loop) and touches nothing that
+    may alias it: the element is loaded once before the loop, carried as an
+    `iter_args` value, and stored once after it. A loop with a
+    `gpu.barrier` is left alone.
+
+    Then, in the blocks it changed, a load takes the value that the same
+    thread stored last into that element (the same buffer and indices, or
+    two views of one buffer at the same offset, as `memref.collapse_shape`
+    gives: the unscaling that reads a sum as `128` after the sum wrote
+    `1x128`) when nothing between them may write it and no `gpu.barrier`
+    is between them. A buffer only stored into is then dead, and the
+    canonicalizer erases it: the fp16 MLP's bias gradients are unscaled
+    and checked from registers, and their f32 sums are never written.
+
+    The values are the same, bit for bit: the same operations in the same
+    order. Part of `mp-lower-to-gpu`'s kernel stage and of
+    `mp-lower-to-gpu-emulation`, after `mp-gpu-fuse-parallel-loops`.
+
+    ```mlir
+    memref.store %zero, %sum[%c0, %j] : memref<1x128xf32>
+    scf.for %i = %c0 to %c64 step %c1 {
+      %x = memref.load %grad[%i, %j] : memref<64x128xf16>
+      %acc = memref.load %sum[%c0, %j] : memref<1x128xf32>
+      %e = arith.extf %x : f16 to f32
+      %s = arith.addf %e, %acc : f32
+      memref.store %s, %sum[%c0, %j] : memref<1x128xf32>
+    }
+    %v = memref.load %flat[%j] : memref<128xf32>  // %flat collapses %sum
+    // becomes
+    %r = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %x = memref.load %grad[%i, %j] : memref<64x128xf16>
+      %e = arith.extf %x : f16 to f32
+      %s = arith.addf %e, %acc : f32
+      scf.yield %s : f32
+    }
+    memref.store %r, %sum[%c0, %j] : memref<1x128xf32>
+    // %v is %r
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numPromoted", "promoted", "Accumulators carried in registers">,
+    Statistic<"numForwarded", "forwarded", "Loads given the value stored">,
+  ];
+}
+
 def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
   let summary = "Turn host scf.parallel nests into kernels";
   let description = [{
