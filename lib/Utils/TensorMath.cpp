@@ -98,6 +98,18 @@ static bool isInput(Value value, Block &body, unsigned arg) {
   return value == body.getArgument(arg);
 }
 
+bool mlir::mp::isTensorTranspose(Operation *op) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return false;
+  Block *body = generic.getBody();
+  return body->getTerminator()->getOperand(0) == body->getArgument(0) &&
+         generic.getIndexingMapsArray()[0].isPermutation() &&
+         generic.getIndexingMapsArray()[1].isIdentity();
+}
+
 bool mlir::mp::isMultiplyAccumulate(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return false;

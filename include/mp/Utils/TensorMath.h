@@ -62,6 +62,11 @@ void regenerateNamedOpBody(RewriterBase &rewriter, linalg::LinalgOp op);
 /// accumulator's type, or none): what linalg.contract computes.
 bool isMultiplyAccumulate(linalg::LinalgOp op);
 
+/// Whether `op` is a transpose as a `linalg.generic` on tensors: all loops
+/// parallel, one input read at a permutation of them, one result written
+/// at them, the input yielded unchanged.
+bool isTensorTranspose(Operation *op);
+
 /// `op` as a `linalg.contract` with its indexing maps if isMultiplyAccumulate
 /// holds: the form that vectorizes to one vector.contract (a generic
 /// vectorizes to a product and a multi-reduction); failure otherwise.

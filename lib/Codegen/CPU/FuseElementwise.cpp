@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -117,15 +118,18 @@ static bool isCheapToRecompute(Operation *op) {
 
 namespace {
 /// Which producers fusion takes: one with one use, or with `recompute` also
-/// one that is cheap to recompute; into anything but a contraction or a
-/// convolution (a filter gradient as a generic, which a library computes
-/// from its operands as they are).
+/// one that is cheap to recompute, or a transpose (its reader then reads
+/// the transpose's input instead, as many bytes, and the transpose is left
+/// to its other readers: a GEMM, which computes it in its operand copies);
+/// into anything but a contraction or a convolution (a filter gradient as
+/// a generic, which a library computes from its operands as they are).
 struct FusionControl {
   bool recompute;
   bool operator()(OpOperand *operand) const {
     Operation *producer = operand->get().getDefiningOp();
-    if (!producer ||
-        !(producer->hasOneUse() || (recompute && isCheapToRecompute(producer))))
+    if (!producer || !(producer->hasOneUse() ||
+                       (recompute && (isCheapToRecompute(producer) ||
+                                      isTensorTranspose(producer)))))
       return false;
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
     return !consumer || (!linalg::isaContractionOpInterface(consumer) &&

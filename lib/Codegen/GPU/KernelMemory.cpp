@@ -151,7 +151,8 @@ std::optional<ElementOffset> mp::getElementOffset(Value memref,
       llvm::any_of(strides, ShapedType::isDynamic))
     return std::nullopt;
   ElementOffset element{offset, {}};
-  for (auto [index, stride] : llvm::zip(indices, strides)) {
+  for (auto [value, stride] : llvm::zip(indices, strides)) {
+    Value index = value; // Not a structured binding: the lambda captures it.
     int64_t term;
     if (std::optional<int64_t> constant = getConstantIntValue(index)) {
       if (llvm::MulOverflow(*constant, stride, term) ||

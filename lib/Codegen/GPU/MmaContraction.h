@@ -95,7 +95,8 @@ std::optional<std::string> checkSimtOptions(int64_t block, int64_t thread);
 bool isSimtContraction(vector::ContractionOp contract);
 
 /// Keeps the accumulators of the tiled contractions of `launch` in
-/// registers across K: views folded into the transfers, loop-invariant code
+/// registers across K: views folded into the transfers (but slices of
+/// buffers defined outside the launch), loop-invariant code
 /// hoisted, then each read and write of the same accumulator tile around a
 /// loop become an iteration argument of the loop (the tiles of different
 /// warps or threads are disjoint, so hoisting them one by one is sound),

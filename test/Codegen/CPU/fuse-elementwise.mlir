@@ -453,3 +453,44 @@ func.func @epilogue_reader(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %mask: te
   } -> tensor<4x8xf16>
   return %gt, %n, %n : tensor<8x4xf16>, tensor<4x8xf16>, tensor<4x8xf16>
 }
+
+// -----
+
+// A transpose that a contraction and an elementwise op read: with
+// recompute, the elementwise op reads the transpose's input at the
+// transposed indices (as many bytes), and the transpose stays for the
+// contraction alone (whose operand copies compute it on the GPU). Without
+// recompute, it has two uses and stays.
+// CHECK-LABEL: func.func @transpose_read_twice
+// CHECK-COUNT-3: linalg.generic
+// CHECK-NOT: linalg.generic
+// RECOMPUTE-LABEL: func.func @transpose_read_twice
+// RECOMPUTE-SAME: (%[[X:[^:]*]]: tensor<8x4xf16>
+// RECOMPUTE: %[[T:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<8x4xf16>)
+// RECOMPUTE: linalg.generic {{.*}} ins(%[[T]], %{{.*}} : tensor<4x8xf16>, tensor<8x4xf16>)
+// RECOMPUTE: linalg.generic {indexing_maps = [#[[MAP:.*]], #{{.*}}], {{.*}} ins(%[[X]] : tensor<8x4xf16>)
+// RECOMPUTE: arith.negf
+// RECOMPUTE-NOT: linalg.generic
+func.func @transpose_read_twice(%x: tensor<8x4xf16>, %w: tensor<8x4xf16>) -> (tensor<4x4xf32>, tensor<4x8xf16>) {
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %t = linalg.transpose ins(%x : tensor<8x4xf16>) outs(%e16 : tensor<4x8xf16>) permutation = [1, 0]
+  %acc = tensor.empty() : tensor<4x4xf32>
+  %mm = linalg.generic {
+      indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>],
+      iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%t, %w : tensor<4x8xf16>, tensor<8x4xf16>) outs(%acc : tensor<4x4xf32>) {
+  ^bb0(%a: f16, %b: f16, %o: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%t : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %m = arith.negf %a : f16
+    linalg.yield %m : f16
+  } -> tensor<4x8xf16>
+  return %mm, %n : tensor<4x4xf32>, tensor<4x8xf16>
+}

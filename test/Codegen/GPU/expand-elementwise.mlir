@@ -85,3 +85,33 @@ func.func @left_alone(%x: tensor<4x6xf32>, %w: tensor<2x3x5xf16>, %acc: tensor<2
   } -> tensor<4x2xf16>
   return %m, %bn, %b, %s : tensor<2x4x5xf32>, tensor<4x2x3xf16>, tensor<4x6xf16>, tensor<4x2xf16>
 }
+
+// -----
+
+// Attention's heads: transposed (%t), collapsed with the batch for a GEMM,
+// and that collapsed value transposed again (%u) for another GEMM. The
+// second transpose computes on the heads' shape, reading %t itself, and
+// its result is collapsed: elementwise fusion can then compose the two,
+// and each GEMM reads a reshape of a copy that only it reads.
+// CHECK-LABEL: func.func @heads_transposed_twice
+// CHECK: %[[T:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<2x3x2x4xf16>) outs(%{{.*}} : tensor<2x2x3x4xf16>)
+// CHECK: %[[C:.*]] = tensor.collapse_shape %[[T]] {{\[}}[0, 1], [2], [3]] : tensor<2x2x3x4xf16> into tensor<4x3x4xf16>
+// CHECK: %[[U:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[T]] : tensor<2x2x3x4xf16>) outs(%{{.*}} : tensor<2x2x4x3xf16>)
+// CHECK: %[[UC:.*]] = tensor.collapse_shape %[[U]] {{\[}}[0, 1], [2], [3]] : tensor<2x2x4x3xf16> into tensor<4x4x3xf16>
+// CHECK: linalg.batch_matmul ins(%[[C]], %arg1
+// CHECK: linalg.batch_matmul ins(%[[UC]], %arg2
+func.func @heads_transposed_twice(%q: tensor<2x3x2x4xf16>, %k: tensor<4x4x5xf16>, %v: tensor<4x3x5xf16>) -> (tensor<4x3x5xf32>, tensor<4x4x5xf32>) {
+  %z = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<2x2x3x4xf16>
+  %t = linalg.transpose ins(%q : tensor<2x3x2x4xf16>) outs(%et : tensor<2x2x3x4xf16>) permutation = [0, 2, 1, 3]
+  %c = tensor.collapse_shape %t [[0, 1], [2], [3]] : tensor<2x2x3x4xf16> into tensor<4x3x4xf16>
+  %eu = tensor.empty() : tensor<4x4x3xf16>
+  %u = linalg.transpose ins(%c : tensor<4x3x4xf16>) outs(%eu : tensor<4x4x3xf16>) permutation = [0, 2, 1]
+  %e1 = tensor.empty() : tensor<4x3x5xf32>
+  %f1 = linalg.fill ins(%z : f32) outs(%e1 : tensor<4x3x5xf32>) -> tensor<4x3x5xf32>
+  %g1 = linalg.batch_matmul ins(%c, %k : tensor<4x3x4xf16>, tensor<4x4x5xf16>) outs(%f1 : tensor<4x3x5xf32>) -> tensor<4x3x5xf32>
+  %e2 = tensor.empty() : tensor<4x4x5xf32>
+  %f2 = linalg.fill ins(%z : f32) outs(%e2 : tensor<4x4x5xf32>) -> tensor<4x4x5xf32>
+  %g2 = linalg.batch_matmul ins(%u, %v : tensor<4x4x3xf16>, tensor<4x3x5xf16>) outs(%f2 : tensor<4x4x5xf32>) -> tensor<4x4x5xf32>
+  return %g1, %g2 : tensor<4x3x5xf32>, tensor<4x4x5xf32>
+}

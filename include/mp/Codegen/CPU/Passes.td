@@ -326,7 +326,11 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     would be the epilogue instead). The MLP's ReLU gradient, computed from
     an f32 GEMM result and read by the weight gradient's GEMM and the bias
     gradient's sum, is then stored once in f16 by the GEMM's epilogue
-    instead of both readers reading the f32 result. Part of
+    instead of both readers reading the f32 result. A transpose (a copy
+    at permuted indices) is fused into every elementwise reader, whatever
+    its other readers: the reader reads the transpose's input instead, as
+    many bytes, and the transpose stays for the others (a GEMM, whose
+    operand copies then compute it). Part of
     `mp-lower-to-gpu`, before the tiles are chosen,
     and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
     one pass over memory instead of one per op.

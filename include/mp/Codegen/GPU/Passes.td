@@ -535,7 +535,14 @@ def GPUExpandElementwisePass : Pass<"mp-gpu-expand-elementwise"> {
     operands and its `tensor.empty` expanded alike (upstream's reshape
     folding by expansion), so that elementwise fusion
     (`mp-fuse-elementwise`, which runs next) merges the two. Reshapes read
-    by anything else (a GEMM's operands and results) keep their place. In
+    by anything else (a GEMM's operands and results) keep their place.
+    A transpose that reads a `tensor.collapse_shape` of another
+    transpose's result computes on the uncollapsed shape (upstream's
+    folding by expansion, on the reader's side), its result collapsed
+    instead: attention's heads, transposed and collapsed with the batch
+    for the score GEMM, and transposed again for a gradient's GEMM, are
+    then two transposes of the projection that fusion composes, each read
+    by one GEMM, which computes it in its operand copies. In
     a mixed-precision step, the cast to f16 of a GEMM's rows (the gradient
     of a flattened feature map) and the ReLU gradient that reads them as
     images are then one op, which the GEMM's epilogue computes
