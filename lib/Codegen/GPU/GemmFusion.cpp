@@ -19,7 +19,9 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/MapVector.h"
+
 #include "llvm/ADT/SetVector.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::mp;
@@ -190,17 +192,32 @@ static Operation *getReshape(Value value) {
              : nullptr;
 }
 
+/// The buffer that `value` is a chain of reshapes (getReshape) of, and the
+/// map from the indices of `value` to that buffer's (null: no reshape).
+static std::pair<Value, AffineMap> getReshapedBuffer(Value value) {
+  AffineMap toBuffer;
+  while (Operation *reshape = getReshape(value)) {
+    AffineMap toSource = getReshapeMap(reshape, /*toSource=*/true);
+    toBuffer = toBuffer ? toSource.compose(toBuffer) : toSource;
+    value = reshape->getOperand(0);
+  }
+  if (toBuffer)
+    toBuffer = simplifyAffineMap(toBuffer);
+  return {value, toBuffer};
+}
+
 DenseMap<Value, FusedProducer>
 mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
                              bool canOutline) {
   // Per allocated buffer, the consumers that read it (themselves or through
-  // one reshape) and the operands they read.
+  // reshapes: the attention output's heads, merged for the projection and
+  // split again for its weight gradient's split K) and the operands they
+  // read.
   llvm::MapVector<Value, SmallVector<Operation *>> readers;
   DenseMap<Value, SmallVector<Value>> operands;
   for (linalg::LinalgOp op : consumers)
     for (Value input : op.getDpsInputs()) {
-      Operation *reshape = getReshape(input);
-      Value buffer = reshape ? reshape->getOperand(0) : input;
+      Value buffer = getReshapedBuffer(input).first;
       if (!buffer.getDefiningOp<memref::AllocOp>())
         continue;
       if (!llvm::is_contained(readers[buffer], op.getOperation()))
@@ -213,6 +230,19 @@ mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
     return llvm::is_contained(ops, use.getOwner()) &&
            cast<linalg::LinalgOp>(use.getOwner()).isDpsInput(&use);
   };
+  // Whether `reshape` (of the buffer, or of a reshape of it) is only read
+  // by `ops` as inputs, itself or through further reshapes.
+  std::function<bool(Operation *, ArrayRef<Operation *>)> onlyReadBy =
+      [&](Operation *reshape, ArrayRef<Operation *> ops) {
+        return llvm::all_of(
+            reshape->getResult(0).getUses(), [&](OpOperand &use) {
+              Operation *user = use.getOwner();
+              return isRead(use, ops) ||
+                     (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+                          user) &&
+                      onlyReadBy(user, ops));
+            });
+      };
   DenseMap<Value, FusedProducer> fused;
   for (auto &[buffer, ops] : readers) {
     if (ops.size() > 2)
@@ -226,9 +256,7 @@ mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
         continue;
       // A reshape that only the consumers read, as inputs.
       if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user) &&
-          llvm::is_contained(operands[buffer], user->getResult(0)) &&
-          llvm::all_of(user->getResult(0).getUses(),
-                       [&](OpOperand &read) { return isRead(read, ops); }))
+          onlyReadBy(user, ops))
         continue;
       if (generic && !producer && generic.isDpsInit(&use) &&
           isFusibleProducer(generic) &&
@@ -252,12 +280,8 @@ mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
           return isWrittenBetween(read, producer, last);
         }))
       continue;
-    for (Value operand : operands[buffer]) {
-      Operation *reshape = getReshape(operand);
-      fused[operand] = {producer, reshape ? getReshapeMap(reshape,
-                                                          /*toSource=*/true)
-                                          : AffineMap()};
-    }
+    for (Value operand : operands[buffer])
+      fused[operand] = {producer, getReshapedBuffer(operand).second};
   }
   return fused;
 }

@@ -85,13 +85,13 @@ struct FusedProducer {
 /// operand the consumers read: for each operand buffer allocated in the
 /// function, written only by an elementwise producer (isFusibleProducer: a
 /// cast, transpose, gather...) and read only by one or two of `consumers`
-/// as an A or B operand, itself or through a `memref.collapse_shape` or
-/// `expand_shape` of it (the heads of attention, batch and head in one
-/// dimension), when nothing writes what the producer reads (or a view of
-/// its memory) between the producer and the last consumer, and, unless
-/// `canOutline`, only producers that load (isLoadingProducer). The buffer
-/// is then never written nor read; each consumer computes the producer
-/// from what it reads.
+/// as an A or B operand, itself or through `memref.collapse_shape`s and
+/// `expand_shape`s of it (the heads of attention, batch and head in one
+/// dimension; rows merged, then split for a split K), when nothing writes what
+/// the producer reads (or a view of its memory) between the producer and the
+/// last consumer, and, unless `canOutline`, only producers that load
+/// (isLoadingProducer). The buffer is then never written nor read; each
+/// consumer computes the producer from what it reads.
 DenseMap<Value, FusedProducer>
 findFusedProducers(ArrayRef<linalg::LinalgOp> consumers, bool canOutline);
 

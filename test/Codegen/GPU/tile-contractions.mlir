@@ -278,6 +278,37 @@ func.func @fused_through_reshape(%x: memref<2x16x2x16xf16>, %k: memref<4x16x16xf
 
 // -----
 
+// The attention output's heads, merged for the projection (one
+// collapse_shape) and split again along the rows for its weight
+// gradient's split K (an expand_shape of that one): both GEMMs compute the
+// transpose in their copies, through the composed reshapes, and the
+// transpose, its buffer and both reshapes go.
+// CHECK-LABEL: func.func @fused_through_two_reshapes
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: memref.collapse_shape
+// CHECK-NOT: memref.expand_shape
+// CHECK: vector.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 2 : i64} : memref<2x2x16x16xf16>, vector<1xf16>
+// CHECK: vector.contract
+// CHECK: vector.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 2 : i64} : memref<2x2x16x16xf16>, vector<1xf16>
+// CHECK: vector.contract
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @fused_through_two_reshapes(%x: memref<2x2x16x16xf16>, %w: memref<32x16xf16>, %g: memref<2x16x16xf16>, %c: memref<32x16xf32>, %d: memref<2x16x32xf32>) {
+  %t = memref.alloc() : memref<2x16x2x16xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<2x2x16x16xf16>) outs(%t : memref<2x16x2x16xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  }
+  %rows = memref.collapse_shape %t [[0, 1], [2, 3]] : memref<2x16x2x16xf16> into memref<32x32xf16>
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%rows, %w : memref<32x32xf16>, memref<32x16xf16>) outs(%c : memref<32x16xf32>)
+  %parts = memref.expand_shape %rows [[0, 1], [2]] output_shape [2, 16, 32] : memref<32x32xf16> into memref<2x16x32xf16>
+  linalg.batch_matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%g, %parts : memref<2x16x16xf16>, memref<2x16x32xf16>) outs(%d : memref<2x16x32xf32>)
+  memref.dealloc %t : memref<2x16x2x16xf16>
+  return
+}
+
+// -----
+
 // C set by a fill just before the contraction (directly, or by a copy of a
 // buffer a fill set): the block's C tile is staged and set to the fill's
 // value in the workgroup buffer (16 bytes per store), the warps accumulate
