@@ -19,8 +19,8 @@
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/MapVector.h"
-
 #include "llvm/ADT/SetVector.h"
+
 #include <functional>
 
 using namespace mlir;
