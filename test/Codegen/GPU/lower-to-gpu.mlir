@@ -57,6 +57,16 @@
 // @full's sum and maximum of the same input, one kernel for both, and
 // @rows_cols' row and column sums, on different buffers, one launch of
 // 3 + 5 blocks (mp-gpu-merge-launches).
+// A GEMM that computes a transpose of a slice of a buffer reads the slice:
+// the copies read it through its view (not folded into the whole buffer),
+// and the kernel report counts 2 KB of it and 2 KB of the other operand,
+// not the buffer's 4 KB.
+// RUN: mp-opt %S/Inputs/slice_heads.mlir --mp-lower-to-gpu='format=isa kernel-report=-' -o /dev/null | FileCheck %s --check-prefix=SLICE
+// SLICE: "bytes_moved": 8192,
+// SLICE: "per_kernel": [
+// SLICE: "bytes_read": 4096,
+// SLICE-NEXT: "bytes_written": 4096,
+// SLICE: "kind": "mma.sync GEMM",
 // RUN: mp-opt %S/../../Integration/GPU/Inputs/reductions.mlir --mp-lower-to-gpu='format=isa kernel-summary' -o %t.red.mlir 2>&1 | FileCheck %s --check-prefix=RED-SUMMARY
 // RUN: FileCheck %s --input-file=%t.red.mlir --check-prefix=RED
 // RED-SUMMARY: @full: 1 kernels
