@@ -359,12 +359,14 @@ std::optional<FoldedInit> mlir::mp::findFoldedInit(linalg::LinalgOp op,
 
 /// Whether `op` is an elementwise op that the copies of a contraction's C
 /// may compute: all loops parallel, one output of whole bytes written whole
-/// and not read, inputs read through projected permutations, a small body
-/// of elementwise (vectorizable) pure ops and constants.
+/// and not read, inputs read through projected permutations (index 0 of
+/// a unit dimension too: a row statistic of shape Nx1), a small body of
+/// elementwise (vectorizable) pure ops and constants.
 static bool isFusibleConsumer(linalg::GenericOp op) {
   if (!writesWholeOutput(op) ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+      }))
     return false;
   Type out = getElementTypeOrSelf(op.getDpsInits()[0]);
   return out.isIntOrFloat() && out.getIntOrFloatBitWidth() % 8 == 0 &&

@@ -536,6 +536,38 @@ func.func @epilogue_reshaped(%a: memref<16x16xf16>, %b: memref<16x32xf16>) -> me
 
 // -----
 
+// An epilogue that reads a row statistic of shape Nx1 (a softmax's row sum
+// as torch-mlir keeps it, map (d0, d1) -> (d0, 0)) is computed by the copy
+// out as well: the statistic loaded at column 0 of its row and broadcast.
+// CHECK-LABEL: func.func @epilogue_row_statistic
+// CHECK-SAME: (%{{.*}}: memref<64x64xf16>, %{{.*}}: memref<64x64xf16>, %[[SUM:.*]]: memref<64x1xf32>, %[[OUT:.*]]: memref<64x64xf16>)
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: %[[ACC:.*]] = vector.load %{{.*}} : memref<64x64xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[S:.*]] = memref.load %[[SUM]][%{{.*}}, %c0] : memref<64x1xf32>
+// CHECK: %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK: %[[Q:.*]] = arith.divf %[[ACC]], %[[SV]] : vector<4xf32>
+// CHECK: %[[H:.*]] = arith.truncf %[[Q]] : vector<4xf32> to vector<4xf16>
+// CHECK: vector.store %[[H]], %[[OUT]][{{.*}}] {alignment = 8 : i64} : memref<64x64xf16>, vector<4xf16>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @epilogue_row_statistic(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %sum: memref<64x1xf32>, %out: memref<64x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%c, %sum : memref<64x64xf32>, memref<64x1xf32>) outs(%out : memref<64x64xf16>) {
+  ^bb0(%y: f32, %s: f32, %o: f16):
+    %q = arith.divf %y, %s : f32
+    %t = arith.truncf %q : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// -----
+
 // At the edges (37x61) the copy out computes the epilogue one element at a
 // time, inside C only; an epilogue that writes C in place keeps C, read
 // after it.
