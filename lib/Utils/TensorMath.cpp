@@ -98,6 +98,13 @@ static bool isInput(Value value, Block &body, unsigned arg) {
   return value == body.getArgument(arg);
 }
 
+std::optional<int64_t> mlir::mp::getStaticBytes(Value value) {
+  auto type = dyn_cast<ShapedType>(value.getType());
+  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
 bool mlir::mp::isTensorTranspose(Operation *op) {
   auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureTensorSemantics() ||

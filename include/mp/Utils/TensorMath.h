@@ -62,6 +62,10 @@ void regenerateNamedOpBody(RewriterBase &rewriter, linalg::LinalgOp op);
 /// accumulator's type, or none): what linalg.contract computes.
 bool isMultiplyAccumulate(linalg::LinalgOp op);
 
+/// The bytes of a tensor or memref of static shape and integer or float
+/// elements (each a whole number of bytes), if `value` is one.
+std::optional<int64_t> getStaticBytes(Value value);
+
 /// Whether `op` is a transpose as a `linalg.generic` on tensors: all loops
 /// parallel, one input read at a permutation of them, one result written
 /// at them, the input yielded unchanged.

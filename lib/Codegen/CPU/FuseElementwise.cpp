@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -28,14 +29,6 @@ using namespace mlir::mp;
 /// its readers.
 constexpr int64_t kMaxRecomputedOps = 8;
 
-/// The bytes of a tensor of static shape, if it is one.
-static std::optional<int64_t> getStaticBytes(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-}
-
 /// The users of `value` but those an earlier fusion left dead (the greedy
 /// driver erases them later).
 static SmallVector<Operation *> getLiveUsers(Value value) {
@@ -50,12 +43,17 @@ constexpr int kMaxEpilogueChain = 4;
 
 /// Whether `input` is read by nothing but `reader` and is the result of a
 /// contraction, or of an elementwise generic that fusion will merge into
-/// its reader (one use) computed from such a result: a GEMM whose epilogue
-/// can compute the reader from C in registers, so that neither C nor the
-/// chain's values are stored and read back.
+/// its reader (one use) computed from such a result, either possibly
+/// through reshapes read only by the next: a GEMM whose epilogue can compute
+/// the reader from C in registers (reading C through a view of its
+/// buffer), so that neither C nor the chain's values are stored and read
+/// back.
 static bool isComputedFromC(Value input, Operation *reader, int depth = 0) {
   if (depth > kMaxEpilogueChain || getLiveUsers(input) != ArrayRef{reader})
     return false;
+  if (auto *reshape = input.getDefiningOp();
+      isa_and_present<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(reshape))
+    return isComputedFromC(reshape->getOperand(0), reshape, depth + 1);
   auto producer = input.getDefiningOp<linalg::LinalgOp>();
   if (!producer)
     return false;
@@ -95,12 +93,20 @@ static bool isCheapToRecompute(Operation *op) {
     return false;
   // An elementwise reader with several uses, recomputing `op`, could be the
   // epilogue itself; kept, `op` would take the epilogue and leave the
-  // reader a kernel of its own.
+  // reader a kernel of its own. Not one that also reads a value computed
+  // after `op` (a softmax's exp reading the rows' maxima of `op`'s
+  // result), which an epilogue cannot.
   SmallVector<Operation *> readers = getLiveUsers(generic->getResult(0));
-  bool readersFuse = llvm::none_of(readers, [](Operation *user) {
+  auto isComputedAfter = [&](Value value) {
+    Operation *producer = value.getDefiningOp();
+    return producer && producer->getBlock() == op->getBlock() &&
+           op->isBeforeInBlock(producer);
+  };
+  bool readersFuse = llvm::none_of(readers, [&](Operation *user) {
     auto reader = dyn_cast<linalg::GenericOp>(user);
     return reader && reader.getNumLoops() == reader.getNumParallelLoops() &&
-           getLiveUsers(reader->getResult(0)).size() > 1;
+           getLiveUsers(reader->getResult(0)).size() > 1 &&
+           llvm::none_of(reader.getDpsInputs(), isComputedAfter);
   });
   std::optional<int64_t> result = getStaticBytes(generic->getResult(0));
   int64_t inputs = 0, epilogue = 0;
@@ -113,7 +119,12 @@ static bool isCheapToRecompute(Operation *op) {
       epilogue += *bytes;
   }
   auto uses = static_cast<int64_t>(readers.size());
-  return uses * inputs + epilogue <= inputs - epilogue + (uses + 1) * *result;
+  // On a tie with an input the epilogue computes, kept: recomputed, the
+  // readers rely on that input being stored, which its own readers may
+  // then recompute from C instead.
+  int64_t recomputed = uses * inputs + epilogue;
+  int64_t kept = inputs - epilogue + (uses + 1) * *result;
+  return epilogue ? recomputed < kept : recomputed <= kept;
 }
 
 namespace {

@@ -206,6 +206,25 @@ static std::pair<Value, AffineMap> getReshapedBuffer(Value value) {
   return {value, toBuffer};
 }
 
+/// Whether computing `producer` in the copies of each of its `readers`
+/// reads no more memory than writing its result once and reading it there:
+/// each reader reads the producer's inputs (R x inputs) where a kernel of
+/// its own would read them once and write its result, which each reader
+/// then reads (inputs + result + R x result). A softmax's gradient in f16,
+/// computed from f32 scores and their f32 gradient, that two GEMMs read is
+/// stored once in f16. Buffers of dynamic shape count as fused.
+static bool isCheaperFused(linalg::GenericOp producer, int64_t readers) {
+  std::optional<int64_t> result = getStaticBytes(producer.getDpsInits()[0]);
+  int64_t inputs = 0;
+  for (Value read : getReadBuffers(producer)) {
+    std::optional<int64_t> bytes = getStaticBytes(read);
+    if (!bytes || !result)
+      return true;
+    inputs += *bytes;
+  }
+  return readers * inputs <= inputs + (readers + 1) * *result;
+}
+
 DenseMap<Value, FusedProducer>
 mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
                              bool canOutline) {
@@ -266,7 +285,8 @@ mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
       }
       ok = false;
     }
-    if (!ok || !producer)
+    if (!ok || !producer ||
+        !isCheaperFused(producer, static_cast<int64_t>(ops.size())))
       continue;
     Block *block = producer->getBlock();
     Operation *last = producer;

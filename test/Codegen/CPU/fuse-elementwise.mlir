@@ -456,6 +456,183 @@ func.func @epilogue_reader(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %mask: te
 
 // -----
 
+// Kept for a GEMM's epilogue as well when it reads the GEMM's result
+// through a reshape (attention scores split into heads): the epilogue
+// reads C through a view of its buffer. Recomputed, the negation and the
+// sum would each read C in f32.
+// RECOMPUTE-LABEL: func.func @epilogue_kept_reshaped
+// RECOMPUTE: %[[C:.*]] = linalg.matmul
+// RECOMPUTE: %[[CE:.*]] = tensor.expand_shape %[[C]]
+// RECOMPUTE: %[[G:.*]] = linalg.generic {{.*}}ins(%{{.*}}, %[[CE]] : tensor<2x2x8xi1>, tensor<2x2x8xf32>)
+// RECOMPUTE: arith.truncf
+// RECOMPUTE-NEXT: arith.select
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[G]] : tensor<2x2x8xf16>)
+// RECOMPUTE-NEXT: ^bb0
+// RECOMPUTE-NEXT: arith.negf
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[G]] : tensor<2x2x8xf16>)
+// RECOMPUTE-NEXT: ^bb0
+// RECOMPUTE-NEXT: arith.extf
+#id3 = affine_map<(i, j, k) -> (i, j, k)>
+#row3 = affine_map<(i, j, k) -> (j, k)>
+func.func @epilogue_kept_reshaped(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %mask: tensor<2x2x8xi1>, %acc: tensor<4x8xf32>) -> (tensor<2x2x8xf16>, tensor<2x8xf32>) {
+  %zero = arith.constant 0.0 : f16
+  %c = linalg.matmul ins(%a, %b : tensor<4x16xf16>, tensor<16x8xf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %ce = tensor.expand_shape %c [[0, 1], [2]] output_shape [2, 2, 8] : tensor<4x8xf32> into tensor<2x2x8xf32>
+  %e16 = tensor.empty() : tensor<2x2x8xf16>
+  %g = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mask, %ce : tensor<2x2x8xi1>, tensor<2x2x8xf32>) outs(%e16 : tensor<2x2x8xf16>) {
+  ^bb0(%m: i1, %x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    %s = arith.select %m, %zero, %t : f16
+    linalg.yield %s : f16
+  } -> tensor<2x2x8xf16>
+  %n = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%g : tensor<2x2x8xf16>) outs(%e16 : tensor<2x2x8xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.negf %x : f16
+    linalg.yield %y : f16
+  } -> tensor<2x2x8xf16>
+  %z = arith.constant 0.0 : f32
+  %e2 = tensor.empty() : tensor<2x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e2 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id3, #row3], iterator_types = ["reduction", "parallel", "parallel"]}
+      ins(%g : tensor<2x2x8xf16>) outs(%f : tensor<2x8xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %y = arith.extf %x : f16 to f32
+    %r = arith.addf %y, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<2x8xf32>
+  return %n, %sum : tensor<2x2x8xf16>, tensor<2x8xf32>
+}
+
+// -----
+
+// Kept for a GEMM's epilogue although a reader is an elementwise op of
+// several uses: that reader (a softmax's exp, which a GEMM and the sum
+// read) also reads the rows' maxima of the producer's result, computed
+// after it, so it cannot be the epilogue. Recomputed, the maxima and the
+// exp would each read the f32 scores.
+// RECOMPUTE-LABEL: func.func @epilogue_kept_softmax
+// RECOMPUTE: %[[C:.*]] = linalg.matmul
+// RECOMPUTE: %[[P:.*]] = linalg.generic {{.*}}ins(%[[C]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf16>)
+// RECOMPUTE: %[[M:.*]] = linalg.generic {{.*}}ins(%[[P]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x1xf16>)
+// RECOMPUTE: %[[E:.*]] = linalg.generic {{.*}}ins(%[[P]], %[[M]] : tensor<4x8xf16>, tensor<4x1xf16>)
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[E]] : tensor<4x8xf16>)
+// RECOMPUTE: linalg.matmul ins(%[[E]], %{{.*}} : tensor<4x8xf16>, tensor<8x4xf16>)
+#ids = affine_map<(i, j) -> (i, j)>
+#rows = affine_map<(i, j) -> (i, 0)>
+func.func @epilogue_kept_softmax(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %acc: tensor<4x8xf32>, %v: tensor<8x4xf16>) -> (tensor<4x4xf32>, tensor<4x1xf32>) {
+  %quarter = arith.constant 0.25 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f32
+  %c = linalg.matmul ins(%a, %b : tensor<4x16xf16>, tensor<16x8xf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %p = linalg.generic {indexing_maps = [#ids, #ids], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    %q = arith.mulf %t, %quarter : f16
+    linalg.yield %q : f16
+  } -> tensor<4x8xf16>
+  %em = tensor.empty() : tensor<4x1xf16>
+  %fm = linalg.fill ins(%ninf : f16) outs(%em : tensor<4x1xf16>) -> tensor<4x1xf16>
+  %m = linalg.generic {indexing_maps = [#ids, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%p : tensor<4x8xf16>) outs(%fm : tensor<4x1xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %o : f16
+    linalg.yield %y : f16
+  } -> tensor<4x1xf16>
+  %e = linalg.generic {indexing_maps = [#ids, #rows, #ids], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %m : tensor<4x8xf16>, tensor<4x1xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %d = arith.subf %x, %y : f16
+    %x2 = math.exp %d : f16
+    linalg.yield %x2 : f16
+  } -> tensor<4x8xf16>
+  %es = tensor.empty() : tensor<4x1xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %s = linalg.generic {indexing_maps = [#ids, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<4x8xf16>) outs(%fs : tensor<4x1xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %w = arith.extf %x : f16 to f32
+    %y = arith.addf %w, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4x1xf32>
+  %z4 = tensor.empty() : tensor<4x4xf32>
+  %r = linalg.matmul ins(%e, %v : tensor<4x8xf16>, tensor<8x4xf16>) outs(%z4 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %r, %s : tensor<4x4xf32>, tensor<4x1xf32>
+}
+
+// -----
+
+// On a tie, kept for the epilogue: the scale of the rounded scores (2
+// bytes per element from the rounding, which the epilogue would compute,
+// read by 2 readers: 2 x 2 + 2 recomputed, 0 + 3 x 2 kept) is merged with
+// the rounding and stored once. Recomputed, it would rely on the rounding
+// being stored, which its own readers might then recompute from the f32
+// result.
+// RECOMPUTE-LABEL: func.func @epilogue_kept_on_tie
+// RECOMPUTE: %[[C:.*]] = linalg.matmul
+// RECOMPUTE: %[[P:.*]] = linalg.generic {{.*}}ins(%[[C]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf16>)
+// RECOMPUTE-NEXT: ^bb0
+// RECOMPUTE-NEXT: arith.truncf
+// RECOMPUTE-NEXT: arith.mulf
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[P]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<4x1xf16>)
+// RECOMPUTE-NOT: arith.mulf
+// RECOMPUTE: linalg.generic {{.*}}ins(%[[P]], %{{.*}} : tensor<4x8xf16>, tensor<4x1xf16>)
+// RECOMPUTE-NOT: arith.mulf
+// RECOMPUTE: return
+#idt = affine_map<(i, j) -> (i, j)>
+#rowt = affine_map<(i, j) -> (i, 0)>
+func.func @epilogue_kept_on_tie(%a: tensor<4x16xf16>, %b: tensor<16x8xf16>, %acc: tensor<4x8xf32>, %v: tensor<8x4xf16>) -> (tensor<4x4xf32>, tensor<4x1xf32>) {
+  %quarter = arith.constant 0.25 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f32
+  %c = linalg.matmul ins(%a, %b : tensor<4x16xf16>, tensor<16x8xf16>) outs(%acc : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e16 = tensor.empty() : tensor<4x8xf16>
+  %h = linalg.generic {indexing_maps = [#idt, #idt], iterator_types = ["parallel", "parallel"]}
+      ins(%c : tensor<4x8xf32>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  %p = linalg.generic {indexing_maps = [#idt, #idt], iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<4x8xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %q = arith.mulf %x, %quarter : f16
+    linalg.yield %q : f16
+  } -> tensor<4x8xf16>
+  %em = tensor.empty() : tensor<4x1xf16>
+  %fm = linalg.fill ins(%ninf : f16) outs(%em : tensor<4x1xf16>) -> tensor<4x1xf16>
+  %m = linalg.generic {indexing_maps = [#idt, #rowt], iterator_types = ["parallel", "reduction"]}
+      ins(%p : tensor<4x8xf16>) outs(%fm : tensor<4x1xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %o : f16
+    linalg.yield %y : f16
+  } -> tensor<4x1xf16>
+  %e = linalg.generic {indexing_maps = [#idt, #rowt, #idt], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %m : tensor<4x8xf16>, tensor<4x1xf16>) outs(%e16 : tensor<4x8xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %d = arith.subf %x, %y : f16
+    %x2 = math.exp %d : f16
+    linalg.yield %x2 : f16
+  } -> tensor<4x8xf16>
+  %es = tensor.empty() : tensor<4x1xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<4x1xf32>) -> tensor<4x1xf32>
+  %s = linalg.generic {indexing_maps = [#idt, #rowt], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<4x8xf16>) outs(%fs : tensor<4x1xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %w = arith.extf %x : f16 to f32
+    %y = arith.addf %w, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4x1xf32>
+  %z4 = tensor.empty() : tensor<4x4xf32>
+  %r = linalg.matmul ins(%e, %v : tensor<4x8xf16>, tensor<8x4xf16>) outs(%z4 : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %r, %s : tensor<4x4xf32>, tensor<4x1xf32>
+}
+
+// -----
+
 // A transpose that a contraction and an elementwise op read: with
 // recompute, the elementwise op reads the transpose's input at the
 // transposed indices (as many bytes), and the transpose stays for the

@@ -309,6 +309,56 @@ func.func @fused_through_two_reshapes(%x: memref<2x2x16x16xf16>, %w: memref<32x1
 
 // -----
 
+// A producer that two GEMMs read is computed in both copies only when that
+// reads no more than storing it once would (R x inputs <= inputs + result
+// + R x result): a product of two f32 buffers cast to f16 (2 x 8 KiB read
+// against 8 + 2 + 2 x 2 KiB) stays a kernel that stores it in f16; a cast
+// alone (2 x 4 against 4 + 2 + 2 x 2) is computed by both.
+// CHECK-LABEL: func.func @two_readers_stored
+// CHECK: linalg.generic {{.*}}ins(%arg0, %arg1 : memref<32x32xf32>, memref<32x32xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.truncf
+// CHECK: scf.forall
+// CHECK-NOT: arith.mulf
+// CHECK-LABEL: func.func @two_readers_fused
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall
+// CHECK: arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK: vector.contract
+// CHECK: scf.forall
+// CHECK: arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK: vector.contract
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @two_readers_stored(%x: memref<32x32xf32>, %y: memref<32x32xf32>, %w: memref<32x16xf16>, %v: memref<32x16xf16>, %c: memref<32x16xf32>, %d: memref<32x16xf32>) {
+  %p = memref.alloc() : memref<32x32xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : memref<32x32xf32>, memref<32x32xf32>) outs(%p : memref<32x32xf16>) {
+  ^bb0(%a: f32, %b: f32, %out: f16):
+    %m = arith.mulf %a, %b : f32
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %w : memref<32x32xf16>, memref<32x16xf16>) outs(%c : memref<32x16xf32>)
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %v : memref<32x32xf16>, memref<32x16xf16>) outs(%d : memref<32x16xf32>)
+  memref.dealloc %p : memref<32x32xf16>
+  return
+}
+func.func @two_readers_fused(%x: memref<32x32xf32>, %w: memref<32x16xf16>, %v: memref<32x16xf16>, %c: memref<32x16xf32>, %d: memref<32x16xf32>) {
+  %p = memref.alloc() : memref<32x32xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<32x32xf32>) outs(%p : memref<32x32xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %w : memref<32x32xf16>, memref<32x16xf16>) outs(%c : memref<32x16xf32>)
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %v : memref<32x32xf16>, memref<32x16xf16>) outs(%d : memref<32x16xf32>)
+  memref.dealloc %p : memref<32x32xf16>
+  return
+}
+
+// -----
+
 // C set by a fill just before the contraction (directly, or by a copy of a
 // buffer a fill set): the block's C tile is staged and set to the fill's
 // value in the workgroup buffer (16 bytes per store), the warps accumulate

@@ -319,11 +319,13 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     is one. On a GPU, computing it twice costs less than the memory
     traffic; the values are the same bit for bit. An input that a GEMM's
     epilogue could compute (the result of a contraction, directly or
-    through single-use elementwise ops, read by nothing else) counts as
+    through single-use elementwise ops or reshapes, read by nothing else:
+    attention scores split into heads) counts as
     free when the producer is kept, and as stored and read by every
     reader when it is recomputed, unless a reader is itself an
     elementwise op of several uses (which, recomputing the producer,
-    would be the epilogue instead). The MLP's ReLU gradient, computed from
+    would be the epilogue instead) that reads nothing computed after the
+    producer (a softmax's exp reads the rows' maxima: no epilogue). The MLP's ReLU gradient, computed from
     an f32 GEMM result and read by the weight gradient's GEMM and the bias
     gradient's sum, is then stored once in f16 by the GEMM's epilogue
     instead of both readers reading the f32 result. A transpose (a copy

@@ -679,7 +679,10 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     writes (a cast, a transpose, a gather through any affine map, or a
     small body of pure ops, `linalg.index` and loads) and only one or two
     of these contractions read, itself or through a `memref.collapse_shape`
-    or `expand_shape` of it, is not made: their copies read the
+    or `expand_shape` of it, is not made (read by two, only when both
+    reading its inputs reads no more than a kernel that stores it and
+    their reading it: 2 x inputs <= inputs + 3 x result): their copies
+    read the
     producer's input and round it, or, for a producer that computes, call
     a private function computing one element (`<func>_compute`, made next
     to the function: only when the pass runs on the module, as in
