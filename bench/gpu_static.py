@@ -21,9 +21,15 @@ With --buffers N, then per step and mixed policy the N activation buffers
 that move the most bytes (the report's `buffers`): what mixed precision
 has not halved.
 
+With --level, the mixed steps' policy level (mp-train-pipeline's
+`level`): `unsafe-force-all` puts the softmax, the norms and the residual
+stream in f16/bf16 too (not the default; docs/GPU.md has its figures).
+
 Usage: bench/gpu_static.py [--mp-opt build/bin/mp-opt]
                            [--optimizer sgd|momentum|adam|adamw]
-                           [--gpu-gemm codegen|library|auto] [--buffers N]
+                           [--gpu-gemm codegen|library|auto]
+                           [--level default|...|unsafe-force-all]
+                           [--buffers N]
 """
 import argparse
 import json
@@ -36,11 +42,14 @@ MODELS = ["mlp", "cnn", "transformer"]
 POLICIES = ["none", "fp16", "bf16"]
 
 
-def measure(mp_opt, model, policy, optimizer, gemm, tmp):
+def measure(mp_opt, model, policy, optimizer, gemm, level, tmp):
     report = os.path.join(tmp, f"{model}-{policy}.json")
     source = os.path.join(ROOT, "examples", "torch", model, f"{model}_grad.mlir")
-    subprocess.run([mp_opt, source,
-                    f"--mp-train-pipeline=policy={policy} optimizer={optimizer}",
+    # The level applies to the mixed policies; fp32 is the same at any.
+    pipeline = f"policy={policy} optimizer={optimizer}"
+    if policy != "none":
+        pipeline += f" level={level}"
+    subprocess.run([mp_opt, source, f"--mp-train-pipeline={pipeline}",
                     f"--mp-lower-to-gpu=format=isa gemm={gemm} "
                     f"kernel-report={report}",
                     "-o", os.devnull], check=True)
@@ -64,9 +73,13 @@ def main():
                         choices=["sgd", "momentum", "adam", "adamw"])
     parser.add_argument("--gpu-gemm", default="codegen",
                         choices=["codegen", "library", "auto"])
+    parser.add_argument("--level", default="default",
+                        choices=["default", "tensor-cores-only",
+                                 "treat-infer-as-deny", "unsafe-force-all"])
     parser.add_argument("--buffers", type=int, default=0, metavar="N")
     args = parser.parse_args()
-    print(f"gemm={args.gpu_gemm}, optimizer {args.optimizer}\n")
+    print(f"gemm={args.gpu_gemm}, optimizer {args.optimizer}, "
+          f"level {args.level}\n")
     print("| step | policy | kernels | GEMMs on mma.sync | f32 GEMMs | "
           "cuBLASLt calls | cuDNN calls | MB moved | MB of activations | "
           "MB of results | activations vs fp32 | "
@@ -78,7 +91,7 @@ def main():
             base = None
             for policy in POLICIES:
                 m = measure(args.mp_opt, model, policy, args.optimizer,
-                            args.gpu_gemm, tmp)
+                            args.gpu_gemm, args.level, tmp)
                 base = base or m
                 ratio = m["activation_bytes"] / base["activation_bytes"]
                 allocated = ((m["activation_bytes"] + m["result_bytes"]) /
