@@ -26,6 +26,8 @@ Usage:
                                                      matmuls too)
   compare_backends.py train --amp A --data DIR --steps N FILE...
                                                      losses and parameters
+--policy FILE passes a policy file (level: unsafe-force-all, lists) to
+both backends.
 """
 import argparse
 import glob
@@ -92,12 +94,13 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
 
 
 def backend_flags(backend, args):
-    """mp-run flags for `backend`: products computed exactly in f32 on the
-    CPU, and the emulation's choice of library calls, of wgmma's tiles, of
-    the panels' stages and of the f32 GEMMs' tiles."""
+    """mp-run flags for `backend`: the policy file if any, products computed
+    exactly in f32 on the CPU, and the emulation's choice of library calls,
+    of wgmma's tiles, of the panels' stages and of the f32 GEMMs' tiles."""
+    policy = ["--policy", args.policy] if args.policy else []
     if backend == "cpu":
-        return ["--bf16-dot", "off"]
-    return ["--gpu-gemm", args.gpu_gemm] + (
+        return policy + ["--bf16-dot", "off"]
+    return policy + ["--gpu-gemm", args.gpu_gemm] + (
         ["--gpu-wgmma"] if args.gpu_wgmma else []) + (
         ["--gpu-tile", args.gpu_tile] if args.gpu_tile else []) + (
         ["--gpu-stages", args.gpu_stages] if args.gpu_stages else []) + (
@@ -174,6 +177,8 @@ def main():
     parser.add_argument("mode", choices=["graphs", "random", "train"])
     parser.add_argument("items", nargs="*")
     parser.add_argument("--amp", default="fp16")
+    parser.add_argument("--policy", metavar="FILE",
+                        help="policy file for --amp (a level, lists)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seeds", default="0:10")
     parser.add_argument("--size", type=int, default=8)
