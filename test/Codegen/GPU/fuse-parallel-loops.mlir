@@ -970,8 +970,8 @@ func.func @loss_rows(%x: memref<64x10xf32>, %y: memref<64x10xf32>) -> memref<64x
 
 // -----
 
-// Rows of 40 (more than 32 a row in sequence), 1024 x 10 = 10240 points
-// (more than nest-max-points, 8192), or a row index not at the same
+// Rows of 40 (more than 32 a row in sequence), 16384 x 10 = 163840 points
+// (more than nest-max-points, 131072), or a row index not at the same
 // position (the second loop reads column i of the first's rows): the loops
 // stay apart.
 // CHECK-LABEL: func.func @nest_refused
@@ -999,24 +999,24 @@ func.func @nest_refused(%x: memref<64x40xf32>) -> memref<64x40xf32> {
   }
   return %y : memref<64x40xf32>
 }
-func.func @nest_too_many_points(%x: memref<1024x10xf32>) -> memref<1024x10xf32> {
+func.func @nest_too_many_points(%x: memref<16384x10xf32>) -> memref<16384x10xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c10 = arith.constant 10 : index
-  %c1024 = arith.constant 1024 : index
+  %c16384 = arith.constant 16384 : index
   %zero = arith.constant 0.0 : f32
-  %r = memref.alloc() : memref<1024xf32>
-  %y = memref.alloc() : memref<1024x10xf32>
-  scf.parallel (%i) = (%c0) to (%c1024) step (%c1) {
-    memref.store %zero, %r[%i] : memref<1024xf32>
+  %r = memref.alloc() : memref<16384xf32>
+  %y = memref.alloc() : memref<16384x10xf32>
+  scf.parallel (%i) = (%c0) to (%c16384) step (%c1) {
+    memref.store %zero, %r[%i] : memref<16384xf32>
   }
-  scf.parallel (%i, %j) = (%c0, %c0) to (%c1024, %c10) step (%c1, %c1) {
-    %v = memref.load %x[%i, %j] : memref<1024x10xf32>
-    %m = memref.load %r[%i] : memref<1024xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c16384, %c10) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<16384x10xf32>
+    %m = memref.load %r[%i] : memref<16384xf32>
     %s = arith.addf %v, %m : f32
-    memref.store %s, %y[%i, %j] : memref<1024x10xf32>
+    memref.store %s, %y[%i, %j] : memref<16384x10xf32>
   }
-  return %y : memref<1024x10xf32>
+  return %y : memref<16384x10xf32>
 }
 func.func @nest_other_position(%x: memref<10x10xf32>) -> memref<10x10xf32> {
   %c0 = arith.constant 0 : index

@@ -1456,12 +1456,14 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
 
     A loop over the points of the loop next to it and further dimensions
     (at most 32 points of those per point of the other) fuses in the same
-    way when it has at most `nest-max-points` points (default 8192; 0:
+    way when it has at most `nest-max-points` points (default 131072; 0:
     never), its further dimensions then an `scf.for` nest in each
     iteration, the row criterion above taken over the shared dimensions:
     a loss over 256 rows of 10 classes (the rows' maxima and sums, the
     log-softmax over 256 x 10, the rows' losses) is one kernel of 256
-    threads instead of three. Larger loops keep their own kernel, one
+    threads instead of three; a softmax over 3584 rows of 28 (the rows'
+    maxima and sums, then the probabilities), or its gradient, is one
+    kernel of a thread per row. Larger loops keep their own kernel, one
     thread per point.
 
     Then (`merge-independent`, on by default) it merges each loop with
@@ -1509,7 +1511,7 @@ def GPUFuseParallelLoopsPass : Pass<"mp-gpu-fuse-parallel-loops"> {
            /*default=*/"true",
            "Also run adjacent loops over other points whose accesses commute "
            "in one loop (one kernel)">,
-    Option<"nestMaxPoints", "nest-max-points", "int64_t", /*default=*/"8192",
+    Option<"nestMaxPoints", "nest-max-points", "int64_t", /*default=*/"131072",
            "Fuse a loop over the dimensions of the loop next to it and "
            "further ones (at most 32 points of those per iteration) into it, "
            "the further ones in sequence, when it has at most this many "
