@@ -43,11 +43,11 @@ constexpr int kMaxEpilogueChain = 4;
 
 /// Whether `input` is read by nothing but `reader` and is the result of a
 /// contraction, or of an elementwise generic that fusion will merge into
-/// its reader (one use) computed from such a result, either possibly
-/// through reshapes read only by the next: a GEMM whose epilogue can compute
-/// the reader from C in registers (reading C through a view of its
-/// buffer), so that neither C nor the chain's values are stored and read
-/// back.
+/// its reader (one use) computed from such a result, looking through
+/// tensor reshapes that only the next op reads (attention scores split
+/// into heads): a GEMM whose epilogue can compute the reader from C in
+/// registers (reading C through a view of its buffer), so that neither C
+/// nor the chain's values are stored and read back.
 static bool isComputedFromC(Value input, Operation *reader, int depth = 0) {
   if (depth > kMaxEpilogueChain || getLiveUsers(input) != ArrayRef{reader})
     return false;
