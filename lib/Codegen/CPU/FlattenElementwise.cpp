@@ -86,18 +86,42 @@ static bool keepsLoopsContiguous(linalg::GenericOp op, unsigned d) {
   return true;
 }
 
+/// Whether every operand dimension of `op` that a loop indexes has that
+/// loop's static extent (or all of them are dynamic): upstream's
+/// linalg::collapseOpIterationDims takes the extents of the first operand
+/// that indexes each loop, and a static output expanded from a dynamic
+/// extent does not verify once bufferized (`tensor<?x6xf32>` read into a
+/// `tensor<4x6xf16>`).
+static bool hasConsistentLoopExtents(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+    if (!type)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [i, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr);
+          dim && type.getDimSize(i) != ranges[dim.getPosition()])
+        return false;
+  }
+  return true;
+}
+
 /// The loops of `op`, an all-parallel generic on tensors, in groups of
 /// consecutive loops that every operand reads contiguously (in order, next
 /// to each other, or not at all, and not through a strided view), each
-/// group as long as it can be; none if no group has two loops.
+/// group as long as it can be; none if no group has two loops or the
+/// operands disagree on a loop's extent.
 static SmallVector<ReassociationIndices>
 getFlattenedLoops(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic || !generic.hasPureTensorSemantics() ||
       generic.getNumLoops() < 2 ||
       generic.getNumLoops() != generic.getNumParallelLoops() ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      !llvm::all_of(
+          generic.getIndexingMapsArray(),
+          [](AffineMap map) { return map.isProjectedPermutation(); }) ||
+      !hasConsistentLoopExtents(generic))
     return {};
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   SmallVector<ReassociationIndices> groups = {{0}};
