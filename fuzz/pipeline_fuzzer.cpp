@@ -189,11 +189,12 @@ MLIRContext &getContext() {
 
 /// Whether `text` holds what MLIR 22's parser itself crashes on (a null
 /// function in the region builder): linalg.batch_matmul or
-/// batch_reduce_matmul on unranked tensors or vectors. Upstream's defect, not
-/// mp's (docs/Reliability.md); such inputs are skipped.
+/// batch_reduce_matmul on unranked tensors or memrefs, or on vectors.
+/// Upstream's defect, not mp's (docs/Reliability.md); such inputs are
+/// skipped.
 bool crashesUpstreamParser(llvm::StringRef text) {
   static const std::regex batchMatmul(
-      R"(linalg\.batch_(reduce_)?matmul[^\n]*(tensor<\*x|vector<))");
+      R"(linalg\.batch_(reduce_)?matmul[^\n]*((tensor|memref)<\*x|vector<))");
   return std::regex_search(text.begin(), text.end(), batchMatmul);
 }
 
