@@ -38,6 +38,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -463,12 +465,26 @@ void runPipeline(ModuleOp input, const char *pipeline) {
 }
 } // namespace
 
+/// With MP_FUZZ_MUTANT=PATH, writes `mutant` to PATH before the mutator
+/// parses it: a crash in the parser happens outside any input, so libFuzzer
+/// keeps nothing, and PATH then holds what crashed it.
+static void keepMutant(const std::string &mutant) {
+  const char *path = std::getenv("MP_FUZZ_MUTANT");
+  if (!path)
+    return;
+  if (FILE *file = std::fopen(path, "w")) {
+    std::fwrite(mutant.data(), 1, mutant.size(), file);
+    std::fclose(file);
+  }
+}
+
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
   std::mt19937 rng(seed);
   std::string text(reinterpret_cast<char *>(data), size);
   for (int attempt = 0; attempt < 8; ++attempt) {
     std::string mutant = mutate(text, rng);
+    keepMutant(mutant);
     if (mutant.empty() || mutant.size() > maxSize || !parse(mutant))
       continue;
     std::memcpy(data, mutant.data(), mutant.size());

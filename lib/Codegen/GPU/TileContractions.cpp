@@ -915,10 +915,12 @@ struct GPUTileContractionsPass
       std::optional<FoldedInit> init;
       std::optional<Epilogue> epilogue;
       if (c.simt || warps >= 4 || accumulators < 32) {
+        // Whether another contraction's copies compute `user` (none: an
+        // epilogue of flags alone has no consumer).
         auto taken = [&](Operation *user) {
-          auto generic = dyn_cast<linalg::GenericOp>(user);
-          return llvm::is_contained(consumers, user) ||
-                 (generic && producers.contains(generic));
+          auto generic = dyn_cast_if_present<linalg::GenericOp>(user);
+          return user && (llvm::is_contained(consumers, user) ||
+                          (generic && producers.contains(generic)));
         };
         init = findFoldedInit(op, canOutline);
         if (init && init->producer && taken(init->producer))

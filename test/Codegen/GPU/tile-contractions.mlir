@@ -855,6 +855,39 @@ func.func @flag_read(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %flag: memref
 
 // -----
 
+// A check alone after the GEMM, the flag read before it (found by the
+// pipeline fuzzer, from @flag_read with the copy moved up): an epilogue of
+// a flag and no consumer. The copy out sets the flag where a chunk is not
+// finite, and C is not stored (the check was its last reader); the pass
+// crashed on the missing consumer before.
+// CHECK-LABEL: func.func @flag_only
+// CHECK: memref.copy
+// CHECK: scf.forall
+// CHECK-NOT: vector.store {{.*}} : memref<64x64xf32>, vector
+// CHECK: vector.reduction <or>
+// CHECK: memref.store %true, %arg2[] : memref<i1>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @flag_only(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %flag: memref<i1>, %saved: memref<i1>) {
+  %inf = arith.constant 0x7F800000 : f32
+  %true = arith.constant true
+  %c = memref.alloc() : memref<64x64xf32>
+  memref.copy %flag, %saved : memref<i1> to memref<i1>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%c : memref<64x64xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%v: f32, %acc: i1):
+    %abs = math.absf %v : f32
+    %ok = arith.cmpf olt, %abs, %inf : f32
+    %bad = arith.xori %ok, %true : i1
+    %any = arith.ori %acc, %bad : i1
+    linalg.yield %any : i1
+  }
+  memref.dealloc %c : memref<64x64xf32>
+  return
+}
+
+// -----
+
 // C set by a broadcast of a bias (as a convolution's accumulator is), here
 // through a reshape of the buffer the bias fills: the copy of C into the
 // workgroup buffer reads the bias at the element's indices (column j of C
