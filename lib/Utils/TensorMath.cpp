@@ -105,6 +105,13 @@ std::optional<int64_t> mlir::mp::getStaticBytes(Value value) {
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
 
+bool mlir::mp::isCheaperRecomputed(int64_t readers, int64_t inputs,
+                                   int64_t result, int64_t epilogue) {
+  int64_t recomputed = readers * inputs + epilogue;
+  int64_t kept = inputs - epilogue + (readers + 1) * result;
+  return epilogue ? recomputed < kept : recomputed <= kept;
+}
+
 bool mlir::mp::isTensorTranspose(Operation *op) {
   auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
   if (!generic || !generic.hasPureTensorSemantics() ||

@@ -71,4 +71,18 @@ TEST(TensorMathTest, RegeneratedBodyNotifiesTheRewriter) {
   EXPECT_TRUE(succeeded(verify(matmul)));
 }
 
+TEST(TensorMathTest, RecomputeRuleCountsBytes) {
+  // Two readers recomputing from 4 input bytes read 8; kept, 4 are read,
+  // 4 written and 8 read again.
+  EXPECT_TRUE(isCheaperRecomputed(/*readers=*/2, /*inputs=*/4, /*result=*/4));
+  // Three readers of a 1-byte result of 4 input bytes: 12 against 4 + 4.
+  EXPECT_FALSE(isCheaperRecomputed(3, 4, 1));
+  // A tie (12 against 6 + 2 + 4) is recomputed...
+  EXPECT_TRUE(isCheaperRecomputed(2, 6, 2));
+  // ...unless an epilogue computes an input: 2 x 4 + 1 against
+  // 4 - 1 + 2 + 4, kept; with a larger result, recomputed (9 against 15).
+  EXPECT_FALSE(isCheaperRecomputed(2, 4, 2, /*epilogue=*/1));
+  EXPECT_TRUE(isCheaperRecomputed(2, 4, 4, /*epilogue=*/1));
+}
+
 } // namespace

@@ -66,6 +66,16 @@ bool isMultiplyAccumulate(linalg::LinalgOp op);
 /// elements (each a whole number of bytes), if `value` is one.
 std::optional<int64_t> getStaticBytes(Value value);
 
+/// Whether computing a value in each of its `readers` from `inputs` bytes
+/// moves no more memory than a kernel of its own, which reads the inputs
+/// once and writes its `result` bytes for each reader to read: R x inputs
+/// against inputs + result + R x result. `epilogue` of the input bytes are
+/// a GEMM epilogue's to compute: kept, the value is computed from them in
+/// registers (they cost nothing); recomputed, they are stored and read
+/// (they cost once more). With any, a tie counts as kept.
+bool isCheaperRecomputed(int64_t readers, int64_t inputs, int64_t result,
+                         int64_t epilogue = 0);
+
 /// Whether `op` is a transpose as a `linalg.generic` on tensors: all loops
 /// parallel, one input read at a permutation of them, one result written
 /// at them, the input yielded unchanged.

@@ -118,13 +118,11 @@ static bool isCheapToRecompute(Operation *op) {
     if (readersFuse && isComputedFromC(input, generic))
       epilogue += *bytes;
   }
-  auto uses = static_cast<int64_t>(readers.size());
   // On a tie with an input the epilogue computes, kept: recomputed, the
   // readers rely on that input being stored, which its own readers may
   // then recompute from C instead.
-  int64_t recomputed = uses * inputs + epilogue;
-  int64_t kept = inputs - epilogue + (uses + 1) * *result;
-  return epilogue ? recomputed < kept : recomputed <= kept;
+  return isCheaperRecomputed(static_cast<int64_t>(readers.size()), inputs,
+                             *result, epilogue);
 }
 
 namespace {

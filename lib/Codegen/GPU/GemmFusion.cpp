@@ -207,10 +207,8 @@ static std::pair<Value, AffineMap> getReshapedBuffer(Value value) {
 }
 
 /// Whether computing `producer` in the copies of each of its `readers`
-/// reads no more memory than writing its result once and reading it there:
-/// each reader reads the producer's inputs (R x inputs) where a kernel of
-/// its own would read them once and write its result, which each reader
-/// then reads (inputs + result + R x result). A softmax's gradient in f16,
+/// reads no more memory than writing its result once and reading it there
+/// (isCheaperRecomputed). A softmax's gradient in f16,
 /// computed from f32 scores and their f32 gradient, that two GEMMs read is
 /// stored once in f16. Buffers of dynamic shape count as fused.
 static bool isCheaperFused(linalg::GenericOp producer, int64_t readers) {
@@ -222,7 +220,7 @@ static bool isCheaperFused(linalg::GenericOp producer, int64_t readers) {
       return true;
     inputs += *bytes;
   }
-  return readers * inputs <= inputs + (readers + 1) * *result;
+  return isCheaperRecomputed(readers, inputs, *result);
 }
 
 DenseMap<Value, FusedProducer>
