@@ -655,8 +655,8 @@ struct GPUTileContractionsPass
         &getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
     Location loc = step.getLoc();
     SmallVector<Operation *> stepCopies;
-    for (auto [operand, staging] :
-         llvm::zip_equal(step->getOpOperands(), stagings)) {
+    for (auto [index, staging] : llvm::enumerate(stagings)) {
+      OpOperand &operand = step->getOpOperand(index);
       bool isInit = step.isDpsInit(&operand);
       if (isInit && !staging.masked && !staging.fill && !staging.producer &&
           !staging.epilogue)
