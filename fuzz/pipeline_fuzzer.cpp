@@ -78,6 +78,7 @@ const char *const kPipelines[] = {
     "mp-vectorize-reductions",
     "mp-strided-copies-to-linalg",
     "mp-unalias-loop-results",
+    "mp-write-into-slices",
     "mp-llvm-bf16-as-i16",
     "mp-keep-emulated-roundings",
     "mp-multiply-add-to-fma",

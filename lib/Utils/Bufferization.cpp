@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -56,6 +57,45 @@ mlir::mp::copiesToLinalg(Operation *root,
                                                 copy.getTarget());
   }
   return copies.size();
+}
+
+bool mlir::mp::areDisjointSubviews(Value a, Value b) {
+  // Reshapes and casts keep the elements of the view they read.
+  auto strip = [](Value value) {
+    while (isa_and_present<memref::CollapseShapeOp, memref::ExpandShapeOp,
+                           memref::CastOp>(value.getDefiningOp()))
+      value = value.getDefiningOp()->getOperand(0);
+    return value;
+  };
+  a = strip(a);
+  b = strip(b);
+  auto viewA = a.getDefiningOp<memref::SubViewOp>();
+  auto viewB = b.getDefiningOp<memref::SubViewOp>();
+  if (!viewA || !viewB || viewA.getSource() != viewB.getSource() ||
+      !viewA.getSourceType().getLayout().isIdentity())
+    return false;
+  // The first and last index of `view` along `d`, if they are constants.
+  auto range = [](memref::SubViewOp view,
+                  unsigned d) -> std::optional<std::pair<int64_t, int64_t>> {
+    std::optional<int64_t> offset =
+        getConstantIntValue(view.getMixedOffsets()[d]);
+    std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
+    std::optional<int64_t> stride =
+        getConstantIntValue(view.getMixedStrides()[d]);
+    int64_t span, last;
+    if (!offset || !size || !stride || *size <= 0 || *stride <= 0 ||
+        llvm::MulOverflow(*size - 1, *stride, span) ||
+        llvm::AddOverflow(*offset, span, last))
+      return std::nullopt;
+    return std::make_pair(*offset, last);
+  };
+  for (unsigned d = 0, e = viewA.getSourceType().getRank(); d < e; ++d) {
+    auto rangeA = range(viewA, d), rangeB = range(viewB, d);
+    if (rangeA && rangeB &&
+        (rangeA->second < rangeB->first || rangeB->second < rangeA->first))
+      return true;
+  }
+  return false;
 }
 
 bool mlir::mp::isGpuBuffer(Type type) {

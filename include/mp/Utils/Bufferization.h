@@ -13,6 +13,7 @@ namespace mlir {
 class OpPassManager;
 class Operation;
 class Type;
+class Value;
 namespace memref {
 class CopyOp;
 } // namespace memref
@@ -32,6 +33,13 @@ void addBufferizationPasses(
 /// library call); returns how many.
 unsigned copiesToLinalg(Operation *root,
                         llvm::function_ref<bool(memref::CopyOp)> select);
+
+/// Whether `a` and `b` are subviews of one memref with the identity layout
+/// (different indices, different elements), or reshapes or casts of such,
+/// that share no element: along some dimension their constant offsets,
+/// sizes and strides give ranges of indices that do not overlap (the slices
+/// of a `tensor.concat`).
+bool areDisjointSubviews(Value a, Value b);
 
 /// Whether `type` is a buffer in a GPU address space (`#gpu.address_space`:
 /// workgroup, private or global memory).

@@ -155,6 +155,7 @@ void mlir::mp::buildLowerToCpuPipeline(OpPassManager &pm,
   }
   pm.addPass(createUnaliasLoopResultsPass());
   addBufferizationPasses(pm, [](OpPassManager &pm) {
+    pm.addNestedPass<func::FuncOp>(createWriteIntoSlicesPass());
     pm.addPass(createReturnStateInPlacePass());
   });
   pm.addPass(createConvertMPToRuntimePass());

@@ -7,6 +7,7 @@
 #include "KernelMemory.h"
 
 #include "MmaContraction.h"
+#include "mp/Utils/Bufferization.h"
 
 #include "mlir/Analysis/AliasAnalysis.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -72,40 +73,6 @@ bool mp::forEachAccess(Operation *op,
     });
   });
   return known;
-}
-
-/// Whether `a` and `b` are subviews of one memref with the identity layout
-/// (different indices, different elements) that share no element: along
-/// some dimension their constant offsets, sizes and strides give ranges of
-/// indices that do not overlap (the slices of a `tensor.concat`).
-static bool areDisjointSubviews(Value a, Value b) {
-  auto viewA = a.getDefiningOp<memref::SubViewOp>();
-  auto viewB = b.getDefiningOp<memref::SubViewOp>();
-  if (!viewA || !viewB || viewA.getSource() != viewB.getSource() ||
-      !viewA.getSourceType().getLayout().isIdentity())
-    return false;
-  // The first and last index of `view` along `d`, if they are constants.
-  auto range = [](memref::SubViewOp view,
-                  unsigned d) -> std::optional<std::pair<int64_t, int64_t>> {
-    std::optional<int64_t> offset =
-        getConstantIntValue(view.getMixedOffsets()[d]);
-    std::optional<int64_t> size = getConstantIntValue(view.getMixedSizes()[d]);
-    std::optional<int64_t> stride =
-        getConstantIntValue(view.getMixedStrides()[d]);
-    int64_t span, last;
-    if (!offset || !size || !stride || *size <= 0 || *stride <= 0 ||
-        llvm::MulOverflow(*size - 1, *stride, span) ||
-        llvm::AddOverflow(*offset, span, last))
-      return std::nullopt;
-    return std::make_pair(*offset, last);
-  };
-  for (unsigned d = 0, e = viewA.getSourceType().getRank(); d < e; ++d) {
-    auto rangeA = range(viewA, d), rangeB = range(viewB, d);
-    if (rangeA && rangeB &&
-        (rangeA->second < rangeB->first || rangeB->second < rangeA->first))
-      return true;
-  }
-  return false;
 }
 
 bool mp::mayAlias(Value a, Value b, AliasAnalysis &aliases) {

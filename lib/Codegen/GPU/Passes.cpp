@@ -169,7 +169,9 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createGPUMaterializeConstantsPass());
   pm.addPass(createProtectArgumentsPass());
   pm.addPass(createUnaliasLoopResultsPass());
-  addBufferizationPasses(pm);
+  addBufferizationPasses(pm, [](OpPassManager &pm) {
+    pm.addNestedPass<func::FuncOp>(createWriteIntoSlicesPass());
+  });
   // Collectives of data-parallel steps: calls on the buffers.
   pm.addPass(createConvertMPToRuntimePass({/*cudaStream=*/onCuda}));
 }

@@ -35,6 +35,7 @@ PASSES = [
     "mp-return-state-in-place", "mp-vectorize-contractions",
     "mp-vectorize-gathers", "mp-vectorize-reductions",
     "mp-strided-copies-to-linalg", "mp-unalias-loop-results",
+    "mp-write-into-slices",
     "mp-llvm-bf16-as-i16", "mp-keep-emulated-roundings",
     "mp-multiply-add-to-fma",
     "mp-amp-pipeline",

@@ -209,6 +209,52 @@ def UnaliasLoopResultsPass : Pass<"mp-unalias-loop-results"> {
   ];
 }
 
+def WriteIntoSlicesPass : Pass<"mp-write-into-slices"> {
+  let summary = "Let the op that writes a buffer copied into a slice of "
+                "another write the slice instead";
+  let description = [{
+    Bufferization copies each operand of a `tensor.concat`, and each
+    `tensor.insert_slice` whose source it could not compute in place, into
+    its slice of the destination (`memref.copy %src, %subview`). When
+    `%src` is an allocation (or a reshape of one, `memref.collapse_shape`,
+    `expand_shape`) that one structured op writes whole (all loops
+    parallel, its init not read, written at a permutation of the loops),
+    that nothing else reads and that the copy reads in full, that op
+    writes the slice itself: through the copy's target, reshaped back to
+    the allocation's shape, and the copy, the allocation and its
+    deallocations go. The destination must be an allocation of static
+    shape, the slice a chain of static `memref.subview`s and reshapes of
+    it, and no op between the writer and the copy may touch the slice
+    (other slices of a `memref.subview` of static offsets that do not
+    overlap it may be). The destination's allocation moves before the
+    writer when it comes after it.
+
+    The gradient of a transformer's packed projection to queries, keys
+    and values concatenates three transposed gradients: the transposes now
+    write their thirds of the concatenation, which no kernel copies any
+    more. Part of `mp-lower-to-gpu` and `mp-lower-to-cpu`, after
+    bufferization.
+
+    ```mlir
+    %t = memref.alloc() : memref<4x8x2xf32>
+    linalg.transpose ins(%a : memref<4x2x8xf32>) outs(%t : memref<4x8x2xf32>) permutation = [0, 2, 1]
+    %c = memref.collapse_shape %t [[0], [1, 2]] : memref<4x8x2xf32> into memref<4x16xf32>
+    %cat = memref.alloc() : memref<4x32xf32>
+    %s = memref.subview %cat[0, 0] [4, 16] [1, 1] : memref<4x32xf32> to memref<4x16xf32, strided<[32, 1]>>
+    memref.copy %c, %s : memref<4x16xf32> to memref<4x16xf32, strided<[32, 1]>>
+    // becomes
+    %cat = memref.alloc() : memref<4x32xf32>
+    %s = memref.subview %cat[0, 0] [4, 16] [1, 1] : memref<4x32xf32> to memref<4x16xf32, strided<[32, 1]>>
+    %e = memref.expand_shape %s [[0], [1, 2]] output_shape [4, 8, 2] : memref<4x16xf32, strided<[32, 1]>> into memref<4x8x2xf32, strided<[32, 2, 1]>>
+    linalg.transpose ins(%a : memref<4x2x8xf32>) outs(%e : memref<4x8x2xf32, strided<[32, 2, 1]>>) permutation = [0, 2, 1]
+    ```
+  }];
+  let statistics = [
+    Statistic<"numForwarded", "forwarded",
+              "Copies whose source's writer now writes their target">,
+  ];
+}
+
 def WidenContractionOperandsPass : Pass<"mp-widen-contraction-operands"> {
   let summary = "Widen f16/bf16 contraction and convolution inputs to f32 "
                 "once per tensor";
