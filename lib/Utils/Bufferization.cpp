@@ -16,6 +16,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassManager.h"
 
 using namespace mlir;
@@ -57,6 +58,22 @@ mlir::mp::copiesToLinalg(Operation *root,
                                                 copy.getTarget());
   }
   return copies.size();
+}
+
+SmallVector<OpOperand *> mlir::mp::getMemoryUses(Value root) {
+  SmallVector<OpOperand *> uses;
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (OpOperand &use : value.getUses()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
+      if (view && view.getViewSource() == value)
+        worklist.append(view->result_begin(), view->result_end());
+      else
+        uses.push_back(&use);
+    }
+  }
+  return uses;
 }
 
 bool mlir::mp::areDisjointSubviews(Value a, Value b) {

@@ -7,13 +7,16 @@
 #ifndef MP_UTILS_BUFFERIZATION_H
 #define MP_UTILS_BUFFERIZATION_H
 
+#include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace mlir {
 class OpPassManager;
 class Operation;
 class Type;
 class Value;
+class OpOperand;
 namespace memref {
 class CopyOp;
 } // namespace memref
@@ -33,6 +36,10 @@ void addBufferizationPasses(
 /// library call); returns how many.
 unsigned copiesToLinalg(Operation *root,
                         llvm::function_ref<bool(memref::CopyOp)> select);
+
+/// The uses of `root`'s memory: of it or of any view of it, transitively
+/// (views are followed, not listed).
+SmallVector<OpOperand *> getMemoryUses(Value root);
 
 /// Whether `a` and `b` are subviews of one memref with the identity layout
 /// (different indices, different elements), or reshapes or casts of such,

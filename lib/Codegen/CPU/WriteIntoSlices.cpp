@@ -57,21 +57,6 @@ static std::optional<ViewChain> getViewChain(Value value) {
   return std::nullopt;
 }
 
-/// The views of `root`, transitively.
-static DenseSet<Value> getViews(Value root) {
-  DenseSet<Value> views{root};
-  SmallVector<Value> worklist{root};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (Operation *user : value.getUsers())
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
-        if (view.getViewSource() == value &&
-            views.insert(view->getResult(0)).second)
-          worklist.push_back(view->getResult(0));
-  }
-  return views;
-}
-
 /// The op that writes all of `chain.root` and nothing else uses, but the
 /// chain to `copy` and deallocations.
 static linalg::LinalgOp getWholeWriter(const ViewChain &chain,
@@ -107,22 +92,12 @@ static linalg::LinalgOp getWholeWriter(const ViewChain &chain,
 /// may cover.
 static bool isTargetTouched(linalg::LinalgOp writer, memref::CopyOp copy,
                             Value root) {
-  DenseSet<Value> views = getViews(root);
-  auto touches = [&](Operation *op) {
-    return !isa<ViewLikeOpInterface>(op) &&
-           llvm::any_of(op->getOperands(), [&](Value operand) {
-             return views.contains(operand) &&
-                    !areDisjointSubviews(operand, copy.getTarget());
-           });
-  };
-  for (Operation *op = writer; op != copy; op = op->getNextNode()) {
-    WalkResult walk = op->walk([&](Operation *nested) {
-      return touches(nested) ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return true;
-  }
-  return false;
+  Block *block = copy->getBlock();
+  return llvm::any_of(getMemoryUses(root), [&](OpOperand *use) {
+    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
+    return at && !at->isBeforeInBlock(writer) && at->isBeforeInBlock(copy) &&
+           !areDisjointSubviews(use->get(), copy.getTarget());
+  });
 }
 
 /// `view` (of the copy source's shape) reshaped back through `source`'s

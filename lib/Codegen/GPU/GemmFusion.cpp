@@ -7,6 +7,7 @@
 #include "GemmFusion.h"
 
 #include "MmaContraction.h"
+#include "mp/Utils/Bufferization.h"
 #include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -120,33 +121,16 @@ static bool onlyReads(Operation *user, Value value) {
              memref::DeallocOp>(user);
 }
 
-/// The uses of `buffer`'s memory: of it, of the buffer it is a view of, or
-/// of any view of that one (views are followed, not listed).
-static SmallVector<OpOperand *> getMemoryUses(Value buffer) {
-  SmallVector<OpOperand *> uses;
-  SmallVector<Value> worklist = {getRootBuffer(buffer)};
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    for (OpOperand &use : value.getUses()) {
-      auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
-      if (view && view.getViewSource() == value)
-        worklist.append(view->result_begin(), view->result_end());
-      else
-        uses.push_back(&use);
-    }
-  }
-  return uses;
-}
-
 /// Whether anything from just after `first` to `last` (ops of one block)
 /// may write `buffer` (through any view of its memory).
 static bool isWrittenBetween(Value buffer, Operation *first, Operation *last) {
   Block *block = first->getBlock();
-  return llvm::any_of(getMemoryUses(buffer), [&](OpOperand *use) {
-    Operation *at = block->findAncestorOpInBlock(*use->getOwner());
-    return at && first->isBeforeInBlock(at) && !last->isBeforeInBlock(at) &&
-           !onlyReads(use->getOwner(), use->get());
-  });
+  return llvm::any_of(
+      getMemoryUses(getRootBuffer(buffer)), [&](OpOperand *use) {
+        Operation *at = block->findAncestorOpInBlock(*use->getOwner());
+        return at && first->isBeforeInBlock(at) && !last->isBeforeInBlock(at) &&
+               !onlyReads(use->getOwner(), use->get());
+      });
 }
 
 /// From the indices of one side of `reshape` (a static memref.collapse_shape
@@ -305,14 +289,14 @@ mlir::mp::findFusedProducers(ArrayRef<linalg::LinalgOp> consumers,
 }
 
 /// The last op before `op` in its block that uses the memory of `buffer`
-/// (getMemoryUses) with a use that satisfies `filter` (none if that use is
-/// in a nested region).
+/// (getMemoryUses of its root buffer) with a use that satisfies `filter` (none
+/// if that use is in a nested region).
 static Operation *
 getLastUserBefore(Value buffer, Operation *op,
                   function_ref<bool(OpOperand *)> filter = nullptr) {
   Operation *last = nullptr;
   bool nested = false;
-  for (OpOperand *use : getMemoryUses(buffer)) {
+  for (OpOperand *use : getMemoryUses(getRootBuffer(buffer))) {
     Operation *user = use->getOwner();
     Operation *at = op->getBlock()->findAncestorOpInBlock(*user);
     if (!at || !at->isBeforeInBlock(op) || (filter && !filter(use)))
@@ -445,7 +429,7 @@ bool mlir::mp::isFlagReduction(linalg::GenericOp op) {
 static FailureOr<SmallVector<Operation *>>
 getUsersBetween(Value buffer, Operation *first, Operation *last) {
   SmallVector<Operation *> users;
-  for (OpOperand *use : getMemoryUses(buffer)) {
+  for (OpOperand *use : getMemoryUses(getRootBuffer(buffer))) {
     Operation *at = first->getBlock()->findAncestorOpInBlock(*use->getOwner());
     if (!at || !first->isBeforeInBlock(at) || !at->isBeforeInBlock(last))
       continue;
