@@ -83,9 +83,9 @@ static Value buildGather(OpBuilder &b, Location loc, Value source,
 /// The expressions of the loops `group` (sizes `ranges`) in terms of
 /// `linear`, their row-major linearization, stored at their positions in
 /// `exprs`.
-static void delinearize(AffineExpr linear, ArrayRef<unsigned> group,
-                        ArrayRef<int64_t> ranges,
-                        MutableArrayRef<AffineExpr> exprs) {
+static void delinearizeGroup(AffineExpr linear, ArrayRef<unsigned> group,
+                             ArrayRef<int64_t> ranges,
+                             MutableArrayRef<AffineExpr> exprs) {
   int64_t stride = 1;
   for (int64_t i = group.size() - 1; i >= 0; --i) {
     AffineExpr e = linear.floorDiv(stride);
@@ -102,7 +102,7 @@ Value mlir::mp::buildConvolutionGather(OpBuilder &b, Location loc, Value source,
   SmallVector<AffineExpr> loops(ranges.size(), getAffineConstantExpr(0, ctx));
   SmallVector<int64_t> shape;
   for (auto [i, group] : llvm::enumerate(groups)) {
-    delinearize(getAffineDimExpr(i, ctx), group, ranges, loops);
+    delinearizeGroup(getAffineDimExpr(i, ctx), group, ranges, loops);
     shape.push_back(getGroupSize(group, ranges));
   }
   AffineMap toLoops = AffineMap::get(groups.size(), 0, loops, ctx);

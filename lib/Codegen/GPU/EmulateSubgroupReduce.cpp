@@ -43,7 +43,7 @@ static memref::LoadOp getThreadLoad(gpu::SubgroupReduceOp reduce) {
     return nullptr;
   std::optional<int64_t> threads =
       getConstantIntValue(forall.getMixedUpperBound()[0]);
-  if (!threads || *threads <= 0 || *threads % kWarpSize != 0)
+  if (!threads || *threads <= 0 || *threads % mp::kWarpSize != 0)
     return nullptr;
   return load;
 }
@@ -74,13 +74,13 @@ struct GPUEmulateSubgroupReducePass
       Value thread = load.getIndices()[0];
       bool oneWarp =
           getConstantIntValue(reduce->getParentOfType<scf::ForallOp>()
-                                  .getMixedUpperBound()[0]) == kWarpSize;
+                                  .getMixedUpperBound()[0]) == mp::kWarpSize;
       SmallVector<Value> values;
-      for (int64_t lane = 0; lane < kWarpSize; ++lane) {
+      for (int64_t lane = 0; lane < mp::kWarpSize; ++lane) {
         AffineExpr index = rewriter.getAffineConstantExpr(lane);
         if (!oneWarp)
-          index = index +
-                  rewriter.getAffineDimExpr(0).floorDiv(kWarpSize) * kWarpSize;
+          index = index + rewriter.getAffineDimExpr(0).floorDiv(mp::kWarpSize) *
+                              mp::kWarpSize;
         values.push_back(memref::LoadOp::create(
             rewriter, loc, load.getMemRef(),
             getValueOrCreateConstantIndexOp(

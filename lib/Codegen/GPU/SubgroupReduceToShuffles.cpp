@@ -29,7 +29,7 @@ struct GPUSubgroupReduceToShufflesPass
           GPUSubgroupReduceToShufflesPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, kWarpSize,
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, mp::kWarpSize,
                                                     /*shuffleBitwidth=*/32);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

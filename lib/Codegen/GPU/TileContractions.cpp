@@ -807,7 +807,7 @@ struct GPUTileContractionsPass
     if (failed(kTile))
       return failure();
     int64_t threads[] = {tiles[0] / tiles[2],
-                         tiles[1] / tiles[3] * (c.simt ? 1 : kWarpSize)};
+                         tiles[1] / tiles[3] * (c.simt ? 1 : mp::kWarpSize)};
     stageOperands(rewriter, cast<linalg::LinalgOp>(kTile->first), kTile->second,
                   threads, stagings);
     auto warpTile = tile(rewriter, kTile->first, warpSizes, LoopType::ForallOp,
@@ -911,7 +911,7 @@ struct GPUTileContractionsPass
       // 1792x32x96 GEMM with 2 warps of 32x32, when its C was staged. A
       // CUDA-core GEMM's threads hold 16 each.
       int64_t warps = (tiles[0] / tiles[2]) * (tiles[1] / tiles[3]);
-      int64_t accumulators = tiles[2] * tiles[3] / kWarpSize;
+      int64_t accumulators = tiles[2] * tiles[3] / mp::kWarpSize;
       std::optional<FoldedInit> init;
       std::optional<Epilogue> epilogue;
       if (c.simt || warps >= 4 || accumulators < 32) {

@@ -342,7 +342,7 @@ static void tileReductionOverBlocks(RewriterBase &rewriter,
 
         // A tree over the partials: element t takes element t + half while more
         // than a warp's worth (or, without a warp operation, two) are left.
-        int64_t last = warpOps ? kWarpSize : 2;
+        int64_t last = warpOps ? mp::kWarpSize : 2;
         for (int64_t half = threads / 2; half >= last; half /= 2)
           buildThreads(rewriter, loc, half, [&](Value thread) {
             Value other = affine::makeComposedAffineApply(
@@ -405,8 +405,8 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
   SmallVector<AffineExpr> loops = getLoopExprs(r, ctx);
   AffineExpr block = getAffineDimExpr(0, ctx);
   AffineExpr thread = getAffineDimExpr(1, ctx);
-  AffineExpr outputExpr = block * warps + thread.floorDiv(kWarpSize);
-  int64_t threads = warps * kWarpSize;
+  AffineExpr outputExpr = block * warps + thread.floorDiv(mp::kWarpSize);
+  int64_t threads = warps * mp::kWarpSize;
   buildBlocks(
       rewriter, {&r}, Strategy::Warps, llvm::divideCeil(r.outputs, warps),
       threads, [&](Value blockIndex, ValueRange buffers) {
@@ -419,7 +419,7 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
         };
         auto laneOf = [&](Value t) {
           return affine::makeComposedAffineApply(
-                     rewriter, loc, getAffineDimExpr(0, ctx) % kWarpSize,
+                     rewriter, loc, getAffineDimExpr(0, ctx) % mp::kWarpSize,
                      {OpFoldResult(t)})
               .getResult();
         };
@@ -439,7 +439,8 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
                      : outputOf(t);
           memref::StoreOp::create(rewriter, loc,
                                   buildPartials(rewriter, loc, {&r}, loops,
-                                                output, laneOf(t), kWarpSize)
+                                                output, laneOf(t),
+                                                mp::kWarpSize)
                                       .front(),
                                   partials, t);
         });
@@ -648,7 +649,7 @@ struct GPUTileReductionsPass
       if (strategy == Strategy::Warps) {
         // No more warps than output elements.
         tileReductionOverWarps(
-            rewriter, r, std::min<int64_t>(threads / kWarpSize, r.outputs),
+            rewriter, r, std::min<int64_t>(threads / mp::kWarpSize, r.outputs),
             starts[0]);
         ++numWarpTiled;
       } else {
@@ -656,7 +657,7 @@ struct GPUTileReductionsPass
         // least a warp.
         tileReductionOverBlocks(
             rewriter, group,
-            std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), kWarpSize,
+            std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), mp::kWarpSize,
                                 threads),
             starts);
         numTiled += group.size();
