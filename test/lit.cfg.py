@@ -14,6 +14,10 @@ config.name = "MP"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
+# lit starts the slowest tests first by their times in the build's
+# test/.lit_test_times.txt. A fresh build has none and falls back to
+# test/.lit_test_times.txt here: the tests over 10 s of one run, so that two
+# workers do not end the run on one long test (about a minute of the suite).
 config.test_exec_root = os.path.join(config.mp_obj_root, "test")
 config.excludes = ["Inputs", "lib", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py"]

@@ -7,8 +7,8 @@ its own diagnostic.
 Each run uses --verify-each=false so an invalid output is printed (in the
 generic form) instead of being caught; the output is then parsed and
 verified again by a plain mp-opt. One mp-opt process takes every chunk
-(--split-input-file) per pass; when it crashes or hangs, the chunks run one
-per process to name the one that did.
+(--split-input-file) of a batch of about 8 MB per pass; when it crashes or
+hangs, the chunks run one per process to name the one that did.
 
 Usage: verify_each.py ROOT [--skip PASS]...
   --skip PASS   leave out a pass of PASSES (as written there)
@@ -67,6 +67,10 @@ PASSES = [
 
 MARKER = "// -----"
 SPLIT = ["--split-input-file", f"--output-split-marker={MARKER}"]
+# Parses and verifies: a valid chunk prints as 'module {...}', not in full
+# (the emulation's outputs are hundreds of MB together).
+CHECK = ["--mlir-print-skip-regions"]
+BATCH_BYTES = 8 << 20
 
 
 def run(args, stdin, timeout=120):
@@ -79,19 +83,38 @@ def crashed(out):
             or "Stack dump" in out.stderr)
 
 
+def batches(chunks):
+    """Consecutive chunks of about BATCH_BYTES together: mp-opt's
+    --split-input-file takes time in the size of its whole input for each
+    chunk (all the emulation's outputs in one input: 95 s, not 30)."""
+    batch, size = [], 0
+    for chunk in chunks:
+        if batch and size + len(chunk) > BATCH_BYTES:
+            yield batch
+            batch, size = [], 0
+        batch.append(chunk)
+        size += len(chunk)
+    if batch:
+        yield batch
+
+
 def run_chunks(args, chunks):
-    """Runs mp-opt once over all chunks (--split-input-file); returns the
-    process and each chunk's output, empty where mp-opt refused the chunk
-    (no outputs if it crashed or hung)."""
-    try:
-        out = run(SPLIT + args + ["-"], f"\n{MARKER}\n".join(chunks),
-                  timeout=900)
-    except subprocess.TimeoutExpired:
-        return None, None
-    outputs = out.stdout.split(MARKER)
-    if crashed(out) or len(outputs) != len(chunks):
-        return out, None
-    return out, [o.strip() for o in outputs]
+    """Runs mp-opt over the chunks (--split-input-file), one process per
+    batch; returns its diagnostics and each chunk's output, empty where
+    mp-opt refused the chunk (no outputs if it crashed or hung)."""
+    errors, outputs = "", []
+    for batch in batches(chunks):
+        try:
+            out = run(SPLIT + args + ["-"], f"\n{MARKER}\n".join(batch),
+                      timeout=900)
+        except subprocess.TimeoutExpired:
+            return errors + "it hung", None
+        errors += out.stderr
+        parts = out.stdout.split(MARKER)
+        if crashed(out) or len(parts) != len(batch):
+            return errors, None
+        outputs += [o.strip() for o in parts]
+    return errors, outputs
 
 
 def check_one(chunk, name, flag):
@@ -105,27 +128,28 @@ def check_one(chunk, name, flag):
         return f"{name}: --{flag} crashed:\n{out.stderr[-2000:]}"
     if out.returncode != 0:
         return None  # refused the input with a diagnostic
-    again = run(["-"], out.stdout)
+    again = run(CHECK + ["-"], out.stdout)
     if again.returncode != 0:
         return f"{name}: --{flag} emitted invalid IR:\n{again.stderr[-2000:]}"
     return None
 
 
 def check_pass(chunks, names, flag):
-    """Why each chunk failed under --flag (None where it is fine). All chunks
-    go through one process; a crash reruns them one by one to name it."""
-    out, outputs = run_chunks(["--verify-each=false", "--mlir-print-op-generic",
-                               f"--{flag}"], chunks)
+    """Why each chunk failed under --flag (None where it is fine). The chunks
+    go through a process per batch; a crash reruns them one by one to name
+    it."""
+    _, outputs = run_chunks(["--verify-each=false", "--mlir-print-op-generic",
+                             f"--{flag}"], chunks)
     if outputs is not None:
         # Chunks the pass refused print nothing and stay out of the re-parse.
         done = [i for i, o in enumerate(outputs) if o]
-        again, reparsed = run_chunks([], [outputs[i] for i in done])
+        again, reparsed = run_chunks(CHECK, [outputs[i] for i in done])
         if reparsed is not None:
             whys = [None] * len(chunks)
             for i, o in zip(done, reparsed):
                 if not o:
                     whys[i] = (f"{names[i]}: --{flag} emitted invalid IR:\n"
-                               f"{again.stderr[-2000:]}")
+                               f"{again[-2000:]}")
             return whys
     return [check_one(c, n, flag) for c, n in zip(chunks, names)]
 
@@ -149,10 +173,10 @@ def main():
             chunks.append(chunk)
             names.append(f"{os.path.relpath(path, root)}#{i}")
     # Inputs that do not parse and verify are the parser's tests.
-    out, parsed = run_chunks([], chunks)
+    out, parsed = run_chunks(CHECK, chunks)
     if parsed is None:
         sys.exit(f"verify_each.py: mp-opt could not parse the inputs:\n"
-                 f"{out.stderr[-2000:] if out else 'it hung'}")
+                 f"{out[-2000:]}")
     keep = [i for i, o in enumerate(parsed) if o]
     chunks = [chunks[i] for i in keep]
     names = [names[i] for i in keep]
