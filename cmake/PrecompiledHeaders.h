@@ -1,8 +1,8 @@
 //===- PrecompiledHeaders.h - MLIR headers most of mp includes --*- C++ -*-===//
 //
-// Precompiled once per build (clang) and reused by every compiler library,
-// tool and test library of mp (cmake/PrecompiledHeaders.cmake): parsing these
-// headers took most of each translation unit's compile time. Each source
+// Precompiled once per build (clang) and reused by mp's compiler libraries
+// and test passes (cmake/PrecompiledHeaders.cmake): parsing these headers
+// took most of each translation unit's compile time. Each source
 // file still includes what it uses; this list only decides what is parsed
 // once. Upstream headers only: mp's own depend on generated TableGen files.
 //
