@@ -341,6 +341,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUPromoteAccumulatorsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUEmulateMmaPass());
   addLowerBuffersToLLVMPasses(pm);
 }
 

@@ -52,6 +52,7 @@ PASSES = [
     "mp-gpu-library-conv", "mp-gpu-tile-contractions",
     "mp-gpu-tile-contractions=stages=2", "mp-gpu-tile-reductions",
     "mp-gpu-emulate-workgroup-memory", "mp-gpu-emulate-subgroup-reduce",
+    "mp-gpu-emulate-mma",
     "mp-gpu-async-copies", "mp-gpu-map-forall-to-launch",
     "mp-gpu-subgroup-reduce-to-shuffles", "mp-gpu-vector-to-mma",
     "mp-gpu-copies-to-linalg", "mp-gpu-parallel-dims-outermost",

@@ -919,6 +919,33 @@ def GPUEmulateSubgroupReducePass : Pass<"mp-gpu-emulate-subgroup-reduce"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def GPUEmulateMmaPass : Pass<"mp-gpu-emulate-mma"> {
+  let summary = "Compute the tiled stage's MMA tiles as loops over K";
+  let description = [{
+    For `gpu-emulation`: replaces each `vector.contract` of the tiled stage
+    (the m16n8k16 tiles of the Tensor Core GEMMs and the f32 tiles of the
+    CUDA-core ones: two parallel loops M and N, one reduction loop K,
+    operands A laid out (M, K) or (K, M) and B (K, N) or (N, K), the
+    accumulator (M, N), an additive float kind) by an `scf.for` over K: the
+    operands are stored to stack buffers, and each trip reads A's column
+    and B's row at k, extends them to the accumulator's type and adds their
+    `vector.outerproduct` to the accumulator. That is what upstream's
+    outer-product lowering of the contraction computes, element by element
+    (one fused multiply-add per k, in increasing k, from exactly extended
+    operands), so the results are bit for bit the same; but the K steps are
+    no longer unrolled, which makes the compiled emulation about 16 times
+    smaller in these ops and its LLVM code generation that much faster.
+    Contractions of any other form are left to upstream's lowering. Part of
+    `mp-lower-to-gpu-emulation`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numLoops", "loops", "Contractions computed as loops over K">,
+  ];
+}
+
 def GPUEmulateWorkgroupMemoryPass
     : Pass<"mp-gpu-emulate-workgroup-memory", "::mlir::ModuleOp"> {
   let summary = "Make the tiled stage's workgroup buffers host buffers";
