@@ -3,8 +3,8 @@
 # Most of a translation unit's compile time went to parsing MLIR's headers.
 # With clang, cmake/PrecompiledHeaders.h is precompiled once (the target
 # MPPrecompiledHeaders) and reused by the object libraries of every
-# add_mlir_library (obj.*): the compiler libraries and the test passes, with
-# LLVM's flags. Executables (-fPIE), the plugin and the unit tests (C++
+# add_mlir_library (obj.*), the compiler libraries, and by the test passes'
+# library, with LLVM's flags. Executables (-fPIE), the plugin and the unit tests (C++
 # exceptions) have other flags, which a precompiled header must match, and
 # parse as before; the runtime has no MLIR. GCC precompiles the same list
 # into a 1 GB file for less gain, so GCC builds parse as before; so does any
@@ -44,3 +44,7 @@ endfunction()
 
 mp_reuse_precompiled_headers(${PROJECT_SOURCE_DIR}/lib)
 mp_reuse_precompiled_headers(${PROJECT_SOURCE_DIR}/test/lib)
+# The test passes' library, which mp-opt links directly (no obj. library).
+if(TARGET MPTestPasses)
+  target_precompile_headers(MPTestPasses REUSE_FROM MPPrecompiledHeaders)
+endif()

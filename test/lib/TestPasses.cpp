@@ -9,10 +9,12 @@ namespace mlir {
 namespace mp {
 void registerTestAmpInvariantsPass();
 void registerTestFragmentLayoutPass();
+void registerTestVerifyPass();
 
 void registerTestPasses() {
   registerTestAmpInvariantsPass();
   registerTestFragmentLayoutPass();
+  registerTestVerifyPass();
 }
 } // namespace mp
 } // namespace mlir

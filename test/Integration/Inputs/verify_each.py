@@ -8,11 +8,19 @@ Each run uses --verify-each=false so an invalid output is printed (in the
 generic form) instead of being caught; the output is then parsed and
 verified again by a plain mp-opt. One mp-opt process takes every chunk
 (--split-input-file) of a batch of about 8 MB per pass; when it crashes or
-hangs, the chunks run one per process to name the one that did.
+hangs, or its output does not verify, the chunks run one per process to
+name the one that did.
 
-Usage: verify_each.py ROOT [--skip PASS]...
+With --in-process, the output is verified in the process that made it
+(mp-test-verify after the pass, which says so when it fails) and not parsed
+again: half the processes, for the sanitizer build, where the round trip
+through the upstream printer and parser finds nothing that the plain
+build's run would not.
+
+Usage: verify_each.py ROOT [--skip PASS]... [--in-process]
   --skip PASS   leave out a pass of PASSES (as written there)
 """
+import argparse
 import concurrent.futures
 import glob
 import os
@@ -71,6 +79,8 @@ SPLIT = ["--split-input-file", f"--output-split-marker={MARKER}"]
 # Parses and verifies: a valid chunk prints as 'module {...}', not in full
 # (the emulation's outputs are hundreds of MB together).
 CHECK = ["--mlir-print-skip-regions"]
+# mp-test-verify's error when a pass's output does not verify.
+INVALID = "mp-test-verify: the IR does not verify"
 BATCH_BYTES = 8 << 20
 
 
@@ -135,10 +145,17 @@ def check_one(chunk, name, flag):
     return None
 
 
-def check_pass(chunks, names, flag):
+def check_pass(chunks, names, flag, in_process):
     """Why each chunk failed under --flag (None where it is fine). The chunks
-    go through a process per batch; a crash reruns them one by one to name
-    it."""
+    go through a process per batch; a crash or invalid output reruns them
+    one by one to name it."""
+    if in_process:
+        errors, outputs = run_chunks(
+            ["--verify-each=false", f"--{flag}", "--mp-test-verify"] + CHECK,
+            chunks)
+        if outputs is not None and INVALID not in errors:
+            return [None] * len(chunks)
+        return [check_one(c, n, flag) for c, n in zip(chunks, names)]
     _, outputs = run_chunks(["--verify-each=false", "--mlir-print-op-generic",
                              f"--{flag}"], chunks)
     if outputs is not None:
@@ -156,14 +173,17 @@ def check_pass(chunks, names, flag):
 
 
 def main():
-    root = sys.argv[1]
-    skipped = sys.argv[3::2] if sys.argv[2::2] == ["--skip"] * len(
-        sys.argv[2::2]) else sys.exit("usage: verify_each.py ROOT "
-                                      "[--skip PASS]...")
-    unknown = [p for p in skipped if p not in PASSES]
+    parser = argparse.ArgumentParser(prog="verify_each.py")
+    parser.add_argument("root")
+    parser.add_argument("--skip", action="append", default=[],
+                        metavar="PASS")
+    parser.add_argument("--in-process", action="store_true")
+    args = parser.parse_args()
+    root = args.root
+    unknown = [p for p in args.skip if p not in PASSES]
     if unknown:
         sys.exit(f"verify_each.py: --skip: no pass {', '.join(unknown)}")
-    passes = [p for p in PASSES if p not in skipped]
+    passes = [p for p in PASSES if p not in args.skip]
     files = sorted(glob.glob(os.path.join(root, "test", "**", "*.mlir"),
                              recursive=True)
                    + glob.glob(os.path.join(root, "examples", "**", "*.mlir"),
@@ -183,8 +203,9 @@ def main():
     names = [names[i] for i in keep]
     tally = Tally()
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        for whys in pool.map(lambda flag: check_pass(chunks, names, flag),
-                             passes):
+        for whys in pool.map(
+                lambda flag: check_pass(chunks, names, flag, args.in_process),
+                passes):
             for why in whys:
                 tally.record(why is None, why)
     print(f"{len(chunks) * len(passes)} runs of {len(passes)} passes")
