@@ -15,6 +15,7 @@
 
 #include "Internal.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -28,6 +29,16 @@ float load(int64_t address, int32_t type, int64_t index) {
     return reinterpret_cast<const float *>(address)[index];
   uint16_t bits = reinterpret_cast<const uint16_t *>(address)[index];
   return type == 1 ? fromBF16(bits) : fromF16(bits);
+}
+
+/// The `count` elements of a buffer of `type` (see load) as floats, or none
+/// if `read` is false.
+std::vector<float> loadAll(int64_t address, int32_t type, int64_t count,
+                           bool read) {
+  std::vector<float> values(read ? count : 0);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = load(address, type, i);
+  return values;
 }
 
 /// `value` rounded to f16 (type 0) or bf16 (type 1) bits.
@@ -54,13 +65,23 @@ extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
     return dType ? load(address, type, index)
                  : reinterpret_cast<const float *>(address)[index];
   };
-  for (int64_t l = 0; l < batch; ++l)
-    for (int64_t i = 0; i < m; ++i)
+  // Each element of D sums its products in order of p, as one thread of a
+  // naive GEMM would; the operands are converted to f32 once (B a matrix
+  // at a time, A a row at a time) and a row of D is summed at once.
+  std::vector<float> bRows(k * n), aRow(k), sums(n);
+  for (int64_t l = 0; l < batch; ++l) {
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        bRows[p * n + j] = load(b, type, l * bSb + p * bSk + j * bSn);
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t p = 0; p < k; ++p)
+        aRow[p] = load(a, type, l * aSb + i * aSm + p * aSk);
+      std::fill(sums.begin(), sums.end(), 0.0f);
+      for (int64_t p = 0; p < k; ++p)
+        for (int64_t j = 0; j < n; ++j)
+          sums[j] += aRow[p] * bRows[p * n + j];
       for (int64_t j = 0; j < n; ++j) {
-        float sum = 0;
-        for (int64_t p = 0; p < k; ++p)
-          sum += load(a, type, l * aSb + i * aSm + p * aSk) *
-                 load(b, type, l * bSb + p * bSk + j * bSn);
+        float sum = sums[j];
         int64_t index = l * dSb + i * dSm + j * dSn;
         if (beta != 0)
           sum += beta * loadD(d, index);
@@ -71,6 +92,8 @@ extern "C" void mp_emulated_gemm(int32_t type, int64_t batch, int64_t m,
         else
           reinterpret_cast<float *>(d)[index] = sum;
       }
+    }
+  }
 }
 
 /// mp_cuda_conv on the host: with kind 0 y = x cross-correlated with w,
@@ -112,9 +135,14 @@ extern "C" void mp_emulated_conv(
   // one sums them per y element, the backward-data one adds y[o] w[flipped
   // r] to x[in], the backward-filter one x[in] y[o] to w[r].
   int64_t taps = window[0] * window[1] * window[2];
-  std::vector<float> gradient(kind == 1 ? n * c * image[0] * image[1] * image[2]
-                              : kind == 2 ? k * inGroup * taps
-                                          : 0);
+  int64_t xSize = n * c * image[0] * image[1] * image[2];
+  int64_t wSize = k * inGroup * taps;
+  std::vector<float> gradient(kind == 1 ? xSize : kind == 2 ? wSize : 0);
+  // The operands that this kind reads, converted to f32 once.
+  std::vector<float> xs = loadAll(x, type, xSize, kind != 1);
+  std::vector<float> ws = loadAll(w, type, wSize, kind != 2);
+  std::vector<float> ys =
+      loadAll(y, type, n * k * out[0] * out[1] * out[2], kind != 0);
   int64_t o[3], r[3], in[3], flipped[3];
   for (int64_t b = 0; b < n; ++b)
     for (int64_t f = 0; f < k; ++f)
@@ -139,14 +167,12 @@ extern "C" void mp_emulated_conv(
                     int64_t xIndex = at(b, group * inGroup + ci, in, c, image);
                     if (kind == 1)
                       gradient[xIndex] +=
-                          load(y, type, yIndex) *
-                          load(w, type, at(f, ci, flipped, inGroup, window));
+                          ys[yIndex] * ws[at(f, ci, flipped, inGroup, window)];
                     else if (kind == 2)
                       gradient[at(f, ci, r, inGroup, window)] +=
-                          load(x, type, xIndex) * load(y, type, yIndex);
+                          xs[xIndex] * ys[yIndex];
                     else
-                      sum += load(x, type, xIndex) *
-                             load(w, type, at(f, ci, r, inGroup, window));
+                      sum += xs[xIndex] * ws[at(f, ci, r, inGroup, window)];
                   }
             if (kind == 0)
               reinterpret_cast<uint16_t *>(y)[yIndex] = toBits(type, sum);
