@@ -9,7 +9,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <tuple>
 
@@ -79,25 +81,72 @@ matchLoopContraction(vector::ContractionOp op) {
   return std::make_pair(*lhsK, *rhsK);
 }
 
-/// The 1-D slice at index `k` of dimension `kDim` of the 2-D `buffer`,
-/// extended to `element`: a row is one vector load, a column one load per
-/// element.
-static Value readSlice(OpBuilder &b, Location loc, Value buffer, unsigned kDim,
-                       Value k, FloatType element) {
-  auto type = cast<MemRefType>(buffer.getType());
+/// Where the elements of a contraction's 2-D operand are in memory: element
+/// (i, j) is `buffer[indices[0], ..., indices[r-2] + i, indices[r-1] + j]`.
+struct OperandMemory {
+  Value buffer;
+  SmallVector<Value> indices;
+};
+
+/// Where `operand` of `contract` can be read at the contraction itself: the
+/// buffer of the in-bounds, unmasked, minor-identity vector.transfer_read
+/// that defines it in the contraction's block, if no op between the two
+/// writes memory (or may).
+static std::optional<OperandMemory>
+getReadMemory(Value operand, vector::ContractionOp contract) {
+  auto read = operand.getDefiningOp<vector::TransferReadOp>();
+  if (!read || read->getBlock() != contract->getBlock() || read.getMask() ||
+      !isa<MemRefType>(read.getBase().getType()) ||
+      !read.getPermutationMap().isMinorIdentity() ||
+      llvm::is_contained(read.getInBoundsValues(), false) ||
+      !read->isBeforeInBlock(contract))
+    return std::nullopt;
+  for (Operation *op = read->getNextNode(); op != contract;
+       op = op->getNextNode()) {
+    std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+        getEffectsRecursively(op);
+    if (!effects || llvm::any_of(*effects, [](auto &effect) {
+          return !isa<MemoryEffects::Read>(effect.getEffect());
+        }))
+      return std::nullopt;
+  }
+  return OperandMemory{read.getBase(), read.getIndices()};
+}
+
+/// The 1-D slice at index `k` of dimension `kDim` of a 2-D operand of
+/// `type` in `memory`, extended to `element`: a row is one read, a column
+/// one load per element.
+static Value readSlice(OpBuilder &b, Location loc, const OperandMemory &memory,
+                       VectorType type, unsigned kDim, Value k,
+                       FloatType element) {
   int64_t size = type.getDimSize(1 - kDim);
   auto sliceType = VectorType::get({size}, type.getElementType());
+  auto add = [&](Value x, Value y) -> Value {
+    if (isConstantIntValue(x, 0))
+      return y;
+    if (isConstantIntValue(y, 0))
+      return x;
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  // The indices of element (i, j).
+  auto at = [&](Value i, Value j) {
+    SmallVector<Value> indices(memory.indices);
+    indices[indices.size() - 2] = add(indices[indices.size() - 2], i);
+    indices.back() = add(indices.back(), j);
+    return indices;
+  };
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value slice;
   if (kDim == 0) {
-    slice =
-        vector::LoadOp::create(b, loc, sliceType, buffer, ValueRange{k, zero});
+    slice = vector::TransferReadOp::create(b, loc, sliceType, memory.buffer,
+                                           at(k, zero), std::nullopt,
+                                           ArrayRef<bool>{true});
   } else {
     SmallVector<Value> elements;
     for (int64_t i = 0; i < size; ++i)
       elements.push_back(memref::LoadOp::create(
-          b, loc, buffer,
-          ValueRange{arith::ConstantIndexOp::create(b, loc, i), k}));
+          b, loc, memory.buffer,
+          at(arith::ConstantIndexOp::create(b, loc, i), k)));
     slice = vector::FromElementsOp::create(b, loc, sliceType, elements);
   }
   if (type.getElementType() == element)
@@ -137,13 +186,19 @@ struct GPUEmulateMmaPass
       };
       rewriter.setInsertionPoint(op);
       Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      Value lhs = getBuffer(0, op.getLhsType());
-      Value rhs = getBuffer(1, cast<VectorType>(op.getRhsType()));
-      SmallVector<bool> inBounds(2, true);
-      vector::TransferWriteOp::create(rewriter, loc, op.getLhs(), lhs,
-                                      ValueRange{zero, zero}, inBounds);
-      vector::TransferWriteOp::create(rewriter, loc, op.getRhs(), rhs,
-                                      ValueRange{zero, zero}, inBounds);
+      // Each operand from the buffer it was read from, or else from a copy.
+      auto getMemory = [&](unsigned index) {
+        Value operand = op->getOperand(index);
+        if (std::optional<OperandMemory> memory = getReadMemory(operand, op))
+          return *memory;
+        Value buffer = getBuffer(index, cast<VectorType>(operand.getType()));
+        vector::TransferWriteOp::create(rewriter, loc, operand, buffer,
+                                        ValueRange{zero, zero},
+                                        ArrayRef<bool>{true, true});
+        return OperandMemory{buffer, {zero, zero}};
+      };
+      OperandMemory lhs = getMemory(0), rhs = getMemory(1);
+      Value lhsRead = op.getLhs(), rhsRead = op.getRhs();
       int64_t k = op.getLhsType().getDimSize(kDims->first);
       auto accType = cast<VectorType>(op.getAccType());
       auto element = cast<FloatType>(accType.getElementType());
@@ -152,14 +207,21 @@ struct GPUEmulateMmaPass
           arith::ConstantIndexOp::create(rewriter, loc, 1),
           ValueRange{op.getAcc()},
           [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
-            Value a = readSlice(b, loc, lhs, kDims->first, iv, element);
-            Value bk = readSlice(b, loc, rhs, kDims->second, iv, element);
+            Value a = readSlice(b, loc, lhs, op.getLhsType(), kDims->first, iv,
+                                element);
+            Value bk = readSlice(b, loc, rhs, cast<VectorType>(op.getRhsType()),
+                                 kDims->second, iv, element);
             scf::YieldOp::create(b, loc,
                                  ValueRange{vector::OuterProductOp::create(
                                      b, loc, accType, a, bk, acc.front(),
                                      vector::CombiningKind::ADD)});
           });
       rewriter.replaceOp(op, loop.getResults());
+      // The fragments' reads that no other op uses.
+      for (Value read : {lhsRead, rhsRead})
+        if (auto transfer = read.getDefiningOp<vector::TransferReadOp>();
+            transfer && transfer->use_empty())
+          rewriter.eraseOp(transfer);
       ++numLoops;
     }
   }

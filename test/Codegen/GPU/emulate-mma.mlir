@@ -17,7 +17,7 @@
 // CHECK-COUNT-15: memref.load %[[ABUF]][%c{{[0-9]+.*}}, %[[K]]]
 // CHECK: %[[COL:.*]] = vector.from_elements %[[E0]], {{.*}} : vector<16xf16>
 // CHECK: %[[ACOL:.*]] = arith.extf %[[COL]] : vector<16xf16> to vector<16xf32>
-// CHECK: %[[ROW:.*]] = vector.load %[[BBUF]][%[[K]], %c0{{.*}}] : memref<16x8xf16>, vector<8xf16>
+// CHECK: %[[ROW:.*]] = vector.transfer_read %[[BBUF]][%[[K]], %c0{{.*}}], %{{.*}} {in_bounds = [true]} : memref<16x8xf16>, vector<8xf16>
 // CHECK: %[[BROW:.*]] = arith.extf %[[ROW]] : vector<8xf16> to vector<8xf32>
 // CHECK: %[[P:.*]] = vector.outerproduct %[[ACOL]], %[[BROW]], %[[S]] {kind = #vector.kind<add>} : vector<16xf32>, vector<8xf32>
 // CHECK: scf.yield %[[P]] : vector<16x8xf32>
@@ -46,7 +46,7 @@ func.func @row_col(%a0: vector<16x16xf16>, %a1: vector<16x16xf16>, %b: vector<16
 // CHECK-DAG: %[[ABUF:.*]] = memref.alloca() : memref<16x16xbf16>
 // CHECK-DAG: %[[BBUF:.*]] = memref.alloca() : memref<8x16xbf16>
 // CHECK: scf.for %[[K:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[C]])
-// CHECK: %[[ROW:.*]] = vector.load %[[ABUF]][%[[K]], %c0{{.*}}] : memref<16x16xbf16>, vector<16xbf16>
+// CHECK: %[[ROW:.*]] = vector.transfer_read %[[ABUF]][%[[K]], %c0{{.*}}], %{{.*}} {in_bounds = [true]} : memref<16x16xbf16>, vector<16xbf16>
 // CHECK: %[[AROW:.*]] = arith.extf %[[ROW]] : vector<16xbf16> to vector<16xf32>
 // CHECK-COUNT-8: memref.load %[[BBUF]][%c{{[0-9]+.*}}, %[[K]]]
 // CHECK: %[[COL:.*]] = vector.from_elements {{.*}} : vector<8xbf16>
@@ -83,4 +83,45 @@ func.func @others(%a: vector<16x16xf16>, %b: vector<16x8xf16>, %c: vector<16x8xf
   %2 = vector.contract {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ba, %bb, %bc : vector<2x4x4xf32>, vector<2x4x4xf32> into vector<2x4x4xf32>
   %3 = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %ia, %ia, %ic : vector<4x4xi32>, vector<4x4xi32> into vector<4x4xi32>
   return %0, %1, %2, %3 : vector<16x8xf32>, vector<8x16xf32>, vector<2x4x4xf32>, vector<4x4xi32>
+}
+
+// -----
+
+// Fragments read from a block's buffers just before the contraction are
+// read there again by the loop (no copy): A's column k as one load per row
+// at the fragment's offsets, B's row k as one transfer_read; the fragments'
+// own reads go. A write (to any buffer) between a read and the contraction
+// keeps that operand's copy (B here).
+// CHECK-LABEL: func.func @from_buffers
+// CHECK-SAME: (%[[A:.*]]: memref<64x32xf16>, %[[B:.*]]: memref<32x64xf16>, %[[C:.*]]: vector<16x8xf32>, %[[I:.*]]: index, %[[J:.*]]: index, %[[X:.*]]: f16)
+// CHECK: %[[BBUF:.*]] = memref.alloca() : memref<16x8xf16>
+// CHECK-NOT: memref.alloca
+// CHECK: %[[BFRAG:.*]] = vector.transfer_read %[[B]][%c0{{.*}}, %[[J]]]
+// CHECK: memref.store %[[X]], %[[B]]
+// CHECK: vector.transfer_write %[[BFRAG]], %[[BBUF]]
+// CHECK: %[[R0:.*]] = scf.for %[[K:.*]] = {{.*}} iter_args(%[[S:.*]] = %[[C]])
+// CHECK: memref.load %[[A]][%[[I]], %[[K]]] : memref<64x32xf16>
+// CHECK: %[[ROW1:.*]] = arith.addi %[[I]], %c1{{.*}} : index
+// CHECK: memref.load %[[A]][%[[ROW1]], %[[K]]] : memref<64x32xf16>
+// CHECK-COUNT-14: memref.load %[[A]]
+// CHECK: vector.transfer_read %[[BBUF]][%[[K]], %c0{{.*}}]
+// CHECK: vector.outerproduct
+// CHECK: scf.for %[[K2:.*]] = {{.*}} iter_args(%{{.*}} = %[[R0]])
+// CHECK-COUNT-16: memref.load %[[A]]
+// CHECK: %[[ROW:.*]] = arith.addi %c16{{.*}}, %[[K2]] : index
+// CHECK: vector.transfer_read %[[B]][%[[ROW]], %[[J]]], %{{.*}} {in_bounds = [true]} : memref<32x64xf16>, vector<8xf16>
+// CHECK-NOT: vector.transfer_read %[[A]]
+// CHECK-NOT: vector.contract
+func.func @from_buffers(%a: memref<64x32xf16>, %b: memref<32x64xf16>, %c: vector<16x8xf32>, %i: index, %j: index, %x: f16) -> vector<16x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %pad = arith.constant 0.0 : f16
+  %b0 = vector.transfer_read %b[%c0, %j], %pad {in_bounds = [true, true]} : memref<32x64xf16>, vector<16x8xf16>
+  memref.store %x, %b[%c0, %c0] : memref<32x64xf16>
+  %a0 = vector.transfer_read %a[%i, %c0], %pad {in_bounds = [true, true]} : memref<64x32xf16>, vector<16x16xf16>
+  %0 = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a0, %b0, %c : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+  %a1 = vector.transfer_read %a[%i, %c16], %pad {in_bounds = [true, true]} : memref<64x32xf16>, vector<16x16xf16>
+  %b1 = vector.transfer_read %b[%c16, %j], %pad {in_bounds = [true, true]} : memref<32x64xf16>, vector<16x8xf16>
+  %1 = vector.contract {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a1, %b1, %0 : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+  return %1 : vector<16x8xf32>
 }

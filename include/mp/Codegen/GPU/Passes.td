@@ -926,10 +926,13 @@ def GPUEmulateMmaPass : Pass<"mp-gpu-emulate-mma"> {
     (the m16n8k16 tiles of the Tensor Core GEMMs and the f32 tiles of the
     CUDA-core ones: two parallel loops M and N, one reduction loop K,
     operands A laid out (M, K) or (K, M) and B (K, N) or (N, K), the
-    accumulator (M, N), an additive float kind) by an `scf.for` over K: the
-    operands are stored to stack buffers, and each trip reads A's column
-    and B's row at k, extends them to the accumulator's type and adds their
-    `vector.outerproduct` to the accumulator. That is what upstream's
+    accumulator (M, N), an additive float kind) by an `scf.for` over K whose
+    trips read A's column and B's row at k, extend them to the
+    accumulator's type and add their `vector.outerproduct` to the
+    accumulator. An operand is read from the buffer that the tiled stage
+    read it from (an in-bounds `vector.transfer_read` in the contraction's
+    block, with no write in between; that read goes once unused), or else
+    from a copy in a stack buffer. That is what upstream's
     outer-product lowering of the contraction computes, element by element
     (one fused multiply-add per k, in increasing k, from exactly extended
     operands), so the results are bit for bit the same; but the K steps are
