@@ -135,9 +135,9 @@ static Value readSlice(OpBuilder &b, Location loc, const OperandMemory &memory,
     indices.back() = add(indices.back(), j);
     return indices;
   };
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value slice;
   if (kDim == 0) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     slice = vector::TransferReadOp::create(b, loc, sliceType, memory.buffer,
                                            at(k, zero), std::nullopt,
                                            ArrayRef<bool>{true});
@@ -209,8 +209,8 @@ struct GPUEmulateMmaPass
           [&](OpBuilder &b, Location loc, Value iv, ValueRange acc) {
             Value a = readSlice(b, loc, lhs, op.getLhsType(), kDims->first, iv,
                                 element);
-            Value bk = readSlice(b, loc, rhs, cast<VectorType>(op.getRhsType()),
-                                 kDims->second, iv, element);
+            Value bk = readSlice(b, loc, rhs, op.getRhsType(), kDims->second,
+                                 iv, element);
             scf::YieldOp::create(b, loc,
                                  ValueRange{vector::OuterProductOp::create(
                                      b, loc, accType, a, bk, acc.front(),
