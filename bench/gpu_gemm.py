@@ -83,6 +83,15 @@ PATHS = {
     "codegen-wgmma-128x128-s4": GENERATED + ["--gpu-wgmma", "--gpu-tile",
                                              "128,128,32,32", "--gpu-stages",
                                              "4"],
+    # The same with K steps of 64 (--gpu-tile-k 64: four wgmmas a trip,
+    # A's rows 128 bytes, half the barriers per K) and 3 or 4 stages (one
+    # or two steps, 64 or 128 of K, copied ahead).
+    "codegen-wgmma-128x128-k64-s3": GENERATED + [
+        "--gpu-wgmma", "--gpu-tile", "128,128,32,32", "--gpu-stages", "3",
+        "--gpu-tile-k", "64"],
+    "codegen-wgmma-128x128-k64-s4": GENERATED + [
+        "--gpu-wgmma", "--gpu-tile", "128,128,32,32", "--gpu-stages", "4",
+        "--gpu-tile-k", "64"],
     # Two warpgroups of 64 x 256 (CUTLASS's usual Hopper tile),
     # single-buffered: with 2 stages sm_80's copy would need 176 KiB.
     "codegen-wgmma-128x256": GENERATED + ["--gpu-wgmma", "--gpu-tile",

@@ -87,6 +87,11 @@ CASES += [(ODD, "split_k", "fp16", "codegen"),
 CASES += [(ODD, e, amp, kind) for e in ("f16_operands", "split_k_64")
           for amp, kind in (("fp16", "stages3"), ("bf16", "w64-stages4"),
                             ("fp16", "wgmma-n128-stages4"))]
+# K steps of 64 (--gpu-tile-k 64): a K of 256 in 4 steps and one of 200
+# whose last step is masked, on mma.sync and on wgmma's blocks of two
+# warpgroups with 4 stages (m64n128k16, 128-byte swizzled rows of A).
+CASES += [(ODD, e, amp, kind) for e in ("deep_k", "deep_k_odd")
+          for amp, kind in (("fp16", "k64"), ("bf16", "wgmma-n128-k64-stages4"))]
 # Blocks of 128 x 256 of 8 warps of 64 x 64 on mma.sync (200 KiB of shared
 # memory with 3 stages: sm_90a alone), B's fragments two per ldmatrix.
 CASES += [(ODD, "f16_operands", "fp16", "w64-n256-stages3")]
@@ -118,12 +123,17 @@ def gpu_flags(gemm):
     wgmma's alignment; "wgmma-n128" in blocks of 128 x 128), "tile128"
     (generated in blocks of 128 x 128), "w64" (in blocks of 128 x 128 of 4
     warps of 64 x 64), "w64-n256" (128 x 256 of 8 warps of 64 x 64, for
-    sm_90a alone: over sm_80's shared memory), any of them with "-stagesN" (N stages of panels in
-    flight), or "stagesN" alone."""
+    sm_90a alone: over sm_80's shared memory), any of them with "-kK" (K
+    steps of up to K: --gpu-tile-k) and then "-stagesN" (N stages of panels
+    in flight), or "kK" and "stagesN" alone."""
     if "stages" in gemm:
         base, _, stages = gemm.rpartition("stages")
         return gpu_flags(base.rstrip("-") or "codegen") + ["--gpu-stages",
                                                            stages]
+    base, _, tile_k = gemm.rpartition("k")
+    if tile_k.isdigit() and (not base or base.endswith("-")):
+        return gpu_flags(base.rstrip("-") or "codegen") + ["--gpu-tile-k",
+                                                           tile_k]
     if gemm == "w64":
         return ["--gpu-gemm", "codegen", "--gpu-tile", "128,128,64,64"]
     if gemm == "w64-n256":

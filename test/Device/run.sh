@@ -39,7 +39,7 @@ for stage in "${stages[@]}"; do
   # B fragments paired from K x N and N x K panels) and one training step,
   # for a short session.
   check-gemm) cmd=("$python" "$bundle/check.py" "$bundle" --only
-                   'stages|w64|f16_operands|split_k|^transposed_relu-fp16$|^linear-bf16$|^mlp-fp16$')
+                   'stages|w64|k64|f16_operands|split_k|^transposed_relu-fp16$|^linear-bf16$|^mlp-fp16$')
               limit=300 ;;
   gemm) cmd=("$python" "$bundle/gpu_gemm.py" run "$bundle" --repeat 10); limit=540 ;;
   # The size alone, for a short session.

@@ -75,6 +75,7 @@ void mp_run::setGpuOptions(const CompileOptions &options,
                            mp::GpuPipelineOptions &gpu) {
   gpu.gemm = options.gpuGemm;
   gpu.stages = options.gpuStages;
+  gpu.tileK = options.gpuTileK;
   gpu.splitK = options.gpuSplitK;
   gpu.warpMinExtent = options.gpuWarpMinExtent;
   gpu.wgmma = options.gpuWgmma;

@@ -68,6 +68,9 @@ struct CompileOptions {
   /// unchanged staged at once (the next ones loaded with cp.async on the
   /// GPU).
   int64_t gpuStages = mlir::mp::GPUTileContractionsPassOptions().stages;
+  /// With cuda or gpu-emulation: the largest K step of a Tensor Core GEMM's
+  /// trip.
+  int64_t gpuTileK = mlir::mp::GPUTileContractionsPassOptions().tileK;
   /// With cuda or gpu-emulation: contractions with few blocks split along
   /// K (mp-gpu-split-k).
   bool gpuSplitK = mlir::mp::kDefaultSplitK;

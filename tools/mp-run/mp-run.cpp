@@ -209,6 +209,14 @@ static cl::opt<int64_t> gpuStages(
              "Tensor Core work (mp-lower-to-gpu's stages)"),
     cl::init(mp::GPUTileContractionsPassOptions().stages), cl::cat(category));
 
+static cl::opt<int64_t> gpuTileK(
+    "gpu-tile-k", cl::value_desc("K"),
+    cl::desc("With --backend cuda or gpu-emulation: the largest K step of a "
+             "trip of the generated Tensor Core GEMMs' K loop, 16, 32 or 64 "
+             "(halved, down to 16, until it divides K; mp-lower-to-gpu's "
+             "tile-k)"),
+    cl::init(mp::GPUTileContractionsPassOptions().tileK), cl::cat(category));
+
 static cl::opt<int64_t> gpuWarpMinExtent(
     "gpu-warp-min-extent", cl::value_desc("N"),
     cl::desc("With --backend cuda or gpu-emulation: reductions to more rows "
@@ -611,6 +619,7 @@ static CompileOptions getCompileOptions() {
   options.savePtx = savePtx;
   options.gpuGemm = gpuGemm;
   options.gpuStages = gpuStages;
+  options.gpuTileK = gpuTileK;
   options.gpuSplitK = gpuSplitK;
   options.gpuWarpMinExtent = gpuWarpMinExtent;
   options.gpuWgmma = gpuWgmma;
@@ -763,6 +772,8 @@ static llvm::Error checkFlags() {
                  "auto or off, or another --target-cpu");
   if (gpuStages.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-stages needs --backend cuda, gpu-emulation or auto");
+  if (gpuTileK.getNumOccurrences() && backend == Backend::cpu)
+    return error("--gpu-tile-k needs --backend cuda, gpu-emulation or auto");
   if (gpuSplitK.getNumOccurrences() && backend == Backend::cpu)
     return error("--gpu-split-k needs --backend cuda, gpu-emulation or auto");
   if (gpuWarpMinExtent.getNumOccurrences() && backend == Backend::cpu)
@@ -777,7 +788,8 @@ static llvm::Error checkFlags() {
       backend != Backend::automatic)
     return error("--gpu-chips needs --backend cuda or auto");
   if (gpuTile.getNumOccurrences() || gpuWgmma || gpuChips.getNumOccurrences() ||
-      gpuStages.getNumOccurrences() || gpuF32Tile.getNumOccurrences()) {
+      gpuStages.getNumOccurrences() || gpuTileK.getNumOccurrences() ||
+      gpuF32Tile.getNumOccurrences()) {
     if (gpuTile.getNumOccurrences() && backend == Backend::cpu)
       return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
     if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
@@ -797,7 +809,8 @@ static llvm::Error checkFlags() {
           problem = message.str();
           return failure();
         })))
-      return error((StringRef(problem).contains(" stages=") ? "--gpu-stages: "
+      return error((StringRef(problem).contains(" stages=")   ? "--gpu-stages: "
+                    : StringRef(problem).contains(" tile-k=") ? "--gpu-tile-k: "
                     : StringRef(problem).contains(" simt-block=")
                         ? "--gpu-f32-tile: "
                     : gpuTile.getNumOccurrences()  ? "--gpu-tile: "

@@ -210,6 +210,25 @@ std::optional<std::string> mp::checkStages(int64_t stages) {
          " is invalid: expected 1 (panels single-buffered) or more";
 }
 
+std::optional<std::string> mp::checkTileK(int64_t tileK) {
+  if (llvm::is_contained({kMmaK, 2 * kMmaK, 4 * kMmaK}, tileK))
+    return std::nullopt;
+  return "tile-k=" + std::to_string(tileK) +
+         " is invalid: expected 16, 32 or 64 (K per trip of a Tensor Core "
+         "GEMM's loop)";
+}
+
+int64_t mp::getMmaKStep(int64_t k, int64_t tileK) {
+  int64_t step = tileK;
+  if (k % kMmaK == 0)
+    while (step > kMmaK && k % step != 0)
+      step /= 2;
+  else
+    while (step > kMmaK && step > llvm::alignTo(k, kMmaK))
+      step /= 2;
+  return step;
+}
+
 LogicalResult mp::verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                     int64_t tileN, int64_t warpM,
                                     int64_t warpN) {

@@ -118,6 +118,17 @@ std::optional<std::string> checkSimtTiles(ArrayRef<int64_t> tiles);
 /// it is.
 std::optional<std::string> checkStages(int64_t stages);
 
+/// Why `tileK` (the largest K step of a Tensor Core GEMM's trip) is invalid,
+/// if it is: it must be 16, 32 or 64.
+std::optional<std::string> checkTileK(int64_t tileK);
+
+/// The K step of a Tensor Core GEMM of reduction extent `k` whose trips take
+/// at most `tileK` (checkTileK) of it: the largest of tileK, tileK / 2, ...,
+/// 16 that divides `k` (no step is masked); where `k` is not a multiple of
+/// 16 (its last step is masked anyway), the largest of them at most `k`
+/// rounded up to 16.
+int64_t getMmaKStep(int64_t k, int64_t tileK);
+
 /// checkTileOptions as an error at `loc` naming `pass`.
 LogicalResult verifyTileOptions(Location loc, StringRef pass, int64_t tileM,
                                 int64_t tileN, int64_t warpM, int64_t warpN);

@@ -120,6 +120,8 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
     return errorHandler("mp-lower-to-gpu: " + *problem);
   if (std::optional<std::string> problem = checkStages(options.stages))
     return errorHandler("mp-lower-to-gpu: " + *problem);
+  if (std::optional<std::string> problem = checkTileK(options.tileK))
+    return errorHandler("mp-lower-to-gpu: " + *problem);
   if (std::optional<std::string> problem =
           checkSimtOptions(options.simtBlock, options.simtThread))
     return errorHandler("mp-lower-to-gpu: " + *problem);
@@ -183,6 +185,7 @@ static void addTiledStage(OpPassManager &pm,
   // On the module: fused producers are outlined into functions.
   auto tiles = getTileOptions<GPUTileContractionsPassOptions>(options);
   tiles.stages = options.stages;
+  tiles.tileK = options.tileK;
   // With wgmma and 3 stages or more, each K step's wgmma stays in flight
   // into the next trip (mp-gpu-wgmma-variants in-flight), whose copies
   // leave its slot alone.

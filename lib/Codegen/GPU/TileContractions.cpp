@@ -707,14 +707,10 @@ struct GPUTileContractionsPass
                         const FoldedInit *init, const Epilogue *epilogue) {
     MLIRContext *ctx = &getContext();
     unsigned numLoops = c.ranges.size();
-    // Two mma K steps per trip where they divide K or K is not a multiple
-    // of one (its tiles are masked either way), else one. On CUDA cores, 8
-    // (each thread then holds 4 x 8 elements of A and 8 x 4 of B per trip).
+    // Up to tile-k of K per trip (getMmaKStep). On CUDA cores, 8 (each
+    // thread then holds 4 x 8 elements of A and 8 x 4 of B per trip).
     int64_t k = c.ranges[c.k];
-    int64_t kStep = c.simt ? kSimtK
-                    : k % (2 * kMmaK) == 0 || (k % kMmaK != 0 && k > kMmaK)
-                        ? 2 * kMmaK
-                        : kMmaK;
+    int64_t kStep = c.simt ? kSimtK : getMmaKStep(k, tileK);
     SmallVector<int64_t> blockSizes(numLoops, 0), warpSizes(numLoops, 0),
         kSizes(numLoops, 0), stepSizes(numLoops, 1);
     SmallVector<Attribute> blockMapping, warpMapping;
@@ -832,11 +828,13 @@ struct GPUTileContractionsPass
                                  "mp-gpu-tile-contractions", tileM, tileN,
                                  warpM, warpN)))
       return signalPassFailure();
-    if (std::optional<std::string> problem = checkStages(stages)) {
-      emitError(getOperation()->getLoc())
-          << "mp-gpu-tile-contractions: " << *problem;
-      return signalPassFailure();
-    }
+    for (std::optional<std::string> problem :
+         {checkStages(stages), checkTileK(tileK)})
+      if (problem) {
+        emitError(getOperation()->getLoc())
+            << "mp-gpu-tile-contractions: " << *problem;
+        return signalPassFailure();
+      }
     struct Target {
       linalg::LinalgOp op;
       MmaContraction c;

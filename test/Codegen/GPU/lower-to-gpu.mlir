@@ -11,6 +11,7 @@
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=ptx80' 2>&1 | FileCheck %s --check-prefix=PTX
 // RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true chips=sm_80,sm_86' 2>&1 | FileCheck %s --check-prefix=WGMMA-CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true tile-n=512' 2>&1 | FileCheck %s --check-prefix=WGMMA-TILE
+// RUN: not mp-opt %s --mp-lower-to-gpu='tile-k=8' 2>&1 | FileCheck %s --check-prefix=TILE-K
 
 // The host code launches every kernel on one stream without waiting, and
 // returns with them queued (mp-gpu-async-launches with wait-at-return=false:
@@ -37,6 +38,7 @@
 // CHIP: error: mp-lower-to-gpu: chips=ampere is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a
 // PTX: error: mp-lower-to-gpu: ptx-features=ptx80 is invalid: expected a PTX ISA version such as +ptx80
 // WGMMA-CHIP: error: mp-lower-to-gpu: wgmma runs on sm_90a, which chips=sm_80,sm_86 leaves out: add it or compile without wgmma
+// TILE-K: error: mp-lower-to-gpu: tile-k=8 is invalid: expected 16, 32 or 64 (K per trip of a Tensor Core GEMM's loop)
 // WGMMA-TILE: error: mp-lower-to-gpu: with wgmma, a block is one or two warpgroups computing 64 rows each (tile-m=64 or 128) and 16, 32, 64, 128 or 256 columns (tile-n), not 64x512
 
 // Every kernel assembles for both chips without spilling (on the plain

@@ -4,9 +4,13 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='tile-m=64 tile-n=32 warp-m=32 warp-n=32' | FileCheck %s --check-prefix=TWO
 // RUN: mp-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(mp-gpu-tile-contractions))' | FileCheck %s --check-prefix=NESTED
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions | FileCheck %s --check-prefix=DOUBLE
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='stages=1 tile-k=64' | FileCheck %s --check-prefix=K64
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-contractions='stages=1 tile-k=16' | FileCheck %s --check-prefix=K16
 // RUN: not mp-opt %s --mp-gpu-tile-contractions='warp-m=24' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not mp-opt %s --mp-gpu-tile-contractions='tile-k=48' 2>&1 | FileCheck %s --check-prefix=BAD-K
 
 // BAD: error: mp-gpu-tile-contractions: tile-m=64 tile-n=64 warp-m=24 warp-n=32 is invalid: warp-m must be a positive multiple of 16 and warp-n of 8, dividing tile-m and tile-n
+// BAD-K: error: mp-gpu-tile-contractions: tile-k=48 is invalid: expected 16, 32 or 64 (K per trip of a Tensor Core GEMM's loop)
 
 // An f16 matmul whose sizes the tiles divide: blocks of 64x64 (2x1 of them),
 // K in steps of 32; on each step the block's 128 threads (2 x 64) copy the
@@ -68,6 +72,18 @@
 // SMALL-COUNT-4: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
 // SMALL-NOT: vector.contract
 // SMALL: {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+// tile-k=64: 64 does not divide K = 96, so the step is halved to 32; with
+// tile-k=16, steps of 16 and panels of 64 x 16 and 16 x 64.
+// K64-LABEL: func.func @matmul
+// K64: memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+// K64: scf.for %{{.*}} = %c0 to %c96 step %c32
+// K16-LABEL: func.func @matmul
+// K16: memref.alloc() : memref<64x16xf16, #gpu.address_space<workgroup>>
+// K16: memref.alloc() : memref<16x64xf16, #gpu.address_space<workgroup>>
+// K16: scf.for %{{.*}} = %c0 to %c96 step %c16
+// K16-COUNT-8: vector.contract {{.*}} : vector<16x16xf16>, vector<16x8xf16> into vector<16x8xf32>
+// K16-NOT: vector.contract
+// K16: {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
 func.func @matmul(%a: memref<128x96xf16>, %b: memref<96x64xf16>, %c: memref<128x64xf32>) {
   linalg.matmul ins(%a, %b : memref<128x96xf16>, memref<96x64xf16>) outs(%c : memref<128x64xf32>)
   return
@@ -157,6 +173,15 @@ func.func @odd(%a: memref<37x29xf16>, %b: memref<29x61xf16>, %c: memref<37x61xf3
 // CHECK-COUNT-16: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
 // CHECK: linalg.generic
 // CHECK: arith.mulf {{.*}} : f16
+// tile-k=64 divides K = 128: 2 trips on panels of 64 x 64 (128-byte rows),
+// each 2 x 4 x 4 contracts per warp.
+// K64-LABEL: func.func @generic_abt
+// K64: memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+// K64: memref.alloc() : memref<64x64xf16, #gpu.address_space<workgroup>>
+// K64: scf.for %{{.*}} = %c0 to %c128 step %c64
+// K64-COUNT-32: vector.contract {{.*}} : vector<16x16xf16>, vector<8x16xf16> into vector<16x8xf32>
+// K64-NOT: vector.contract {{.*}} into vector<16x8xf32>
+// K64: linalg.generic
 func.func @generic_abt(%x: memref<64x128xf16>, %w: memref<64x128xf16>, %c: memref<64x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : memref<64x128xf16>, memref<64x128xf16>) outs(%c : memref<64x64xf32>) {
   ^bb0(%xi: f16, %wi: f16, %acc: f32):

@@ -8,6 +8,8 @@
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-m=128 tile-n=128 warp-m=16 warp-n=128' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse -o %t.wgmma-n128.mlir
 // RUN: FileCheck %s --check-prefix=N128 --input-file=%t.wgmma-n128.mlir --implicit-check-not=nvgpu.mma.sync --implicit-check-not=nvvm.mma.sync --implicit-check-not=nvgpu.ldmatrix
 // RUN: %python %S/Inputs/wgmma_layout.py < %t.wgmma-n128.mlir | FileCheck %s --check-prefix=LAYOUT-N128
+// RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64 tile-k=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse | %python %S/Inputs/wgmma_layout.py | FileCheck %s --check-prefix=LAYOUT-K64
+// RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='tile-m=128 tile-n=128 warp-m=16 warp-n=128 tile-k=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse | %python %S/Inputs/wgmma_layout.py | FileCheck %s --check-prefix=LAYOUT-K64-N128
 // RUN: mp-opt %S/Inputs/wgmma_gemm_n256.mlir --mp-gpu-tile-contractions='tile-m=128 tile-n=256 warp-m=16 warp-n=256' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --mp-gpu-swizzle-panels --canonicalize --cse | %python %S/Inputs/wgmma_layout.py | FileCheck %s --check-prefix=LAYOUT-N256
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --nvvm-attach-target=chip=sm_90a --mp-gpu-wgmma-variants --canonicalize --cse | FileCheck %s --check-prefix=VARIANTS
 // RUN: mp-opt %S/Inputs/wgmma_gemms.mlir --split-input-file --mp-gpu-tile-contractions='warp-m=16 warp-n=64' --mp-gpu-async-copies --mp-gpu-map-forall-to-launch --mp-gpu-vector-to-mma --gpu-kernel-outlining --nvvm-attach-target=chip=sm_80 --mp-gpu-wgmma-variants | FileCheck %s --check-prefix=SM80 --implicit-check-not=wgmma --implicit-check-not=mp.gpu_chip_variants
@@ -195,6 +197,31 @@
 // LAYOUT32: bf16: wgmma m64n32k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
 // LAYOUT32-NEXT: batched: wgmma m64n32k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
 // LAYOUT32-NEXT: batched: wgmma m64n32k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
+// K steps of 64 (tile-k=64): K-major panels of 128-byte rows take the
+// 128-byte swizzle, M- and N-major ones are 64 rows deep; four wgmmas per
+// step, each reading the right K slice.
+// LAYOUT-K64: ab: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: ab: wgmma m64n64k16 #1: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: ab: wgmma m64n64k16 #2: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: ab: wgmma m64n64k16 #3: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: atb: wgmma m64n64k16 #0: A M-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64: atb: wgmma m64n64k16 #3: A M-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: abt: wgmma m64n64k16 #0: A K-major, B K-major, 1 warpgroup, tiles match
+// LAYOUT-K64: abt: wgmma m64n64k16 #3: A K-major, B K-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: k16: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: bf16: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64: bf16: wgmma m64n64k16 #3: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NEXT: batched: wgmma m64n64k16 #0: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64: batched: wgmma m64n64k16 #3: A K-major, B N-major, 1 warpgroup, tiles match
+// LAYOUT-K64-NOT: tiles
+// LAYOUT-K64-N128: ab: wgmma m64n128k16 #0: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128: ab: wgmma m64n128k16 #3: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128-NEXT: atb: wgmma m64n128k16 #0: A M-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128: atb: wgmma m64n128k16 #3: A M-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128-NEXT: abt: wgmma m64n128k16 #0: A K-major, B K-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128: abt: wgmma m64n128k16 #3: A K-major, B K-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128: batched: wgmma m64n128k16 #3: A K-major, B N-major, 2 warpgroups, tiles match
+// LAYOUT-K64-N128-NOT: tiles
 // Blocks of 2x2 warps of 32x32 (the default tiles) are not one warpgroup's
 // wgmma: they keep mma.sync, and no module gets a variant.
 // NOT-WARPGROUP-LABEL: gpu.module @ab_kernel [#nvvm.target<chip = "sm_80">, #nvvm.target<chip = "sm_90a">]

@@ -114,6 +114,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "1 single-buffers them; N > 1 loads the next N - 1 "
                      "steps' (cp.async) during one step's Tensor Core work"),
       llvm::cl::init(GPUTileContractionsPassOptions().stages)};
+  PassOptions::Option<int64_t> tileK{
+      *this, "tile-k",
+      llvm::cl::desc("Largest K step of a trip of the generated Tensor Core "
+                     "GEMMs' K loop: 16, 32 or 64 (halved, down to 16, until "
+                     "it divides K)"),
+      llvm::cl::init(GPUTileContractionsPassOptions().tileK)};
   PassOptions::Option<bool> splitK{
       *this, "split-k",
       llvm::cl::desc("Split the K loop of generated GEMMs with too few "

@@ -654,8 +654,10 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     both f16 or both bf16, whose accumulator is f32 and whose sizes are
     static (the tiles are the op's `mp.gpu_tile` if it has one, else the
     options): tiles it to an `scf.forall` over thread blocks (`#gpu.block`,
-    batch on z) and an `scf.for` over K in steps of 32 (16 when K is at
-    most 16, or a multiple of 16 but not of 32: no step is masked). Each
+    batch on z) and an `scf.for` over K in steps of `tile-k` (32 by
+    default; half of it, down to 16, until the step divides K, so that no
+    step is masked where K is a multiple of 16; where K is not, the step
+    is at most K rounded up to 16). Each
     block allocates a workgroup buffer (`#gpu.address_space<workgroup>`) for
     its tile of A and one for its tile of B; on each K step the block's
     threads copy the tiles into them (an `scf.forall` over
@@ -767,6 +769,9 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
            "at once: 1 copies each step's panels in place; N > 1 keeps N "
            "buffers per panel, the copies of the next N - 1 steps in flight "
            "while the warps compute on one">,
+    Option<"tileK", "tile-k", "int64_t", /*default=*/"32",
+           "Largest K step of a trip of the Tensor Core GEMMs' K loop: 16, "
+           "32 or 64 (halved, down to 16, until it divides K)">,
     Option<"reserveSlot", "reserve-slot", "bool", /*default=*/"false",
            "With 3 stages or more, copy only stages - 2 K steps ahead: the "
            "slot of the step before this one stays out of the copies' "

@@ -96,7 +96,8 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
 def backend_flags(backend, args):
     """mp-run flags for `backend`: the policy file if any, products computed
     exactly in f32 on the CPU, and the emulation's choice of library calls,
-    of wgmma's tiles, of the panels' stages and of the f32 GEMMs' tiles."""
+    of wgmma's tiles, of the panels' stages, of the Tensor Core GEMMs' K
+    step and of the f32 GEMMs' tiles."""
     policy = ["--policy", args.policy] if args.policy else []
     if backend == "cpu":
         return policy + ["--bf16-dot", "off"]
@@ -104,6 +105,7 @@ def backend_flags(backend, args):
         ["--gpu-wgmma"] if args.gpu_wgmma else []) + (
         ["--gpu-tile", args.gpu_tile] if args.gpu_tile else []) + (
         ["--gpu-stages", args.gpu_stages] if args.gpu_stages else []) + (
+        ["--gpu-tile-k", args.gpu_tile_k] if args.gpu_tile_k else []) + (
         ["--gpu-f32-tile", args.gpu_f32_tile] if args.gpu_f32_tile else [])
 
 
@@ -192,6 +194,7 @@ def main():
     parser.add_argument("--gpu-wgmma", action="store_true")
     parser.add_argument("--gpu-tile", metavar="M,N,WARP_M,WARP_N")
     parser.add_argument("--gpu-stages", metavar="N")
+    parser.add_argument("--gpu-tile-k", metavar="K")
     parser.add_argument("--gpu-f32-tile", metavar="BLOCK,THREAD")
     args = parser.parse_intermixed_args()
     tally = Tally()

@@ -177,3 +177,23 @@ func.func @insert_into_result(%a: tensor<64x96xf32>, %b: tensor<96x64xf32>, %bia
   %c2 = tensor.insert_slice %slice into %c[32, 32] [32, 32] [1, 1] : tensor<32x32xf32> into tensor<64x64xf32>
   return %s, %c2 : tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// A K of 256 (emulation.test's --gpu-tile-k 64 cases): four K steps of 64,
+// or eight of 32, over f16 panels staged in slots.
+func.func @deep_k(%a: tensor<128x256xf16>, %b: tensor<256x128xf16>) -> tensor<128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x128xf32>) -> tensor<128x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<128x256xf16>, tensor<256x128xf16>) outs(%c : tensor<128x128xf32>) -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}
+
+// A K of 200, not a multiple of 16, and M and N the blocks do not divide:
+// with --gpu-tile-k 64 three K steps of 64 and a masked one.
+func.func @deep_k_odd(%a: tensor<70x200xf32>, %b: tensor<200x72xf32>) -> tensor<70x72xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<70x72xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<70x72xf32>) -> tensor<70x72xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<70x200xf32>, tensor<200x72xf32>) outs(%c : tensor<70x72xf32>) -> tensor<70x72xf32>
+  return %r : tensor<70x72xf32>
+}
