@@ -133,6 +133,10 @@ func.func @left_alone(%abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memre
 // rows and columns checked against the operands' sizes, zeros outside; C's
 // tile is staged too: copied in (zeros outside C) before the K loop and its
 // part inside C copied back after it.
+// With tile-k=64 a K of 29 (no multiple of 16) takes one masked step of
+// 32: the step is at most K rounded up to 16.
+// K64-LABEL: func.func @odd
+// K64: scf.for %{{.*}} = %c0 to %c29 step %c32
 // CHECK-LABEL: func.func @odd
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (37, 61) step (64, 64)
 // CHECK: %[[CT:.*]] = memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
