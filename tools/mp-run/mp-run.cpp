@@ -41,6 +41,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <random>
 
 using namespace mlir;
@@ -759,8 +760,14 @@ static llvm::Error checkFlags() {
       (!compileOnlyFlag || !emitSo.empty() || !savePtx.empty()))
     return error("--output DIR needs --compile-only, and writes DIR/module.so: "
                  "drop --emit-so and --save-ptx");
-  if (gpuGemm.getNumOccurrences() && backend == Backend::cpu)
-    return error("--gpu-gemm needs --backend cuda, gpu-emulation or auto");
+  // The GPU pipeline's flags, which a CPU run has no use for (a cl::list's
+  // & is its storage's address).
+  for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
+           &gpuGemm, &gpuStages, &gpuTileK, &gpuSplitK, &gpuWarpMinExtent,
+           &gpuWgmma, std::addressof(gpuTile), std::addressof(gpuF32Tile)})
+    if (flag->getNumOccurrences() && backend == Backend::cpu)
+      return error("--" + flag->ArgStr +
+                   " needs --backend cuda, gpu-emulation or auto");
   if (bf16Dot.getNumOccurrences() && backend != Backend::cpu &&
       backend != Backend::automatic)
     return error("--bf16-dot needs --backend cpu or auto");
@@ -770,34 +777,18 @@ static llvm::Error checkFlags() {
     return error("--bf16-dot on: the target CPU '" + getTargetCpu() +
                  "' has no AVX512-BF16 (the compiled code would use it); use "
                  "auto or off, or another --target-cpu");
-  if (gpuStages.getNumOccurrences() && backend == Backend::cpu)
-    return error("--gpu-stages needs --backend cuda, gpu-emulation or auto");
-  if (gpuTileK.getNumOccurrences() && backend == Backend::cpu)
-    return error("--gpu-tile-k needs --backend cuda, gpu-emulation or auto");
-  if (gpuSplitK.getNumOccurrences() && backend == Backend::cpu)
-    return error("--gpu-split-k needs --backend cuda, gpu-emulation or auto");
-  if (gpuWarpMinExtent.getNumOccurrences() && backend == Backend::cpu)
-    return error(
-        "--gpu-warp-min-extent needs --backend cuda, gpu-emulation or auto");
   if (gpuWarpMinExtent < 0)
     return error("--gpu-warp-min-extent: " + std::to_string(gpuWarpMinExtent) +
                  " is invalid: expected 0 (a thread per row) or more");
-  if (gpuWgmma.getNumOccurrences() && backend == Backend::cpu)
-    return error("--gpu-wgmma needs --backend cuda, gpu-emulation or auto");
   if (gpuChips.getNumOccurrences() && backend != Backend::cuda &&
       backend != Backend::automatic)
     return error("--gpu-chips needs --backend cuda or auto");
   if (gpuTile.getNumOccurrences() || gpuWgmma || gpuChips.getNumOccurrences() ||
       gpuStages.getNumOccurrences() || gpuTileK.getNumOccurrences() ||
       gpuF32Tile.getNumOccurrences()) {
-    if (gpuTile.getNumOccurrences() && backend == Backend::cpu)
-      return error("--gpu-tile needs --backend cuda, gpu-emulation or auto");
     if (gpuTile.getNumOccurrences() && gpuTile.size() != 4)
       return error("--gpu-tile: expected 4 numbers M,N,WARP_M,WARP_N, got " +
                    std::to_string(gpuTile.size()));
-    if (gpuF32Tile.getNumOccurrences() && backend == Backend::cpu)
-      return error(
-          "--gpu-f32-tile needs --backend cuda, gpu-emulation or auto");
     if (gpuF32Tile.getNumOccurrences() && gpuF32Tile.size() != 2)
       return error("--gpu-f32-tile: expected 2 numbers BLOCK,THREAD, got " +
                    std::to_string(gpuF32Tile.size()));
