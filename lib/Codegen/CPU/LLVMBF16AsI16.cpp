@@ -6,8 +6,9 @@
 //
 // In the LLVM dialect, bf16 values are loaded, stored, selected and passed
 // between blocks as i16, so that LLVM's x86 backend never soft-promotes a
-// bf16 phi or select (a libcall of __truncsfbf2 without AVX512-BF16, an
-// instruction selection abort in some vectorized loops with it).
+// bf16 phi, select or value live across blocks (a libcall of __truncsfbf2
+// without AVX512-BF16, an instruction selection abort in some vectorized
+// loops with it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir {
 namespace mp {
@@ -47,6 +50,29 @@ static void retypeResult(OpBuilder &builder, Value result, Type bits) {
   builder.setInsertionPointAfterValue(result);
   auto back = LLVM::BitcastOp::create(builder, result.getLoc(), type, result);
   result.replaceAllUsesExcept(back, back);
+}
+
+/// Makes the uses of `value` (of bf16) in blocks other than its own read it
+/// through i16: bitcast to i16 where it is defined and back to bf16 at the
+/// start of each such block.
+static void keepInItsBlock(OpBuilder &builder, Value value) {
+  Block *home = value.getParentBlock();
+  llvm::MapVector<Block *, SmallVector<OpOperand *>> away;
+  for (OpOperand &use : value.getUses())
+    if (Block *block = use.getOwner()->getBlock(); block != home)
+      away[block].push_back(&use);
+  if (away.empty())
+    return;
+  Type type = value.getType();
+  builder.setInsertionPointAfterValue(value);
+  Value bits = LLVM::BitcastOp::create(builder, value.getLoc(),
+                                       getBitsType(type), value);
+  for (auto &[block, uses] : away) {
+    builder.setInsertionPointToStart(block);
+    Value back = LLVM::BitcastOp::create(builder, value.getLoc(), type, bits);
+    for (OpOperand *use : uses)
+      use->set(back);
+  }
 }
 
 /// Bitcasts `operand` (of bf16) to `bits` (i16) before `user`.
@@ -121,6 +147,20 @@ struct LLVMBF16AsI16Pass
         retypeResult(builder, argument, bits);
       }
     }
+    // What remains of bf16 (the bitcasts above, function arguments,
+    // arithmetic) is read in its own block only.
+    SmallVector<Value> values;
+    getOperation()->walk([&](Block *block) {
+      for (BlockArgument argument : block->getArguments())
+        if (getBitsType(argument.getType()))
+          values.push_back(argument);
+      for (Operation &op : *block)
+        for (Value result : op.getResults())
+          if (getBitsType(result.getType()))
+            values.push_back(result);
+    });
+    for (Value value : values)
+      keepInItsBlock(builder, value);
   }
 };
 } // namespace

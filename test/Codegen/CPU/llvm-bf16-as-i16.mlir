@@ -4,7 +4,10 @@
 // blocks as i16, bitcast where bf16 values meet them; the entry block's
 // arguments and other types stay.
 // CHECK-LABEL: llvm.func @copy_masked
+// The argument %x, read in two other blocks, is bitcast to i16 in its own
+// and back in each (no bf16 value lives across blocks, below).
 // CHECK-SAME: (%[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[C:.*]]: i1, %[[X:.*]]: bf16)
+// CHECK: %[[XI:.*]] = llvm.bitcast %[[X]] : bf16 to i16
 // CHECK: llvm.cond_br %[[C]], ^bb1, ^bb2
 // CHECK: ^bb1:
 // CHECK:   %[[BITS:.*]] = llvm.load %[[P]] : !llvm.ptr -> i16
@@ -12,12 +15,14 @@
 // CHECK:   %[[VB:.*]] = llvm.bitcast %[[V]] : bf16 to i16
 // CHECK:   llvm.br ^bb3(%[[VB]] : i16)
 // CHECK: ^bb2:
-// CHECK:   %[[XB:.*]] = llvm.bitcast %[[X]] : bf16 to i16
+// CHECK:   %[[X2:.*]] = llvm.bitcast %[[XI]] : i16 to bf16
+// CHECK:   %[[XB:.*]] = llvm.bitcast %[[X2]] : bf16 to i16
 // CHECK:   llvm.br ^bb3(%[[XB]] : i16)
 // CHECK: ^bb3(%[[M:.*]]: i16):
+// CHECK:   %[[X3:.*]] = llvm.bitcast %[[XI]] : i16 to bf16
 // CHECK:   %[[MV:.*]] = llvm.bitcast %[[M]] : i16 to bf16
 // CHECK:   %[[T:.*]] = llvm.bitcast %[[MV]] : bf16 to i16
-// CHECK:   %[[F:.*]] = llvm.bitcast %[[X]] : bf16 to i16
+// CHECK:   %[[F:.*]] = llvm.bitcast %[[X3]] : bf16 to i16
 // CHECK:   %[[S:.*]] = llvm.select %[[C]], %[[T]], %[[F]] : i1, i16
 // CHECK:   %[[SV:.*]] = llvm.bitcast %[[S]] : i16 to bf16
 // CHECK:   %[[SB:.*]] = llvm.bitcast %[[SV]] : bf16 to i16
@@ -42,5 +47,37 @@ llvm.func @copy_masked(%p: !llvm.ptr, %q: !llvm.ptr, %c: i1, %x: bf16) {
   llvm.store %w, %q : vector<4xbf16>, !llvm.ptr
   %n = llvm.load %p : !llvm.ptr -> f32
   llvm.store %n, %q : f32, !llvm.ptr
+  llvm.return
+}
+
+// A bf16 value that another block reads (a loaded element stored after a
+// branch, a product rounded in one block and stored in the next) crosses
+// as i16: at -O0, LLVM's instruction selection keeps such a value in a
+// virtual register, soft-promotes that bf16 register through f32 and rounds
+// it back with __truncsfbf2, which a module mp loads cannot resolve
+// (mp-run --amp bf16 --backend gpu-emulation -O0, 2026-12-01).
+// CHECK-LABEL: llvm.func @across_blocks
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[I:.*]]: i16)
+// CHECK:   %[[BITS:.*]] = llvm.load %[[P]] : !llvm.ptr -> i16
+// CHECK:   %[[V:.*]] = llvm.bitcast %[[BITS]] : i16 to bf16
+// CHECK:   %[[VI:.*]] = llvm.bitcast %[[V]] : bf16 to i16
+// CHECK:   %[[R:.*]] = llvm.bitcast %[[I]] : i16 to bf16
+// CHECK:   %[[RI:.*]] = llvm.bitcast %[[R]] : bf16 to i16
+// CHECK:   llvm.br ^bb1
+// CHECK: ^bb1:
+// CHECK:   %[[R1:.*]] = llvm.bitcast %[[RI]] : i16 to bf16
+// CHECK:   %[[V1:.*]] = llvm.bitcast %[[VI]] : i16 to bf16
+// CHECK:   %[[VS:.*]] = llvm.bitcast %[[V1]] : bf16 to i16
+// CHECK:   llvm.store %[[VS]], %[[Q]] : i16, !llvm.ptr
+// CHECK:   %[[E:.*]] = llvm.fpext %[[R1]] : bf16 to f32
+// CHECK:   llvm.store %[[E]], %[[Q]] : f32, !llvm.ptr
+llvm.func @across_blocks(%p: !llvm.ptr, %q: !llvm.ptr, %i: i16) {
+  %v = llvm.load %p : !llvm.ptr -> bf16
+  %r = llvm.bitcast %i : i16 to bf16
+  llvm.br ^bb1
+^bb1:
+  llvm.store %v, %q : bf16, !llvm.ptr
+  %e = llvm.fpext %r : bf16 to f32
+  llvm.store %e, %q : f32, !llvm.ptr
   llvm.return
 }

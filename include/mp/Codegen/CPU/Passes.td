@@ -159,7 +159,11 @@ def LLVMBF16AsI16Pass : Pass<"mp-llvm-bf16-as-i16"> {
     bf16 made instruction selection abort ("Do not know how to soft
     promote this operator's operand"). Values of i16 never reach either.
     The GPU emulation's masked operand copies (a bf16 element or zero)
-    made such phis (random graphs with layers, bf16, 2026-11-29). Last
+    made such phis (random graphs with layers, bf16, 2026-11-29). A bf16
+    value that another block reads (an argument, a bitcast, arithmetic)
+    crosses as i16 too, bitcast where it is made and back at the start of
+    each block reading it: at `-O0` instruction selection keeps such a
+    value in a virtual register, which it soft-promotes the same way. Last
     pass of the CPU lowering of `mp-lower-to-cpu` and
     `mp-lower-to-gpu-emulation`.
 
