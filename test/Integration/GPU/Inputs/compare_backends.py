@@ -27,7 +27,10 @@ Usage:
   compare_backends.py train --amp A --data DIR --steps N FILE...
                                                      losses and parameters
 --policy FILE passes a policy file (level: unsafe-force-all, lists) to
-both backends.
+both backends. -O N compiles both with LLVM at level N (mp-run -O; default
+mp-run's 3): the comparison is of mp's pipelines, which do not depend on it
+(no fast-math flags: LLVM keeps every rounding at any level), and at -O0 the
+tests' small graphs compile about three times faster.
 """
 import argparse
 import glob
@@ -94,11 +97,12 @@ def compare_dirs(name, dirs, pattern, rtol, tally):
 
 
 def backend_flags(backend, args):
-    """mp-run flags for `backend`: the policy file if any, products computed
-    exactly in f32 on the CPU, and the emulation's choice of library calls,
-    of wgmma's tiles, of the panels' stages, of the Tensor Core GEMMs' K
-    step and of the f32 GEMMs' tiles."""
+    """mp-run flags for `backend`: the policy file and LLVM's level if any,
+    products computed exactly in f32 on the CPU, and the emulation's choice
+    of library calls, of wgmma's tiles, of the panels' stages, of the Tensor
+    Core GEMMs' K step and of the f32 GEMMs' tiles."""
     policy = ["--policy", args.policy] if args.policy else []
+    policy += ["-O" + args.opt] if args.opt else []
     if backend == "cpu":
         return policy + ["--bf16-dot", "off"]
     return policy + ["--gpu-gemm", args.gpu_gemm] + (
@@ -189,6 +193,8 @@ def main():
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--optimizer", default="sgd")
     parser.add_argument("--rtol", type=float, default=1e-5)
+    parser.add_argument("-O", dest="opt", choices=["0", "1", "2", "3"],
+                        help="LLVM's optimization level for both backends")
     parser.add_argument("--gpu-gemm", default="codegen",
                         choices=["codegen", "library", "auto"])
     parser.add_argument("--gpu-wgmma", action="store_true")
