@@ -363,7 +363,7 @@ LogicalResult mlir::mp::compileToSharedObject(
     ModuleOp module, StringRef outputPath, unsigned optLevel,
     function_ref<void(OpPassManager &)> buildPipeline, StringRef backend,
     StringRef targetCpu) {
-  if (optLevel > 3)
+  if (optLevel > kMaxCpuOptLevel)
     return module.emitError() << "optimization level " << optLevel
                               << " is invalid: expected 0, 1, 2 or 3";
   auto builder = getTargetBuilder(targetCpu);

@@ -777,7 +777,7 @@ static llvm::Error checkFlags() {
     return error("--bf16-dot on: the target CPU '" + getTargetCpu() +
                  "' has no AVX512-BF16 (the compiled code would use it); use "
                  "auto or off, or another --target-cpu");
-  if (optLevel > 3)
+  if (optLevel > mp::kMaxCpuOptLevel)
     return error("-O" + std::to_string(optLevel) +
                  " is invalid: expected -O0, -O1, -O2 or -O3");
   if (gpuWarpMinExtent < 0)

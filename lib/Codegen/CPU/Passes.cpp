@@ -94,7 +94,7 @@ LogicalResult mlir::mp::verifyCpuPipelineOptions(
   if (options.tileM <= 0 || options.tileN <= 0 || options.tileK <= 0)
     return errorHandler("mp-lower-to-cpu: tile-m, tile-n and tile-k must be "
                         "positive");
-  if (options.optLevel > 3)
+  if (options.optLevel > kMaxCpuOptLevel)
     return errorHandler(
         "mp-lower-to-cpu: opt-level=" + Twine(options.optLevel) +
         " is invalid: expected 0, 1, 2 or 3");

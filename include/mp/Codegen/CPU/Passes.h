@@ -36,6 +36,8 @@ constexpr int64_t kDefaultMinParallelWork = 1 << 17;
 
 /// The LLVM optimization level of compiled CPU code unless told otherwise.
 constexpr unsigned kDefaultCpuOptLevel = 3;
+/// The highest LLVM optimization level (0 to 3).
+constexpr unsigned kMaxCpuOptLevel = 3;
 
 /// Options of mp-lower-to-cpu.
 struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {

@@ -101,11 +101,11 @@ def backend_flags(backend, args):
     products computed exactly in f32 on the CPU, and the emulation's choice
     of library calls, of wgmma's tiles, of the panels' stages, of the Tensor
     Core GEMMs' K step and of the f32 GEMMs' tiles."""
-    policy = ["--policy", args.policy] if args.policy else []
-    policy += ["-O" + args.opt] if args.opt else []
+    both = (["--policy", args.policy] if args.policy else []) + (
+        ["-O" + args.opt] if args.opt else [])
     if backend == "cpu":
-        return policy + ["--bf16-dot", "off"]
-    return policy + ["--gpu-gemm", args.gpu_gemm] + (
+        return both + ["--bf16-dot", "off"]
+    return both + ["--gpu-gemm", args.gpu_gemm] + (
         ["--gpu-wgmma"] if args.gpu_wgmma else []) + (
         ["--gpu-tile", args.gpu_tile] if args.gpu_tile else []) + (
         ["--gpu-stages", args.gpu_stages] if args.gpu_stages else []) + (
