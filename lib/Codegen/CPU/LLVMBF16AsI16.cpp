@@ -4,11 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// In the LLVM dialect, bf16 values are loaded, stored, selected and passed
-// between blocks as i16, so that LLVM's x86 backend never soft-promotes a
-// bf16 phi, select or value live across blocks (a libcall of __truncsfbf2
-// without AVX512-BF16, an instruction selection abort in some vectorized
-// loops with it).
+// In the LLVM dialect, bf16 values are loaded, stored, selected, passed
+// between blocks and to and from the module's own functions as i16, so that
+// LLVM's x86 backend never soft-promotes a bf16 phi, select or value live
+// across blocks (a libcall of __truncsfbf2 without AVX512-BF16, an instruction
+// selection abort in some vectorized loops with it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -83,6 +84,46 @@ static void retypeOperand(OpBuilder &builder, OpOperand &operand, Type bits) {
       LLVM::BitcastOp::create(builder, user->getLoc(), bits, operand.get()));
 }
 
+/// Bitcasts each bf16 operand of `op` to i16.
+static void retypeOperands(OpBuilder &builder, Operation *op) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (Type bits = getBitsType(operand.get().getType()))
+      retypeOperand(builder, operand, bits);
+}
+
+/// Makes `func` (defined in `module`) take and return i16 where it takes or
+/// returns bf16, and its calls pass and receive i16: at `-O0` the x86
+/// backend passes a bf16 argument or result through f32 too. A function
+/// with a body is one of the module's own (an outlined producer); mp's
+/// runtime calls entry points with buffers only.
+static void retypeSignature(OpBuilder &builder, LLVM::LLVMFuncOp func,
+                            Operation *module) {
+  LLVM::LLVMFunctionType type = func.getFunctionType();
+  auto bitsOr = [](Type t) {
+    Type bits = getBitsType(t);
+    return bits ? bits : t;
+  };
+  SmallVector<Type> params = llvm::map_to_vector(type.getParams(), bitsOr);
+  Type result = bitsOr(type.getReturnType());
+  if (params == type.getParams() && result == type.getReturnType())
+    return;
+  func.setFunctionType(
+      LLVM::LLVMFunctionType::get(result, params, type.isVarArg()));
+  for (BlockArgument argument : func.getArguments())
+    if (Type bits = getBitsType(argument.getType()))
+      retypeResult(builder, argument, bits);
+  func.walk([&](LLVM::ReturnOp ret) { retypeOperands(builder, ret); });
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(func.getSymNameAttr(), module))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (auto call = dyn_cast<LLVM::CallOp>(use.getUser())) {
+        retypeOperands(builder, call);
+        for (Value value : call.getResults())
+          if (Type bits = getBitsType(value.getType()))
+            retypeResult(builder, value, bits);
+      }
+}
+
 namespace {
 struct LLVMBF16AsI16Pass
     : public mp::impl::LLVMBF16AsI16PassBase<LLVMBF16AsI16Pass> {
@@ -101,6 +142,13 @@ struct LLVMBF16AsI16Pass
               llvm::any_of(block.getArgumentTypes(), getBitsType))
             blocks.push_back(&block);
     });
+    SmallVector<LLVM::LLVMFuncOp> funcs;
+    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
+      if (!func.isExternal())
+        funcs.push_back(func);
+    });
+    for (LLVM::LLVMFuncOp func : funcs)
+      retypeSignature(builder, func, getOperation());
     for (Operation *op : ops) {
       if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
         if (Type bits = getBitsType(load.getType()))

@@ -1,12 +1,13 @@
 // RUN: mp-opt %s --mp-llvm-bf16-as-i16 | FileCheck %s --implicit-check-not="-> bf16" --implicit-check-not="^bb{{[0-9]+}}(%{{[a-z0-9_]+}}: bf16"
 
 // bf16 (and vectors of bf16) loaded, stored, selected and passed between
-// blocks as i16, bitcast where bf16 values meet them; the entry block's
-// arguments and other types stay.
+// blocks as i16, bitcast where bf16 values meet them; other types stay.
 // CHECK-LABEL: llvm.func @copy_masked
-// The argument %x, read in two other blocks, is bitcast to i16 in its own
-// and back in each (no bf16 value lives across blocks, below).
-// CHECK-SAME: (%[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[C:.*]]: i1, %[[X:.*]]: bf16)
+// The argument %x is i16 (@calls), bitcast to bf16 at the start; read in
+// two other blocks, it is bitcast to i16 in its own and back in each (no
+// bf16 value lives across blocks, below).
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[C:.*]]: i1, %[[XA:.*]]: i16)
+// CHECK: %[[X:.*]] = llvm.bitcast %[[XA]] : i16 to bf16
 // CHECK: %[[XI:.*]] = llvm.bitcast %[[X]] : bf16 to i16
 // CHECK: llvm.cond_br %[[C]], ^bb1, ^bb2
 // CHECK: ^bb1:
@@ -80,4 +81,39 @@ llvm.func @across_blocks(%p: !llvm.ptr, %q: !llvm.ptr, %i: i16) {
   %e = llvm.fpext %r : bf16 to f32
   llvm.store %e, %q : f32, !llvm.ptr
   llvm.return
+}
+
+// A function of the module's own that takes or returns bf16 (an outlined
+// producer of a GEMM's operand, which the emulation's tile copies call)
+// takes and returns i16, and its calls pass and receive i16: at -O0 the x86
+// backend passes a bf16 argument or result through f32 as well (__truncsfbf2,
+// a random graph with layers, bf16, gpu-emulation -O0, 2026-12-02). A
+// declaration keeps its signature.
+// CHECK-LABEL: llvm.func @producer
+// CHECK-SAME: (%[[A:.*]]: i16) -> i16
+// CHECK: %[[AV:.*]] = llvm.bitcast %[[A]] : i16 to bf16
+// CHECK: %[[N:.*]] = llvm.fneg %[[AV]] : bf16
+// CHECK: %[[NI:.*]] = llvm.bitcast %[[N]] : bf16 to i16
+// CHECK: llvm.return %[[NI]] : i16
+llvm.func @producer(%a: bf16) -> bf16 {
+  %n = llvm.fneg %a : bf16
+  llvm.return %n : bf16
+}
+
+// CHECK: llvm.func @external(bf16) -> f32
+// CHECK-LABEL: llvm.func @calls
+// CHECK-SAME: (%[[P:.*]]: !llvm.ptr)
+// CHECK: %[[L:.*]] = llvm.load %[[P]] : !llvm.ptr -> i16
+// CHECK: %[[LV:.*]] = llvm.bitcast %[[L]] : i16 to bf16
+// CHECK: %[[LI:.*]] = llvm.bitcast %[[LV]] : bf16 to i16
+// CHECK: %[[R:.*]] = llvm.call @producer(%[[LI]]) : (i16) -> i16
+// CHECK: %[[RV:.*]] = llvm.bitcast %[[R]] : i16 to bf16
+// CHECK: %[[E:.*]] = llvm.call @external(%[[RV]]) : (bf16) -> f32
+// CHECK: llvm.return %[[E]] : f32
+llvm.func @external(bf16) -> f32
+llvm.func @calls(%p: !llvm.ptr) -> f32 {
+  %l = llvm.load %p : !llvm.ptr -> bf16
+  %r = llvm.call @producer(%l) : (bf16) -> bf16
+  %e = llvm.call @external(%r) : (bf16) -> f32
+  llvm.return %e : f32
 }

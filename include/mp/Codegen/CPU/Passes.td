@@ -141,8 +141,8 @@ def MultiplyAddToFmaPass : Pass<"mp-multiply-add-to-fma"> {
 }
 
 def LLVMBF16AsI16Pass : Pass<"mp-llvm-bf16-as-i16"> {
-  let summary = "Load, store, select and carry bf16 values as i16 in the "
-                "LLVM dialect";
+  let summary = "Load, store, select, carry and pass bf16 values as i16 in "
+                "the LLVM dialect";
   let description = [{
     On the LLVM dialect of host code: each `llvm.load` and `llvm.store` of
     bf16 (or a vector of bf16) moves i16 instead, each `llvm.select` of
@@ -163,9 +163,13 @@ def LLVMBF16AsI16Pass : Pass<"mp-llvm-bf16-as-i16"> {
     value that another block reads (an argument, a bitcast, arithmetic)
     crosses as i16 too, bitcast where it is made and back at the start of
     each block reading it: at `-O0` instruction selection keeps such a
-    value in a virtual register, which it soft-promotes the same way. Last
-    pass of the CPU lowering of `mp-lower-to-cpu` and
-    `mp-lower-to-gpu-emulation`.
+    value in a virtual register, which it soft-promotes the same way. So
+    does a bf16 argument or result of a function: each function with a body
+    (the module's own, such as the outlined producers that the emulation's
+    tile copies call; mp's runtime calls entry points with buffers only)
+    takes and returns i16 instead, and its calls pass and receive i16;
+    declarations keep their signatures. Last pass of the CPU lowering of
+    `mp-lower-to-cpu` and `mp-lower-to-gpu-emulation`.
 
     ```mlir
     %v = llvm.load %p : !llvm.ptr -> bf16
