@@ -115,41 +115,44 @@ func.func @dependent(%a: memref<4xf32>, %b: memref<4xf32>) {
 // merged kernel's report would count it once), and a kernel that writes
 // an argument next to one that reads another argument (they may be the
 // same memory): apart. Three that only read an argument or a 0-d scalar
-// they share, and write buffers of their own: merged.
+// they share, and write buffers of their own: merged. (Two blocks each:
+// launches of one block that may depend on each other would run one after
+// the other, @sequential.)
 // CHECK-LABEL: func.func @shared_inputs
-// CHECK-COUNT-2: gpu.launch blocks({{.*}}) in (%{{.*}} = %c1, %{{.*}} = %c1, %{{.*}} = %c1)
-// CHECK: %[[C3:.*]] = arith.constant 3 : index
-// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C3]],
+// CHECK-COUNT-2: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2, %{{.*}} = %c1, %{{.*}} = %c1)
+// CHECK: %[[C6:.*]] = arith.constant 6 : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C6]],
 // CHECK: memref.load %arg1[
 // CHECK: memref.load %arg2[]
 // CHECK: memref.load %arg2[]
 // CHECK-NOT: gpu.launch
 func.func @shared_inputs(%a: memref<4xf32>, %b: memref<4xf32>, %s: memref<f32>) {
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %t = memref.alloc() : memref<4xf32>
   %u = memref.alloc() : memref<4xf32>
   %v = memref.alloc() : memref<4xf32>
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %x = memref.load %a[%bx] : memref<4xf32>
     memref.store %x, %t[%bx] : memref<4xf32>
     gpu.terminator
   }
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %x = memref.load %a[%bx] : memref<4xf32>
     memref.store %x, %a[%c1] : memref<4xf32>
     gpu.terminator
   }
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %x = memref.load %b[%bx] : memref<4xf32>
     memref.store %x, %u[%bx] : memref<4xf32>
     gpu.terminator
   }
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %x = memref.load %s[] : memref<f32>
     memref.store %x, %v[%bx] : memref<4xf32>
     gpu.terminator
   }
-  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     %x = memref.load %s[] : memref<f32>
     memref.store %x, %t[%bx] : memref<4xf32>
     gpu.terminator
@@ -159,9 +162,11 @@ func.func @shared_inputs(%a: memref<4xf32>, %b: memref<4xf32>, %s: memref<f32>) 
 
 // -----
 
-// Apart: other threads per block; a GEMM's kernel (its tiles); a block and
-// a warp reduction; an op between them that writes memory; a call that
-// may touch memory the pass cannot see; a kernel asking for global ids.
+// Apart: other threads per block; a GEMM's kernel (its tiles; the kernel
+// after it reads what it writes, so that it cannot move up over it, @hop);
+// a block and a warp reduction; an op between them that writes memory; a
+// call that may touch memory the pass cannot see; a kernel asking for
+// global ids (the kernel after it reads what it writes).
 // CHECK-LABEL: func.func @apart
 // CHECK-COUNT-10: gpu.launch blocks
 // CHECK-NOT: gpu.launch
@@ -193,7 +198,8 @@ func.func @apart(%a: memref<4xf32>) {
     gpu.terminator
   } {mp.gpu_tile = array<i64: 16, 8, 16, 8>}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
-    memref.store %zero, %t3[%bx] : memref<4xf32>
+    %x = memref.load %t2[%bx] : memref<4xf32>
+    memref.store %x, %t3[%bx] : memref<4xf32>
     gpu.terminator
   } {mp.gpu_reduction = "block"}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
@@ -219,7 +225,8 @@ func.func @apart(%a: memref<4xf32>) {
     gpu.terminator
   }
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
-    memref.store %zero, %t9[%bx] : memref<4xf32>
+    %x = memref.load %t8[%bx] : memref<4xf32>
+    memref.store %x, %t9[%bx] : memref<4xf32>
     gpu.terminator
   }
   return
@@ -302,4 +309,154 @@ func.func @nested(%c: i1) {
   memref.dealloc %t2 : memref<4xf32>
   memref.dealloc %t3 : memref<4xf32>
   return
+}
+
+// -----
+
+// A kernel moves up to the kernel it joins over the launches between that
+// touch nothing it touches, and over deallocations; the allocation of its
+// buffer moves with it. Not over a GEMM's kernel that writes what it reads.
+// CHECK-LABEL: func.func @hop
+// CHECK: %[[T:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[D:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[U:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C4]],
+// CHECK: memref.store %{{.*}}, %[[T]]
+// CHECK: memref.store %{{.*}}, %[[U]]
+// CHECK: gpu.launch blocks
+// CHECK: } {mp.gpu_tile
+// CHECK-NEXT: memref.dealloc %[[D]]
+// CHECK: gpu.launch blocks
+// CHECK: } {mp.gpu_tile
+// CHECK-NEXT: %[[W:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: gpu.launch blocks
+// CHECK: memref.store %{{.*}}, %[[W]]
+// CHECK-NOT: gpu.launch
+func.func @hop(%a: memref<4xf32>, %b: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>, memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4xf32>
+  %d = memref.alloc() : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+    %x = memref.load %a[%bx] : memref<4xf32>
+    memref.store %x, %t[%bx] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+    %x = memref.load %t[%bx] : memref<4xf32>
+    memref.store %x, %d[%bx] : memref<4xf32>
+    gpu.terminator
+  } {mp.gpu_tile = array<i64: 16, 8, 16, 8>}
+  memref.dealloc %d : memref<4xf32>
+  %u = memref.alloc() : memref<4xf32>
+  // Touches nothing that the GEMM's kernel touches.
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+    %x = memref.load %b[%bx] : memref<4xf32>
+    memref.store %x, %u[%bx] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+    memref.store %zero, %b[%bx] : memref<4xf32>
+    gpu.terminator
+  } {mp.gpu_tile = array<i64: 16, 8, 16, 8>}
+  %w = memref.alloc() : memref<4xf32>
+  // Reads what the GEMM's kernel before it writes.
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c2, %sy = %c1, %sz = %c1) {
+    %x = memref.load %b[%bx] : memref<4xf32>
+    memref.store %x, %w[%bx] : memref<4xf32>
+    gpu.terminator
+  }
+  return %t, %u, %w : memref<4xf32>, memref<4xf32>, memref<4xf32>
+}
+
+// -----
+
+// Kernels of one thread block each that depend on each other through 0-d
+// buffers (a step's overflow flag cleared, set by a finite check and read
+// by the loss scale's update, over a GEMM's kernel that touches neither) run
+// one after the other in one block, a barrier between them. Apart: one that
+// shares a buffer of more elements with them (the kernel report would
+// count it once), one with other threads per block.
+// CHECK-LABEL: func.func @sequential
+// CHECK: %[[FLAG:.*]] = memref.alloc() : memref<i1>
+// CHECK: %[[SCALE:.*]] = memref.alloc() : memref<f32>
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[ONE:c1[_0-9]*]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads({{.*}}) in (%{{.*}} = %[[FOUR:c4[_0-9]*]],
+// CHECK-NOT: arith.cmpi ult
+// CHECK: memref.store %false, %[[FLAG]]{{\[}}]
+// CHECK: gpu.barrier
+// CHECK: memref.load %arg0[
+// CHECK: memref.store %true, %[[FLAG]]{{\[}}]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[FLAG]]{{\[}}]
+// CHECK: memref.store %{{.*}}, %[[SCALE]]{{\[}}]
+// CHECK: gpu.terminator
+// CHECK-NEXT: }
+// CHECK: } {mp.gpu_tile
+// CHECK: gpu.launch blocks
+// CHECK: memref.load %arg0[
+// CHECK: gpu.launch blocks({{.*}}) threads({{.*}}) in (%{{.*}} = %c8,
+// CHECK-NOT: gpu.launch
+func.func @sequential(%g: memref<4xf32>, %s: memref<f32>, %c: memref<4xf32>) -> (memref<i1>, memref<f32>, memref<4xf32>, memref<4xf32>, memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %false = arith.constant false
+  %true = arith.constant true
+  %inf = arith.constant 0x7F800000 : f32
+  %half = arith.constant 0.5 : f32
+  %flag = memref.alloc() : memref<i1>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      memref.store %false, %flag[] : memref<i1>
+    }
+    gpu.terminator
+  }
+  %d = memref.alloc() : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %x = memref.load %c[%tx] : memref<4xf32>
+    memref.store %x, %d[%tx] : memref<4xf32>
+    gpu.terminator
+  } {mp.gpu_tile = array<i64: 16, 8, 16, 8>}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %x = memref.load %g[%tx] : memref<4xf32>
+    %a = math.absf %x : f32
+    %finite = arith.cmpf olt, %a, %inf : f32
+    %overflow = arith.xori %finite, %true : i1
+    scf.if %overflow {
+      memref.store %true, %flag[] : memref<i1>
+    }
+    gpu.terminator
+  }
+  %scale = memref.alloc() : memref<f32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      %f = memref.load %flag[] : memref<i1>
+      %old = memref.load %s[] : memref<f32>
+      %less = arith.mulf %old, %half : f32
+      %new = arith.select %f, %less, %old : f32
+      memref.store %new, %scale[] : memref<f32>
+    }
+    gpu.terminator
+  }
+  %e = memref.alloc() : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %x = memref.load %g[%tx] : memref<4xf32>
+    memref.store %x, %e[%tx] : memref<4xf32>
+    gpu.terminator
+  }
+  %o = memref.alloc() : memref<4xf32>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    %x = memref.load %scale[] : memref<f32>
+    %in = arith.cmpi ult, %tx, %c4 : index
+    scf.if %in {
+      memref.store %x, %o[%tx] : memref<4xf32>
+    }
+    gpu.terminator
+  }
+  return %flag, %scale, %d, %e, %o : memref<i1>, memref<f32>, memref<4xf32>, memref<4xf32>, memref<4xf32>
 }

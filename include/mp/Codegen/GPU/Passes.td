@@ -1676,22 +1676,22 @@ def GPUMapParallelLoopsPass : Pass<"mp-gpu-map-parallel-loops"> {
 }
 
 def GPUMergeLaunchesPass : Pass<"mp-gpu-merge-launches"> {
-  let summary = "Run consecutive independent kernels as one launch";
+  let summary = "Run independent kernels, and dependent kernels of one "
+                "thread block, as one launch";
   let description = [{
     After the kernels are `gpu.launch` ops (`mp-gpu-map-forall-to-launch`,
-    `mp-gpu-map-parallel-loops`), merges consecutive launches of a block,
-    with only ops that neither read nor write memory between them (sizes,
-    views, allocations, which move before the first), into one launch when
-    they touch views of different buffers (0-d ones that both only read
-    excepted; two views that may alias are refused where one of them is
-    written, a buffer allocated after another one existed not being that
-    one), have the same constant threads per block and constant grids, and
-    together stay within CUDA's limits (grid, 48 KiB of static shared memory,
-    4096 bytes of parameters). The merged launch's grid is the sum of
-    theirs, in x; block `b` runs the part whose range of blocks holds it,
-    as the block `b` minus the range's start, taken apart x fastest over
-    that part's grid (`gpu.block_id` and `gpu.grid_dim` inside name that
-    grid; its threads, barriers and workgroup buffers are its own):
+    `mp-gpu-map-parallel-loops`), merges launches of a block into one
+    launch when they touch views of different buffers (0-d ones excepted;
+    two views that may alias are refused where one of them is written, a
+    buffer allocated after another one existed not being that one), have
+    the same constant threads per block and constant grids, and together
+    stay within CUDA's limits (grid, 48 KiB of static shared memory, 4096
+    bytes of parameters). When no part writes memory that another touches,
+    the merged launch's grid is the sum of theirs, in x; block `b` runs the
+    part whose range of blocks holds it, as the block `b` minus the range's
+    start, taken apart x fastest over that part's grid (`gpu.block_id` and
+    `gpu.grid_dim` inside name that grid; its threads, barriers and
+    workgroup buffers are its own):
 
     ```mlir
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c224, %gy = %c1, %gz = %c1)
@@ -1706,17 +1706,33 @@ def GPUMergeLaunchesPass : Pass<"mp-gpu-merge-launches"> {
     }
     ```
 
-    Each part's blocks branch as a whole, so its barriers and warp
-    shuffles see all its threads. Every buffer is read and written as often
-    as before (the kernel report's bytes do not change); only launches go:
-    in a training step, the sum of a split-K GEMM's partials next to a bias
-    gradient's column sums, or an update next to an unrelated reduction.
-    GEMM kernels (`mp.gpu_tile`) keep their launches: their tiles, shared
-    memory and the passes after this one are their own. Launches with a
-    different kind of reduction (`mp.gpu_reduction`: a block and a warp
-    reduction) stay apart, so that the report names each merged kernel's
-    kind. Part of `mp-lower-to-gpu` (`merge-launches`, default true), before
-    `mp-gpu-name-kernels`.
+    Launches of one thread block each may depend on each other (through
+    0-d buffers: a training step's overflow flag, cleared, set by a finite
+    check and read by the loss scale's update): they run one after the
+    other in one block, a `gpu.barrier` between them, after which what the
+    threads of the block wrote before it, shared or global memory, is
+    visible to all of them. Each part's blocks branch as a whole, so its
+    barriers and warp shuffles see all its threads.
+
+    A launch joins the launches before it that it merges with over the ops
+    between them that stay: launches that write nothing it touches and
+    touch nothing it writes (GEMM kernels among them) and deallocations of
+    buffers it does not touch; the merged launch takes the first one's
+    place, and the ops without memory effects but allocating that the
+    later ones use from between (sizes, views, allocations) move before
+    it. Any other op with memory effects between (a copy, a call) ends the
+    group. Every buffer is read and written as often as before (the kernel
+    report's bytes do not change); only launches go: in a training step,
+    the sum of a split-K GEMM's partials next to a bias gradient's column
+    sums, an update next to an unrelated reduction, the overflow flag
+    cleared beside the loss's gradient (over the GEMM kernel between them),
+    and the loss scale updated in the block of the last finite check (two
+    kernels fewer in the MLP's fp16 training step). GEMM kernels (`mp.gpu_tile`) keep their launches: their
+    tiles, shared memory and the passes after this one are their own.
+    Launches with a different kind of reduction (`mp.gpu_reduction`: a
+    block and a warp reduction) stay apart, so that the report names each
+    merged kernel's kind. Part of `mp-lower-to-gpu` (`merge-launches`,
+    default true), before `mp-gpu-name-kernels`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];
