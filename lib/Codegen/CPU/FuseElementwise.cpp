@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/CPU/Passes.h"
+#include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Utils/TensorMath.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -125,20 +126,54 @@ static bool isCheapToRecompute(Operation *op) {
                              *result, epilogue);
 }
 
+/// Whether `producer`, read by the transpose `reader`, is an elementwise
+/// generic of one result with a short body, computed from the function's
+/// arguments alone, whose other readers are all contractions that are
+/// generated kernels (not library calls, `mp.gpu_gemm`): computed by
+/// the transpose from its inputs, it is left to the contractions alone,
+/// whose operand copies compute it (a weight's cast that the forward GEMM
+/// reads transposed and the input gradient's GEMM as it is), so that
+/// neither it nor the transpose is stored. (From a computed value, the cast
+/// is better computed where that value is: the kernel computing it writes
+/// the cast too.)
+static bool isTransposedForContractions(Operation *producer,
+                                        Operation *reader) {
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  return generic && isTensorTranspose(reader) &&
+         generic->getNumResults() == 1 && generic.hasPureTensorSemantics() &&
+         llvm::all_of(generic.getDpsInputs(),
+                      [](Value input) { return isa<BlockArgument>(input); }) &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         generic.getBody()->getOperations().size() <= kMaxRecomputedOps + 1 &&
+         llvm::all_of(
+             getLiveUsers(generic->getResult(0)), [&](Operation *user) {
+               auto linalgUser = dyn_cast<linalg::LinalgOp>(user);
+               return user == reader ||
+                      (linalgUser &&
+                       linalg::isaContractionOpInterface(linalgUser) &&
+                       !user->hasAttr(
+                           MPDialect::GpuGemmAttrHelper::getNameStr()));
+             });
+}
+
 namespace {
 /// Which producers fusion takes: one with one use, or with `recompute` also
-/// one that is cheap to recompute, or a transpose (its reader then reads
-/// the transpose's input instead, as many bytes, and the transpose is left
-/// to its other readers: a GEMM, which computes it in its operand copies);
-/// into anything but a contraction or a convolution (a filter gradient as
-/// a generic, which a library computes from its operands as they are).
+/// one that is cheap to recompute, a transpose (its reader then reads the
+/// transpose's input instead, as many bytes, and the transpose is left to
+/// its other readers: a GEMM, which computes it in its operand copies), or
+/// one that a transpose and contractions read
+/// (isTransposedForContractions); into anything but a contraction or a
+/// convolution (a filter gradient as a generic, which a library computes
+/// from its operands as they are).
 struct FusionControl {
   bool recompute;
   bool operator()(OpOperand *operand) const {
     Operation *producer = operand->get().getDefiningOp();
-    if (!producer || !(producer->hasOneUse() ||
-                       (recompute && (isCheapToRecompute(producer) ||
-                                      isTensorTranspose(producer)))))
+    if (!producer ||
+        !(producer->hasOneUse() ||
+          (recompute &&
+           (isCheapToRecompute(producer) || isTensorTranspose(producer) ||
+            isTransposedForContractions(producer, operand->getOwner())))))
       return false;
     auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
     return !consumer || (!linalg::isaContractionOpInterface(consumer) &&

@@ -671,3 +671,66 @@ func.func @transpose_read_twice(%x: tensor<8x4xf16>, %w: tensor<8x4xf16>) -> (te
   } -> tensor<4x8xf16>
   return %mm, %n : tensor<4x4xf32>, tensor<4x8xf16>
 }
+
+// -----
+
+// A weight's cast to f16 that a GEMM reads transposed (the forward layer)
+// and another as it is (the input's gradient): with recompute, the
+// transpose computes the cast from the f32 weight and the second GEMM
+// alone reads the cast, so that on the GPU both GEMMs' operand copies
+// compute them (no kernel of their own). A cast of a computed value (%n,
+// which the function returns: its kernel writes the cast as well) stays
+// where it is, read through the transpose. Without recompute, the cast has two uses and stays.
+// CHECK-LABEL: func.func @weight_cast_transposed
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf16>)
+// CHECK: linalg.generic {{.*}} ins(%[[C]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<8x4xf16>)
+// RECOMPUTE-LABEL: func.func @weight_cast_transposed
+// RECOMPUTE-SAME: (%[[W:[^:]*]]: tensor<4x8xf32>, %{{[^:]*}}: tensor<2x8xf16>, %{{[^:]*}}: tensor<2x4xf16>, %[[X:[^:]*]]: tensor<4x8xf32>)
+// RECOMPUTE: %[[C:.*]] = linalg.generic {{.*}} ins(%[[W]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf16>)
+// RECOMPUTE: arith.truncf
+// RECOMPUTE: %[[WT:.*]] = linalg.generic {indexing_maps = [#[[PERM:.*]], #{{.*}}], {{.*}} ins(%[[W]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<8x4xf16>)
+// RECOMPUTE: arith.truncf
+// RECOMPUTE: linalg.matmul ins(%{{.*}}, %[[WT]] :
+// RECOMPUTE: linalg.matmul ins(%{{.*}}, %[[C]] :
+// RECOMPUTE: %[[N:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// RECOMPUTE: arith.negf
+// RECOMPUTE: %[[H:.*]] = linalg.generic {{.*}} ins(%[[N]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<4x8xf16>)
+// RECOMPUTE: arith.truncf
+// RECOMPUTE: linalg.generic {{.*}} ins(%[[H]] : tensor<4x8xf16>) outs(%{{.*}} : tensor<8x4xf16>)
+func.func @weight_cast_transposed(%w: tensor<4x8xf32>, %x: tensor<2x8xf16>, %dy: tensor<2x4xf16>, %v: tensor<4x8xf32>)
+    -> (tensor<2x4xf32>, tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf16>
+  %c = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<4x8xf32>) outs(%e : tensor<4x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  %et = tensor.empty() : tensor<8x4xf16>
+  %ct = linalg.transpose ins(%c : tensor<4x8xf16>) outs(%et : tensor<8x4xf16>) permutation = [1, 0]
+  %e24 = tensor.empty() : tensor<2x4xf32>
+  %z24 = linalg.fill ins(%zero : f32) outs(%e24 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %y = linalg.matmul ins(%x, %ct : tensor<2x8xf16>, tensor<8x4xf16>) outs(%z24 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %e28 = tensor.empty() : tensor<2x8xf32>
+  %z28 = linalg.fill ins(%zero : f32) outs(%e28 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %dx = linalg.matmul ins(%dy, %c : tensor<2x4xf16>, tensor<4x8xf16>) outs(%z28 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  // The same with the cast of a computed value.
+  %ef = tensor.empty() : tensor<4x8xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%v : tensor<4x8xf32>) outs(%ef : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.negf %a : f32
+    linalg.yield %m : f32
+  } -> tensor<4x8xf32>
+  %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%n : tensor<4x8xf32>) outs(%e : tensor<4x8xf16>) {
+  ^bb0(%a: f32, %o: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<4x8xf16>
+  %ht = linalg.transpose ins(%h : tensor<4x8xf16>) outs(%et : tensor<8x4xf16>) permutation = [1, 0]
+  %y2 = linalg.matmul ins(%x, %ht : tensor<2x8xf16>, tensor<8x4xf16>) outs(%z24 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %dx2 = linalg.matmul ins(%dy, %h : tensor<2x4xf16>, tensor<4x8xf16>) outs(%z28 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %y, %dx, %y2, %dx2, %n : tensor<2x4xf32>, tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x8xf32>, tensor<4x8xf32>
+}

@@ -20,7 +20,7 @@
 // CHECK: %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
 // CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_0::@mlp_grad_kernel_0
 // CHECK-NOT: mgpuStreamSynchronize
-// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_11::@mlp_grad_kernel_11
+// CHECK: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @mlp_grad_kernel_10::@mlp_grad_kernel_10
 // CHECK-COUNT-8: llvm.call @_mlir_memref_to_llvm_free
 // CHECK-NOT: mgpuStreamSynchronize
 // CHECK: llvm.return
@@ -47,9 +47,9 @@
 // RUN: %if ptxas && !sanitize %{ %python %S/Inputs/assemble_ptx.py %ptxas %t.bf16.ptx %t.bf16.mlir | FileCheck %s --check-prefix=PTXAS-BF16 %}
 // PTXAS-NOT: failed
 // PTXAS-NOT: [1-9][0-9]* bytes spilled
-// PTXAS: 24 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
+// PTXAS: 22 PTX files, 0 failed, 10 GEMM kernels, 0 spilling GEMMs
 // PTXAS-BF16-NOT: [1-9][0-9]* bytes spilled
-// PTXAS-BF16: 12 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
+// PTXAS-BF16: 11 PTX files, 0 failed, 5 GEMM kernels, 0 spilling GEMMs
 
 // Reductions to one element, and to few elements of many terms, are a block
 // of threads each: partials in registers, a tree over shared memory with a

@@ -386,7 +386,13 @@ def FuseElementwisePass : Pass<"mp-fuse-elementwise"> {
     at permuted indices) is fused into every elementwise reader, whatever
     its other readers: the reader reads the transpose's input instead, as
     many bytes, and the transpose stays for the others (a GEMM, whose
-    operand copies then compute it). Part of
+    operand copies then compute it). Conversely, such a cheap producer of
+    the function's arguments that a transpose and generated contractions
+    read (not cuBLASLt's, `mp.gpu_gemm`: a weight's cast to f16 that the
+    forward GEMM reads transposed and the input gradient's GEMM as it is)
+    is fused into the transpose: the contractions alone read it then, and
+    their operand copies compute it (`mp-gpu-tile-contractions`), so that
+    neither the cast nor the transpose is a kernel of its own. Part of
     `mp-lower-to-gpu`, before the tiles are chosen,
     and of `mp-lower-to-cpu` (from opt-level 1), where each fused chain is
     one pass over memory instead of one per op.
