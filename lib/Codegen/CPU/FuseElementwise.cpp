@@ -67,6 +67,16 @@ static bool isComputedFromC(Value input, Operation *reader, int depth = 0) {
          });
 }
 
+/// Whether `generic` (if any) is an elementwise generic on tensors of one
+/// result whose body has at most kMaxRecomputedOps operations: one that may
+/// be computed again where it is read.
+static bool isShortElementwise(linalg::GenericOp generic) {
+  return generic && generic->getNumResults() == 1 &&
+         generic.hasPureTensorSemantics() &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         generic.getBody()->getOperations().size() <= kMaxRecomputedOps + 1;
+}
+
 /// Whether recomputing `op`'s result where it is read moves no more memory
 /// than writing it and reading it there: an elementwise generic of one
 /// result with a short body whose R uses, each computing it from its inputs
@@ -81,16 +91,11 @@ static bool isComputedFromC(Value input, Operation *reader, int depth = 0) {
 /// GEMM that computes it, not as C in f32.
 static bool isCheapToRecompute(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic->getNumResults() != 1 ||
-      llvm::any_of(generic->getUsers(),
-                   [](Operation *user) {
-                     auto reader = dyn_cast<linalg::LinalgOp>(user);
-                     return !reader ||
-                            linalg::isaContractionOpInterface(reader);
-                   }) ||
-      !generic.hasPureTensorSemantics() ||
-      generic.getNumLoops() != generic.getNumParallelLoops() ||
-      generic.getBody()->getOperations().size() > kMaxRecomputedOps + 1)
+  if (!isShortElementwise(generic) ||
+      llvm::any_of(generic->getUsers(), [](Operation *user) {
+        auto reader = dyn_cast<linalg::LinalgOp>(user);
+        return !reader || linalg::isaContractionOpInterface(reader);
+      }))
     return false;
   // An elementwise reader with several uses, recomputing `op`, could be the
   // epilogue itself; kept, `op` would take the epilogue and leave the
@@ -126,8 +131,8 @@ static bool isCheapToRecompute(Operation *op) {
                              *result, epilogue);
 }
 
-/// Whether `producer`, read by the transpose `reader`, is an elementwise
-/// generic of one result with a short body, computed from the function's
+/// Whether `producer`, read by the transpose `reader`, is a short
+/// elementwise generic (isShortElementwise) computed from the function's
 /// arguments alone, whose other readers are all contractions that are
 /// generated kernels (not library calls, `mp.gpu_gemm`): computed by
 /// the transpose from its inputs, it is left to the contractions alone,
@@ -139,12 +144,9 @@ static bool isCheapToRecompute(Operation *op) {
 static bool isTransposedForContractions(Operation *producer,
                                         Operation *reader) {
   auto generic = dyn_cast<linalg::GenericOp>(producer);
-  return generic && isTensorTranspose(reader) &&
-         generic->getNumResults() == 1 && generic.hasPureTensorSemantics() &&
+  return isShortElementwise(generic) && isTensorTranspose(reader) &&
          llvm::all_of(generic.getDpsInputs(),
                       [](Value input) { return isa<BlockArgument>(input); }) &&
-         generic.getNumLoops() == generic.getNumParallelLoops() &&
-         generic.getBody()->getOperations().size() <= kMaxRecomputedOps + 1 &&
          llvm::all_of(
              getLiveUsers(generic->getResult(0)), [&](Operation *user) {
                auto linalgUser = dyn_cast<linalg::LinalgOp>(user);

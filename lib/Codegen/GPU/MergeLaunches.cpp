@@ -283,6 +283,9 @@ static void inlinePart(const Part &part, gpu::LaunchOp merged, Block *then,
 static void merge(const Group &group) {
   ArrayRef<Part> parts = group.parts;
   gpu::LaunchOp first = parts.front().launch;
+  // join checked that these ops may move; they are collected again here,
+  // after the merges of earlier groups, which may have moved some of them
+  // up already.
   llvm::SetVector<Operation *> hoisted;
   for (const Part &part : parts.drop_front())
     (void)collectHoisted(part.launch, first, hoisted);
