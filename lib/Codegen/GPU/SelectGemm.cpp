@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir {
 namespace mp {
@@ -29,6 +30,17 @@ using namespace mlir::mp;
 /// With gemm=auto, the fewest input channels per group of a grouped
 /// convolution given to cuDNN.
 static constexpr int64_t kCudnnMinGroupChannels = 8;
+
+/// Whether an operand of `op` is a fill or a splat constant, which the
+/// elementwise fusion that follows folds into its body: a sum scaled by a
+/// scalar, no GEMM for a library.
+static bool hasUniformOperand(linalg::LinalgOp op) {
+  return llvm::any_of(op.getDpsInputs(), [](Value input) {
+    SplatElementsAttr splat;
+    return input.getDefiningOp<linalg::FillOp>() ||
+           matchPattern(input, m_Constant(&splat));
+  });
+}
 
 namespace {
 struct GPUSelectGemmPass
@@ -90,7 +102,8 @@ struct GPUSelectGemmPass
       // contractions on cuBLASLt's f32 kernels than with one thread per
       // element of C (docs/results/gpu-h200-2026-11-27.md).
       std::optional<MmaContraction> c = matchLibraryContraction(op);
-      if (!c || (gemm == GpuGemm::automatic && !matchMmaContraction(op)))
+      if (!c || hasUniformOperand(op) ||
+          (gemm == GpuGemm::automatic && !matchMmaContraction(op)))
         return;
       // batch x M x N x K.
       numLibrary += select(op, getSaturatingProduct(c->ranges));

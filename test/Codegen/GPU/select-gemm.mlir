@@ -76,6 +76,25 @@ func.func @gemms(%a: tensor<37x29xf16>, %b: tensor<29x61xf16>,
       tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<37x61xf32>
 }
 
+// A contraction with a filled operand (a sum scaled by a scalar, which
+// elementwise fusion folds into its body: then no GEMM is left) or a splat
+// constant one is not marked, even with gemm=library.
+// LIB-LABEL: func.func @uniform_operand
+// TILES-LABEL: func.func @uniform_operand
+// LIB: linalg.fill
+// LIB-NOT: mp.gpu_gemm
+// LIB: return
+func.func @uniform_operand(%a: tensor<8x8xf16>, %s: f16, %c: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %e = tensor.empty() : tensor<8x8xf16>
+  %b = linalg.fill ins(%s : f16) outs(%e : tensor<8x8xf16>) -> tensor<8x8xf16>
+  %0 = linalg.matmul ins(%a, %b : tensor<8x8xf16>, tensor<8x8xf16>)
+                     outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %k = arith.constant dense<2.0> : tensor<8x8xf16>
+  %1 = linalg.matmul ins(%k, %a : tensor<8x8xf16>, tensor<8x8xf16>)
+                     outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
 // Convolutions cuDNN computes go to the library too (by the same rule:
 // 1x16x7x7x8x3x3 = 56,448 MACs reach 50,000, 1x2x4x4x2x2x2 = 256 do not):
 // then mp-gpu-conv-to-gemm leaves them alone. Neither an f32 convolution

@@ -215,8 +215,11 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     Tensor Core kernels take groups of 8 and more; torch-mlir's filter
     gradients, 64 groups of one channel, took it 7 ms a call on an H200).
     Other convolutions (depthwise, other layouts, generic ones) are
-    implicit GEMMs whatever `gemm` says. Part of `mp-lower-to-gpu`, before
-    convolutions become GEMMs.
+    implicit GEMMs whatever `gemm` says, and a contraction with an operand
+    that a `linalg.fill` or a splat constant sets (a sum scaled by a
+    scalar, which elementwise fusion then folds into its body) is no
+    library call. Part of `mp-lower-to-gpu`, before convolutions become
+    GEMMs.
 
     Contractions of the same forms with f32 operands (an fp32 graph, or
     what a policy leaves in f32) have no Tensor Core kernel: generated, they
