@@ -10,6 +10,7 @@
 #include "mp/Utils/Bufferization.h"
 #include "mp/Utils/TensorMath.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -667,4 +668,79 @@ void mlir::mp::buildFlag(OpBuilder &b, Location loc, linalg::GenericOp flag,
   b.setInsertionPoint(set.thenBlock()->getTerminator());
   Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   memref::StoreOp::create(b, loc, yes, flag.getDpsInits()[0], ValueRange());
+}
+
+SmallVector<Value> mlir::mp::applyMap(OpBuilder &b, Location loc, AffineMap map,
+                                      ValueRange indices) {
+  SmallVector<Value> results;
+  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
+    results.push_back(affine::makeComposedAffineApply(
+        b, loc, map.getSubMap({i}), getAsOpFoldResult(indices)));
+  return results;
+}
+
+llvm::MaybeAlign mlir::mp::getVectorAlignment(Type type) {
+  auto vectorType = dyn_cast<VectorType>(type);
+  int64_t elements = vectorType ? vectorType.getNumElements() : 1;
+  return llvm::MaybeAlign(
+      elements * getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
+}
+
+/// Computes the consumer of `epilogue` where C holds `value` (an element,
+/// or a vector of elements along C's last dimension) at `indices` of C, and
+/// stores its result: its other inputs loaded at their maps' indices (in
+/// vectors where the map takes the last loop, broadcast where it does not),
+/// its body on them.
+static void buildConsumer(OpBuilder &b, Location loc, const Epilogue &epilogue,
+                          Value value, ValueRange indices) {
+  linalg::GenericOp consumer = epilogue.consumer;
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  SmallVector<Value> at = applyMap(b, loc, epilogue.toConsumer, indices);
+  unsigned last = consumer.getNumLoops() - 1;
+  Block &body = consumer.getRegion().front();
+  IRMapping mapping;
+  for (OpOperand *input : consumer.getDpsInputOperands()) {
+    Value arg = body.getArgument(input->getOperandNumber());
+    Value buffer = input->get();
+    Type type = getElementTypeOrSelf(buffer.getType());
+    if (vectorType)
+      type = vectorType.clone(type);
+    if (input == epilogue.acc) {
+      mapping.map(arg, value);
+    } else if (!isa<MemRefType>(buffer.getType())) {
+      mapping.map(arg, vectorType
+                           ? vector::BroadcastOp::create(b, loc, type, buffer)
+                           : buffer);
+    } else {
+      AffineMap map = consumer.getMatchingIndexingMap(input);
+      SmallVector<Value> inputAt = applyMap(b, loc, map, at);
+      Value v;
+      if (vectorType && map.isFunctionOfDim(last))
+        v = vector::LoadOp::create(b, loc, type, buffer, inputAt,
+                                   /*nontemporal=*/false,
+                                   getVectorAlignment(type));
+      else
+        v = memref::LoadOp::create(b, loc, buffer, inputAt);
+      if (vectorType && !map.isFunctionOfDim(last))
+        v = vector::BroadcastOp::create(b, loc, type, v);
+      mapping.map(arg, v);
+    }
+  }
+  buildElementwiseBody(b, loc, consumer, vectorType, mapping);
+  Value result = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+  Value out = consumer.getDpsInits()[0];
+  if (vectorType)
+    vector::StoreOp::create(b, loc, result, out, at, /*nontemporal=*/false,
+                            getVectorAlignment(result.getType()));
+  else
+    memref::StoreOp::create(b, loc, result, out, at);
+}
+
+void mlir::mp::buildEpilogue(OpBuilder &b, Location loc,
+                             const Epilogue &epilogue, Value value,
+                             ValueRange indices) {
+  if (epilogue.consumer)
+    buildConsumer(b, loc, epilogue, value, indices);
+  for (linalg::GenericOp flag : epilogue.flags)
+    buildFlag(b, loc, flag, value);
 }

@@ -136,6 +136,21 @@ void buildElementwiseBody(OpBuilder &b, Location loc, linalg::GenericOp op,
 /// that find one all store the same value, so none needs the others'.
 void buildFlag(OpBuilder &b, Location loc, linalg::GenericOp flag, Value value);
 
+/// Computes what `epilogue` computes where its C holds `value` (an element,
+/// or a vector of elements along C's last dimension) at `indices` of C:
+/// its consumer, whose result it stores (its other inputs loaded at their
+/// maps' indices, in vectors where the map takes the last loop, broadcast
+/// where it does not), and its flags. It does not store `value`.
+void buildEpilogue(OpBuilder &b, Location loc, const Epilogue &epilogue,
+                   Value value, ValueRange indices);
+
+/// The results of `map` at `indices`, one `affine.apply` each.
+SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
+                            ValueRange indices);
+
+/// The alignment of a vector of `type` (or of one element of it).
+llvm::MaybeAlign getVectorAlignment(Type type);
+
 } // namespace mp
 } // namespace mlir
 

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -46,10 +47,13 @@ using namespace mlir::mp;
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
 namespace {
-/// A buffer from outside a launch that it reads or writes.
+/// A buffer from outside a launch that it reads or writes; `setsFlag` if
+/// the write stores `true` in a 0-d i1 buffer (a finite check's flag),
+/// which commutes with every other such store.
 struct Access {
   Value buffer;
   bool read, written;
+  bool setsFlag = false;
 };
 
 /// A launch this pass may merge: constant grid and block sizes, and the
@@ -88,6 +92,14 @@ static Value getOutsideBuffer(Region &body, Value value) {
   return value;
 }
 
+/// Whether `op` stores `true` in a 0-d i1 buffer.
+static bool setsFlag(Operation *op) {
+  auto store = dyn_cast<memref::StoreOp>(op);
+  return store && store.getMemRefType().getRank() == 0 &&
+         store.getMemRefType().getElementType().isInteger(1) &&
+         matchPattern(store.getValue(), m_One());
+}
+
 /// The buffers from outside `launch` that it reads and writes, or nothing if
 /// it may touch memory in ways its ops do not name. An op whose effects name
 /// no buffer but whose buffer operands are all the kernel's own
@@ -98,7 +110,7 @@ static std::optional<SmallVector<Access>> getAccesses(gpu::LaunchOp launch) {
   WalkResult result = body.walk([&](Operation *op) {
     bool known = forEachAccess(op, [&](Value value, bool read, bool written) {
       if (Value buffer = getOutsideBuffer(body, value))
-        accesses.push_back({buffer, read, written});
+        accesses.push_back({buffer, read, written, setsFlag(op)});
     });
     known = known ||
             (!getCalledBody(op) &&
@@ -159,11 +171,12 @@ static std::optional<Part> getPart(gpu::LaunchOp launch) {
 
 /// Whether one of `a` and `b` writes memory that the other may touch, so that
 /// running them in the other order, or at once, may change what they do.
+/// Stores of `true` in one flag do not conflict with each other.
 static bool mayConflict(ArrayRef<Access> a, ArrayRef<Access> b,
                         AliasAnalysis &aliases) {
   for (const Access &x : a)
     for (const Access &y : b)
-      if ((x.written || y.written) &&
+      if ((x.written || y.written) && !(x.setsFlag && y.setsFlag) &&
           (getRootBuffer(x.buffer) == getRootBuffer(y.buffer) ||
            mayAlias(x.buffer, y.buffer, aliases)))
         return true;

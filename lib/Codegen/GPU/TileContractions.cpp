@@ -133,16 +133,6 @@ struct CopySide {
   AffineMap producerMap = {};
 };
 
-/// The results of `map` at `indices`, one `affine.apply` each.
-static SmallVector<Value> applyMap(OpBuilder &b, Location loc, AffineMap map,
-                                   ValueRange indices) {
-  SmallVector<Value> results;
-  for (unsigned i = 0, e = map.getNumResults(); i < e; ++i)
-    results.push_back(affine::makeComposedAffineApply(
-        b, loc, map.getSubMap({i}), getAsOpFoldResult(indices)));
-  return results;
-}
-
 /// The attribute of a fused producer that names the function computing one
 /// element of it (outlineProducer).
 constexpr llvm::StringLiteral kComputeAttr = "mp.gpu_compute";
@@ -252,64 +242,6 @@ resolveViews(OpBuilder &b, Location loc, Value value, ValueRange indices) {
   return {value, resolved};
 }
 
-/// The alignment of a vector of `type` (or of one element of it).
-static llvm::MaybeAlign getVectorAlignment(Type type) {
-  auto vectorType = dyn_cast<VectorType>(type);
-  int64_t elements = vectorType ? vectorType.getNumElements() : 1;
-  return llvm::MaybeAlign(
-      elements * getElementTypeOrSelf(type).getIntOrFloatBitWidth() / 8);
-}
-
-/// Computes the consumer of `epilogue` where C holds `value` (an element,
-/// or a vector of elements along C's last dimension) at `indices` of C, and
-/// stores its result: its other inputs loaded at their maps' indices (in
-/// vectors where the map takes the last loop, broadcast where it does not),
-/// its body on them.
-static void buildConsumer(OpBuilder &b, Location loc, const Epilogue &epilogue,
-                          Value value, ValueRange indices) {
-  linalg::GenericOp consumer = epilogue.consumer;
-  auto vectorType = dyn_cast<VectorType>(value.getType());
-  SmallVector<Value> at = applyMap(b, loc, epilogue.toConsumer, indices);
-  unsigned last = consumer.getNumLoops() - 1;
-  Block &body = consumer.getRegion().front();
-  IRMapping mapping;
-  for (OpOperand *input : consumer.getDpsInputOperands()) {
-    Value arg = body.getArgument(input->getOperandNumber());
-    Value buffer = input->get();
-    Type type = getElementTypeOrSelf(buffer.getType());
-    if (vectorType)
-      type = vectorType.clone(type);
-    if (input == epilogue.acc) {
-      mapping.map(arg, value);
-    } else if (!isa<MemRefType>(buffer.getType())) {
-      mapping.map(arg, vectorType
-                           ? vector::BroadcastOp::create(b, loc, type, buffer)
-                           : buffer);
-    } else {
-      AffineMap map = consumer.getMatchingIndexingMap(input);
-      SmallVector<Value> inputAt = applyMap(b, loc, map, at);
-      Value v;
-      if (vectorType && map.isFunctionOfDim(last))
-        v = vector::LoadOp::create(b, loc, type, buffer, inputAt,
-                                   /*nontemporal=*/false,
-                                   getVectorAlignment(type));
-      else
-        v = memref::LoadOp::create(b, loc, buffer, inputAt);
-      if (vectorType && !map.isFunctionOfDim(last))
-        v = vector::BroadcastOp::create(b, loc, type, v);
-      mapping.map(arg, v);
-    }
-  }
-  buildElementwiseBody(b, loc, consumer, vectorType, mapping);
-  Value result = mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
-  Value out = consumer.getDpsInits()[0];
-  if (vectorType)
-    vector::StoreOp::create(b, loc, result, out, at, /*nontemporal=*/false,
-                            getVectorAlignment(result.getType()));
-  else
-    memref::StoreOp::create(b, loc, result, out, at);
-}
-
 /// Stores `value` (an element or a vector) in `to` at `indices` and, with
 /// an epilogue, its consumer's result there and its flags (then `value`
 /// only if C is stored as well).
@@ -326,10 +258,7 @@ static void buildStore(OpBuilder &b, Location loc, const CopySide &to,
   if (!to.epilogue)
     return;
   assert(dest == to.epilogue->c && "tiles of C are unit-stride subviews");
-  if (to.epilogue->consumer)
-    buildConsumer(b, loc, *to.epilogue, value, at);
-  for (linalg::GenericOp flag : to.epilogue->flags)
-    buildFlag(b, loc, flag, value);
+  buildEpilogue(b, loc, *to.epilogue, value, at);
 }
 
 /// Whether `indices` are within the sizes of `buffer`.

@@ -25,9 +25,11 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -62,9 +64,10 @@ struct Reduction {
   int64_t outputs = 1, extent = 1;
 };
 
-/// How a reduction is distributed: one block per output element, or one
-/// warp per output element and several per block.
-enum class Strategy { Blocks, Warps };
+/// How a reduction is distributed: one block per output element, one warp
+/// per output element and several per block, or one thread per output
+/// element (a short reduction with an epilogue).
+enum class Strategy { Blocks, Warps, Threads };
 } // namespace
 
 /// The gpu.subgroup_reduce operation that merges partials of `combiner`, if
@@ -215,21 +218,22 @@ static void buildThreads(OpBuilder &b, Location loc, int64_t count,
 }
 
 /// Folds the terms `first`, `first + step`, ... of output element `output` of
-/// each reduction of `group` (the same loops) into its neutral element, in
-/// one loop that loads each input element they read once: a thread's
-/// partials.
+/// each reduction of `group` (the same loops) into `starts` (by default its
+/// neutral element), in one loop that loads each input element they read
+/// once: a thread's partials.
 static SmallVector<Value> buildPartials(OpBuilder &b, Location loc,
                                         ArrayRef<const Reduction *> group,
                                         ArrayRef<AffineExpr> loops,
-                                        Value output, Value first,
-                                        int64_t step) {
-  SmallVector<Value> neutrals =
-      llvm::map_to_vector(group, [&](const Reduction *r) -> Value {
-        return arith::ConstantOp::create(b, loc, r->neutral);
-      });
+                                        Value output, Value first, int64_t step,
+                                        ValueRange starts = {}) {
+  SmallVector<Value> inits(starts);
+  if (inits.empty())
+    inits = llvm::map_to_vector(group, [&](const Reduction *r) -> Value {
+      return arith::ConstantOp::create(b, loc, r->neutral);
+    });
   Value stepValue = arith::ConstantIndexOp::create(b, loc, step);
   Value extent = arith::ConstantIndexOp::create(b, loc, group[0]->extent);
-  auto loop = scf::ForOp::create(b, loc, first, extent, stepValue, neutrals);
+  auto loop = scf::ForOp::create(b, loc, first, extent, stepValue, inits);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value term = loop.getInductionVar();
@@ -266,19 +270,39 @@ static SmallVector<Value> buildPartials(OpBuilder &b, Location loc,
   return loop.getResults();
 }
 
-/// Folds `total` into output element `output` of `r`: into `start` if it is
-/// set (the value of the fill that set the output before), else into the
-/// element.
-static void storeTotal(OpBuilder &b, Location loc, const Reduction &r,
-                       ArrayRef<AffineExpr> loops, Value output, Value total,
-                       Value start) {
+/// The initial value of output element `output` of `r` and its indices:
+/// `start` if it is set (the value of the fill that set the output before),
+/// else the element.
+static std::pair<Value, SmallVector<Value>>
+getInitialValue(OpBuilder &b, Location loc, const Reduction &r,
+                ArrayRef<AffineExpr> loops, Value output, Value start) {
   OpOperand *init = linalg::LinalgOp(r.op).getDpsInitOperand(0);
   SmallVector<Value> indices =
       getIndices(b, loc, r, *init, loops, output, /*term=*/Value());
-  Value old =
-      start ? start : memref::LoadOp::create(b, loc, init->get(), indices);
-  memref::StoreOp::create(b, loc, combine(b, r, total, old), init->get(),
-                          indices);
+  return {start ? start : memref::LoadOp::create(b, loc, init->get(), indices),
+          indices};
+}
+
+/// Stores `element` at `indices` of `r`'s output and, with an epilogue (the
+/// output's elementwise consumer, its finite checks), computes that on it
+/// as well; then it stores the element only if the epilogue needs it stored.
+static void storeElement(OpBuilder &b, Location loc, const Reduction &r,
+                         Value element, ValueRange indices,
+                         const Epilogue *epilogue) {
+  if (!epilogue || epilogue->storesC)
+    memref::StoreOp::create(b, loc, element,
+                            linalg::LinalgOp(r.op).getDpsInits()[0], indices);
+  if (epilogue)
+    buildEpilogue(b, loc, *epilogue, element, indices);
+}
+
+/// Folds `total` into output element `output` of `r`'s initial value
+/// (getInitialValue) and stores it (storeElement).
+static void storeTotal(OpBuilder &b, Location loc, const Reduction &r,
+                       ArrayRef<AffineExpr> loops, Value output, Value total,
+                       Value start, const Epilogue *epilogue) {
+  auto [old, indices] = getInitialValue(b, loc, r, loops, output, start);
+  storeElement(b, loc, r, combine(b, r, total, old), indices, epilogue);
 }
 
 /// An scf.forall over `count` thread blocks (#gpu.block<x>, marked with
@@ -319,10 +343,12 @@ static void buildBlocks(RewriterBase &rewriter,
 /// warp operation or all without: one is the common case) by their tiled
 /// form with one block of `threads` threads per output element, computing
 /// all of them. Each total is folded into its `starts` value if that is
-/// set, else into the output's element (storeTotal).
+/// set, else into the output's element, and its `epilogues` computed on
+/// it (storeTotal).
 static void tileReductionOverBlocks(RewriterBase &rewriter,
                                     ArrayRef<const Reduction *> group,
-                                    int64_t threads, ArrayRef<Value> starts) {
+                                    int64_t threads, ArrayRef<Value> starts,
+                                    ArrayRef<const Epilogue *> epilogues) {
   const Reduction &first = *group[0];
   Location loc = first.op->getLoc();
   SmallVector<AffineExpr> loops = getLoopExprs(first, rewriter.getContext());
@@ -385,7 +411,8 @@ static void tileReductionOverBlocks(RewriterBase &rewriter,
                   memref::LoadOp::create(rewriter, loc, partials[i], one);
               totals.push_back(combine(rewriter, *r, theirs, mine));
             }
-            storeTotal(rewriter, loc, *r, loops, output, totals[i], starts[i]);
+            storeTotal(rewriter, loc, *r, loops, output, totals[i], starts[i],
+                       epilogues[i]);
           }
         });
       });
@@ -399,7 +426,8 @@ static void tileReductionOverBlocks(RewriterBase &rewriter,
 /// gpu.subgroup_reduce combines the lanes' partials and lane 0 folds the
 /// total into the output as storeTotal does.
 static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
-                                   int64_t warps, Value start) {
+                                   int64_t warps, Value start,
+                                   const Epilogue *epilogue) {
   Location loc = r.op->getLoc();
   MLIRContext *ctx = rewriter.getContext();
   SmallVector<AffineExpr> loops = getLoopExprs(r, ctx);
@@ -461,8 +489,33 @@ static void tileReductionOverWarps(RewriterBase &rewriter, const Reduction &r,
           auto ifStore = scf::IfOp::create(rewriter, loc, store);
           OpBuilder::InsertionGuard guard(rewriter);
           rewriter.setInsertionPoint(ifStore.thenBlock()->getTerminator());
-          storeTotal(rewriter, loc, r, loops, output, total, start);
+          storeTotal(rewriter, loc, r, loops, output, total, start, epilogue);
         });
+      });
+  rewriter.eraseOp(static_cast<Operation *>(r.op));
+}
+
+/// Replaces `r.op`, a reduction with an epilogue that takes neither blocks
+/// nor warps, by an scf.parallel over its output elements: each folds its
+/// terms in order into the element's initial value, as the op's loops
+/// would, and stores it with the epilogue (storeElement), so the epilogue
+/// is not a loop of its own.
+static void tileReductionOverThreads(RewriterBase &rewriter, const Reduction &r,
+                                     Value start, const Epilogue &epilogue) {
+  Location loc = r.op->getLoc();
+  SmallVector<AffineExpr> loops = getLoopExprs(r, rewriter.getContext());
+  rewriter.setInsertionPoint(r.op);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value outputs = arith::ConstantIndexOp::create(rewriter, loc, r.outputs);
+  scf::ParallelOp::create(
+      rewriter, loc, zero, outputs, one,
+      [&](OpBuilder &b, Location l, ValueRange ivs) {
+        auto [initial, indices] =
+            getInitialValue(b, l, r, loops, ivs[0], start);
+        Value element =
+            buildPartials(b, l, {&r}, loops, ivs[0], zero, 1, initial).front();
+        storeElement(b, l, r, element, indices, &epilogue);
       });
   rewriter.eraseOp(static_cast<Operation *>(r.op));
 }
@@ -610,11 +663,10 @@ struct GPUTileReductionsPass
       else if (r->warpOp && warpMinExtent > 0 && r->extent >= warpMinExtent &&
                hasContiguousTerms(*r))
         reductions.emplace_back(std::move(*r), Strategy::Warps);
+      else if (epilogues)
+        reductions.emplace_back(std::move(*r), Strategy::Threads);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp flag : flags)
-      parallelizeFlagReduction(rewriter, flag);
-    numFlags += flags.size();
     // Consecutive block reductions over the same loops share a kernel
     // (`siblings`): a layer norm's weight and bias gradients, both column
     // sums of the output gradient, read it once.
@@ -629,7 +681,56 @@ struct GPUTileReductionsPass
       }
       groups.push_back({{&r}, strategy});
     }
+    // The thread that stores an output element computes its epilogue: the
+    // consumer (its allocation and the flags' fills move before the
+    // reduction) and the flags, which are then not parallel loops.
+    DenseMap<const Reduction *, Epilogue> found;
+    llvm::SetVector<Operation *> taken;
+    DominanceInfo dominance(getOperation());
     for (const auto &[group, strategy] : groups) {
+      if (!epilogues)
+        break;
+      SmallVector<Value> outputs =
+          llvm::map_to_vector(group, [](const Reduction *r) {
+            return getRootBuffer(linalg::LinalgOp(r->op).getDpsInits()[0]);
+          });
+      for (auto [r, output] : llvm::zip(group, outputs)) {
+        std::optional<Epilogue> epilogue =
+            findEpilogue(r->op, getReadRoots(*r), dominance);
+        // The others' outputs are stored in the same kernel. A short
+        // reduction takes an epilogue only with finite checks (a gradient's
+        // unscaling): its other consumers (a norm's mean) are loops over its
+        // points, which the parallel-loop path fuses with it anyway.
+        if (!epilogue ||
+            (strategy == Strategy::Threads && epilogue->flags.empty()) ||
+            (epilogue->consumer &&
+             llvm::any_of(getReadBuffers(epilogue->consumer), [&](Value v) {
+               Value root = getRootBuffer(v);
+               return root != output && llvm::is_contained(outputs, root);
+             })))
+          continue;
+        for (Operation *hoisted : epilogue->hoisted)
+          hoisted->moveBefore(r->op);
+        if (epilogue->consumer)
+          taken.insert(epilogue->consumer);
+        taken.insert_range(epilogue->flags);
+        found[r] = std::move(*epilogue);
+      }
+    }
+    for (linalg::GenericOp flag : flags)
+      if (!taken.contains(flag)) {
+        parallelizeFlagReduction(rewriter, flag);
+        ++numFlags;
+      }
+    auto getEpilogue = [&](const Reduction *r) -> const Epilogue * {
+      auto it = found.find(r);
+      return it == found.end() ? nullptr : &it->second;
+    };
+    for (const auto &[group, strategy] : groups) {
+      // A short reduction stays the parallel-loop path's unless it computes
+      // an epilogue.
+      if (strategy == Strategy::Threads && !getEpilogue(group[0]))
+        continue;
       // A fill of an output just before (a bias gradient's zeros) is
       // folded: thread 0 combines the total with the fill's value.
       SmallVector<Operation *> setters;
@@ -646,11 +747,14 @@ struct GPUTileReductionsPass
         }
       }
       const Reduction &r = *group[0];
-      if (strategy == Strategy::Warps) {
+      if (strategy == Strategy::Threads) {
+        tileReductionOverThreads(rewriter, r, starts[0], *getEpilogue(&r));
+        ++numThreadTiled;
+      } else if (strategy == Strategy::Warps) {
         // No more warps than output elements.
         tileReductionOverWarps(
             rewriter, r, std::min<int64_t>(threads / mp::kWarpSize, r.outputs),
-            starts[0]);
+            starts[0], getEpilogue(&r));
         ++numWarpTiled;
       } else {
         // No more threads than terms (rounded up to a power of two), at
@@ -659,13 +763,16 @@ struct GPUTileReductionsPass
             rewriter, group,
             std::clamp<int64_t>(llvm::PowerOf2Ceil(r.extent), mp::kWarpSize,
                                 threads),
-            starts);
+            starts, llvm::map_to_vector(group, getEpilogue));
         numTiled += group.size();
       }
       for (Operation *setter : setters)
         rewriter.eraseOp(setter);
       numFoldedFills += setters.size();
     }
+    for (Operation *op : taken)
+      rewriter.eraseOp(op);
+    numEpilogues += taken.size();
   }
 };
 } // namespace

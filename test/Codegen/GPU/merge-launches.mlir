@@ -460,3 +460,63 @@ func.func @sequential(%g: memref<4xf32>, %s: memref<f32>, %c: memref<4xf32>) -> 
   }
   return %flag, %scale, %d, %e, %o : memref<i1>, memref<f32>, memref<4xf32>, memref<4xf32>, memref<4xf32>
 }
+
+// -----
+
+// Finite checks in kernels of several blocks: two that only store `true` in
+// the same flag (in any order of their blocks, the flag ends the same) are
+// one launch of 2 + 3 blocks; a third that reads the flag stays apart, and
+// so does a fourth that stores `false` in it. (The flag is the function's:
+// an argument might be the memory the kernels read.)
+// CHECK-LABEL: func.func @flag_setters
+// CHECK: %[[FLAG:.*]] = memref.alloc() : memref<i1>
+// CHECK: %[[C5:.*]] = arith.constant 5 : index
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %[[C5]],
+// CHECK-COUNT-2: memref.store %true, %[[FLAG]][] : memref<i1>
+// CHECK: gpu.terminator
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2,
+// CHECK: memref.load %[[FLAG]][] : memref<i1>
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2,
+// CHECK: memref.store %false, %[[FLAG]][] : memref<i1>
+// CHECK-NOT: gpu.launch
+func.func @flag_setters(%a: memref<4xf32>, %b: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<i1>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<4xf32>
+  %u = memref.alloc() : memref<4xf32>
+  %v = memref.alloc() : memref<4xf32>
+  %flag = memref.alloc() : memref<i1>
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %x = memref.load %a[%bx] : memref<4xf32>
+    memref.store %x, %t[%bx] : memref<4xf32>
+    %bad = arith.cmpf uno, %x, %x : f32
+    scf.if %bad {
+      memref.store %true, %flag[] : memref<i1>
+    }
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c3, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %x = memref.load %b[%bx] : memref<4xf32>
+    memref.store %x, %u[%bx] : memref<4xf32>
+    %bad = arith.cmpf uno, %x, %x : f32
+    scf.if %bad {
+      memref.store %true, %flag[] : memref<i1>
+    }
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %f = memref.load %flag[] : memref<i1>
+    %x = arith.select %f, %zero, %zero : f32
+    memref.store %x, %v[%bx] : memref<4xf32>
+    gpu.terminator
+  }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    memref.store %false, %flag[] : memref<i1>
+    gpu.terminator
+  }
+  return %t, %u, %v, %flag : memref<4xf32>, memref<4xf32>, memref<4xf32>, memref<i1>
+}

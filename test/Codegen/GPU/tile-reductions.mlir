@@ -3,6 +3,7 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=32' --mlir-print-local-scope | FileCheck %s --check-prefix=LOW
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='warp-min-extent=0' --mlir-print-local-scope | FileCheck %s --check-prefix=OFF
 // RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='siblings=false' --mlir-print-local-scope | FileCheck %s --check-prefix=APART
+// RUN: mp-opt %s --split-input-file --mp-gpu-tile-reductions='epilogues=false' --mlir-print-local-scope | FileCheck %s --check-prefix=NO-EPILOGUE
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='threads=48' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not mp-opt %s --mp-gpu-tile-reductions='warp-min-extent=-1' 2>&1 | FileCheck %s --check-prefix=BAD-WARP
 // RUN: not mp-opt %s --mp-lower-to-gpu='warp-min-extent=-2' 2>&1 | FileCheck %s --check-prefix=BAD-PIPELINE
@@ -640,4 +641,244 @@ func.func @store_between(%x: memref<4096xf32>, %v: f32) -> (memref<f32>, memref<
       linalg.yield %m : f32
     }
   return %a, %b : memref<f32>, memref<f32>
+}
+
+// -----
+
+// A bias gradient of a loss-scaled step: a block reduction over 12544 terms
+// per element, its unscaling (the elementwise consumer) and its finite
+// check. The thread that stores a total also unscales it and sets the flag
+// where it is not finite; the sum itself is freed unread, so it is not
+// stored. The unscaled gradient's allocation and the flag's fill move before
+// the kernel; neither the consumer nor the check is a loop of its own.
+// CHECK-LABEL: func.func @unscaled_bias_grad
+// CHECK-SAME: (%[[DY:.*]]: memref<64x8x14x14xf16>, %[[SCALE:.*]]: memref<f32>, %[[FLAG:.*]]: memref<i1>)
+// CHECK: %[[SUM:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: %[[GRAD:.*]] = memref.alloc() : memref<8xf32>
+// CHECK: linalg.fill ins(%{{.*}} : i1) outs(%[[FLAG]] : memref<i1>)
+// CHECK: scf.forall (%[[B:.*]]) in (8) {
+// CHECK: gpu.subgroup_reduce add
+// CHECK: scf.if
+// CHECK: %[[TOTAL:.*]] = arith.addf
+// CHECK: %[[S:.*]] = memref.load %[[SCALE]][] : memref<f32>
+// CHECK: %[[INV:.*]] = arith.divf %{{.*}}, %[[S]] : f32
+// CHECK: %[[G:.*]] = arith.mulf %[[TOTAL]], %[[INV]] : f32
+// CHECK: memref.store %[[G]], %[[GRAD]][%{{.*}}] : memref<8xf32>
+// CHECK: %[[ABS:.*]] = math.absf %[[TOTAL]] : f32
+// CHECK: %[[FINITE:.*]] = arith.cmpf olt, %[[ABS]]
+// CHECK: %[[NOTFINITE:.*]] = arith.xori %[[FINITE]]
+// CHECK: scf.if %[[NOTFINITE]] {
+// CHECK: memref.store %{{.*}}, %[[FLAG]][] : memref<i1>
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "block"}
+// CHECK-NOT: memref.store %{{.*}}, %[[SUM]]
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: scf.parallel
+// CHECK: memref.dealloc %[[SUM]]
+// CHECK: return %[[GRAD]]
+// With epilogues=false, the consumer stays and the check is a loop.
+// NO-EPILOGUE-LABEL: func.func @unscaled_bias_grad
+// NO-EPILOGUE: mp.gpu_reduction = "block"
+// NO-EPILOGUE: linalg.fill ins(%{{.*}} : i1)
+// NO-EPILOGUE: linalg.generic
+// NO-EPILOGUE: arith.mulf
+// NO-EPILOGUE: scf.parallel
+func.func @unscaled_bias_grad(%dy: memref<64x8x14x14xf16>, %scale: memref<f32>, %flag: memref<i1>) -> memref<8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %true = arith.constant true
+  %false = arith.constant false
+  %sum = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<8xf32>)
+  linalg.generic {indexing_maps = [affine_map<(n, c, h, w) -> (n, c, h, w)>, affine_map<(n, c, h, w) -> (c)>], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%dy : memref<64x8x14x14xf16>) outs(%sum : memref<8xf32>) {
+  ^bb0(%in: f16, %acc: f32):
+    %e = arith.extf %in : f16 to f32
+    %s = arith.addf %e, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%false : i1) outs(%flag : memref<i1>)
+  %grad = memref.alloc() : memref<8xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum, %scale : memref<8xf32>, memref<f32>) outs(%grad : memref<8xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %inv = arith.divf %one, %s : f32
+    %g = arith.mulf %in, %inv : f32
+    linalg.yield %g : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%sum : memref<8xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %a = math.absf %in : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    %o = arith.ori %acc, %bad : i1
+    linalg.yield %o : i1
+  }
+  memref.dealloc %sum : memref<8xf32>
+  return %grad : memref<8xf32>
+}
+
+// -----
+
+// A filter gradient summed over 64 images (too few terms for a block) with
+// its unscaling and finite check: one thread per element folds its 64 terms
+// in order into the fill's value (the fill goes), then unscales the sum and
+// checks it. Another short reduction whose consumer is no finite check (a
+// mean) keeps the parallel-loop path, where its consumer fuses with it.
+// CHECK-LABEL: func.func @short_unscaled
+// CHECK-SAME: (%[[X:.*]]: memref<64x72xf32>, %[[SCALE:.*]]: memref<f32>, %[[FLAG:.*]]: memref<i1>, %[[Y:.*]]: memref<64x72xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[SUM0:.*]] = memref.alloc() : memref<72xf32>
+// CHECK-NEXT: %[[GRAD:.*]] = memref.alloc() : memref<72xf32>
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i1) outs(%[[FLAG]] : memref<i1>)
+// CHECK: scf.parallel (%[[O:.*]]) = (%{{.*}}) to (%c72)
+// CHECK: %[[SUM:.*]] = scf.for %[[T:.*]] = %{{.*}} to %c64 step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32) {
+// CHECK: %[[V:.*]] = memref.load %[[X]][%{{.*}}, %{{.*}}] : memref<64x72xf32>
+// CHECK: arith.addf %[[V]], %[[ACC]] : f32
+// CHECK: memref.load %[[SCALE]][]
+// CHECK: %[[G:.*]] = arith.mulf %[[SUM]], %{{.*}} : f32
+// CHECK: memref.store %[[G]], %[[GRAD]][%{{.*}}] : memref<72xf32>
+// CHECK: math.absf %[[SUM]]
+// CHECK: memref.store %{{.*}}, %[[FLAG]][] : memref<i1>
+// CHECK: memref.dealloc %[[SUM0]]
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel"]
+// CHECK: arith.divf
+// CHECK: return
+func.func @short_unscaled(%x: memref<64x72xf32>, %scale: memref<f32>, %flag: memref<i1>, %y: memref<64x72xf32>) -> (memref<72xf32>, memref<72xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %n = arith.constant 64.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %true = arith.constant true
+  %false = arith.constant false
+  %sum = memref.alloc() : memref<72xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<72xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x72xf32>) outs(%sum : memref<72xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%false : i1) outs(%flag : memref<i1>)
+  %grad = memref.alloc() : memref<72xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum, %scale : memref<72xf32>, memref<f32>) outs(%grad : memref<72xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %inv = arith.divf %one, %s : f32
+    %g = arith.mulf %in, %inv : f32
+    linalg.yield %g : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%sum : memref<72xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %a = math.absf %in : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    %o = arith.ori %acc, %bad : i1
+    linalg.yield %o : i1
+  }
+  memref.dealloc %sum : memref<72xf32>
+  %ysum = memref.alloc() : memref<72xf32>
+  linalg.fill ins(%zero : f32) outs(%ysum : memref<72xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%y : memref<64x72xf32>) outs(%ysum : memref<72xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  %mean = memref.alloc() : memref<72xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%ysum : memref<72xf32>) outs(%mean : memref<72xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.divf %in, %n : f32
+    linalg.yield %m : f32
+  }
+  memref.dealloc %ysum : memref<72xf32>
+  return %grad, %mean : memref<72xf32>, memref<72xf32>
+}
+
+// -----
+
+// Row means of 8192 rows of 256 (warps, one per row): lane 0 of each warp
+// divides its row's sum and stores the mean; the sums, read after, are
+// stored as well.
+// CHECK-LABEL: func.func @row_means
+// CHECK-SAME: (%[[X:.*]]: memref<8192x256xf32>)
+// CHECK: %[[SUMS:.*]] = memref.alloc() : memref<8192xf32>
+// CHECK-NEXT: %[[MEANS:.*]] = memref.alloc() : memref<8192xf32>
+// CHECK: gpu.subgroup_reduce add
+// CHECK: scf.if
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: memref.store %[[SUM]], %[[SUMS]][
+// CHECK: %[[MEAN:.*]] = arith.divf %[[SUM]], %{{.*}} : f32
+// CHECK: memref.store %[[MEAN]], %[[MEANS]][
+// CHECK: } {mapping = [#gpu.block<x>], mp.gpu_reduction = "warp"}
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[SUMS]], %[[MEANS]]
+func.func @row_means(%x: memref<8192x256xf32>) -> (memref<8192xf32>, memref<8192xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 256.0 : f32
+  %sums = memref.alloc() : memref<8192xf32>
+  linalg.fill ins(%zero : f32) outs(%sums : memref<8192xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<8192x256xf32>) outs(%sums : memref<8192xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  %means = memref.alloc() : memref<8192xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sums : memref<8192xf32>) outs(%means : memref<8192xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.divf %in, %n : f32
+    linalg.yield %m : f32
+  }
+  return %sums, %means : memref<8192xf32>, memref<8192xf32>
+}
+
+// -----
+
+// Sibling block reductions: the first's consumer is computed by their
+// kernel; the second's reads the first's output, which the same kernel
+// stores, so it stays an op of its own.
+// CHECK-LABEL: func.func @sibling_reads_other
+// CHECK-SAME: (%[[DY:.*]]: memref<7168x32xf32>, %[[XH:.*]]: memref<7168x32xf32>)
+// CHECK: %[[W:.*]] = memref.alloc() : memref<32xf32>
+// CHECK-NEXT: %[[HALF:.*]] = memref.alloc() : memref<32xf32>
+// CHECK-NEXT: %[[B:.*]] = memref.alloc() : memref<32xf32>
+// CHECK: scf.forall
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[W]][
+// CHECK: %[[H:.*]] = arith.mulf
+// CHECK: memref.store %[[H]], %[[HALF]][
+// CHECK: memref.store %{{.*}}, %[[B]][
+// CHECK: mp.gpu_reduction = "block"
+// CHECK-NOT: mp.gpu_reduction
+// CHECK: %[[BOTH:.*]] = memref.alloc() : memref<32xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[B]], %[[W]] : {{.*}}) outs(%[[BOTH]] :
+// CHECK: return %[[HALF]], %[[BOTH]]
+func.func @sibling_reads_other(%dy: memref<7168x32xf32>, %xh: memref<7168x32xf32>) -> (memref<32xf32>, memref<32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %w = memref.alloc() : memref<32xf32>
+  linalg.fill ins(%zero : f32) outs(%w : memref<32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%dy, %xh : memref<7168x32xf32>, memref<7168x32xf32>) outs(%w : memref<32xf32>) {
+  ^bb0(%d: f32, %x: f32, %acc: f32):
+    %p = arith.mulf %d, %x : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  %b = memref.alloc() : memref<32xf32>
+  linalg.fill ins(%zero : f32) outs(%b : memref<32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%dy : memref<7168x32xf32>) outs(%b : memref<32xf32>) {
+  ^bb0(%d: f32, %acc: f32):
+    %s = arith.addf %d, %acc : f32
+    linalg.yield %s : f32
+  }
+  %wh = memref.alloc() : memref<32xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%w : memref<32xf32>) outs(%wh : memref<32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %half : f32
+    linalg.yield %m : f32
+  }
+  %both = memref.alloc() : memref<32xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%b, %w : memref<32xf32>, memref<32xf32>) outs(%both : memref<32xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return %wh, %both : memref<32xf32>, memref<32xf32>
 }

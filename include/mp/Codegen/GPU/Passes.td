@@ -851,8 +851,19 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     iteration per element, that stores `true` into the flag where the
     predicate holds (every thread that stores one stores the same value),
     which `mp-gpu-fuse-parallel-loops` then fuses with the loop over the
-    same elements that unscales the gradient; the flag's fill stays. Part of `mp-lower-to-gpu`'s tiled stage, so
-    `gpu-emulation` runs the same summation order as the GPU.
+    same elements that unscales the gradient; the flag's fill stays.
+
+    The thread that stores an output element of a block or warp reduction
+    also computes the epilogue there (`epilogues`, on by default), as the
+    copies of a GEMM's C do (the same rules): the output's one elementwise
+    consumer that reads it with the identity map (a bias gradient's
+    unscaling, a norm's mean and reciprocal square root of its row sums)
+    and stores its result, and the flag reductions that check it (the
+    finite checks: `true` stored where the predicate holds); the output
+    itself is stored only if it is read after them. Its consumer must not
+    read another output of the reductions sharing its kernel. Part of
+    `mp-lower-to-gpu`'s tiled stage, so `gpu-emulation` runs the same
+    summation order as the GPU.
 
     ```mlir
     linalg.reduce ins(%x : memref<4096xf32>) outs(%sum : memref<f32>)
@@ -894,6 +905,9 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     Option<"siblings", "siblings", "bool", /*default=*/"true",
            "Compute consecutive block reductions over the same loops in one "
            "kernel">,
+    Option<"epilogues", "epilogues", "bool", /*default=*/"true",
+           "Compute the elementwise consumer of a block or warp reduction's "
+           "output and its finite checks where the total is stored">,
   ];
   let statistics = [
     Statistic<"numTiled", "tiled", "Reductions distributed over blocks">,
@@ -905,6 +919,11 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
               "Fills of their outputs folded into them">,
     Statistic<"numFlags", "flags",
               "Flag reductions made parallel loops that set the flag">,
+    Statistic<"numThreadTiled", "thread-tiled",
+              "Short reductions made parallel loops for their epilogues">,
+    Statistic<"numEpilogues", "epilogues",
+              "Consumers and flag reductions computed where the totals are "
+              "stored">,
   ];
 }
 
@@ -1689,8 +1708,11 @@ def GPUMergeLaunchesPass : Pass<"mp-gpu-merge-launches"> {
     buffer allocated after another one existed not being that one), have
     the same constant threads per block and constant grids, and together
     stay within CUDA's limits (grid, 48 KiB of static shared memory, 4096
-    bytes of parameters). When no part writes memory that another touches,
-    the merged launch's grid is the sum of theirs, in x; block `b` runs the
+    bytes of parameters). When no part writes memory that another touches
+    (but stores of `true` in one 0-d `i1` buffer, the finite checks of
+    several gradients setting the overflow flag: in any order of their
+    blocks the flag ends the same), the merged launch's grid is the sum of
+    theirs, in x; block `b` runs the
     part whose range of blocks holds it, as the block `b` minus the range's
     start, taken apart x fastest over that part's grid (`gpu.block_id` and
     `gpu.grid_dim` inside name that grid; its threads, barriers and
