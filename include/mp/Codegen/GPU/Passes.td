@@ -861,7 +861,13 @@ def GPUTileReductionsPass : Pass<"mp-gpu-tile-reductions"> {
     and stores its result, and the flag reductions that check it (the
     finite checks: `true` stored where the predicate holds); the output
     itself is stored only if it is read after them. Its consumer must not
-    read another output of the reductions sharing its kernel. Part of
+    read another output of the reductions sharing its kernel. A shorter
+    reduction with finite checks among its epilogue (a filter gradient
+    summed over 64 images) becomes an `scf.parallel` over its output
+    elements, each folding its terms in order into the element's initial
+    value as the op's loops would, then computing the epilogue; with other
+    consumers alone (a norm's mean) it stays on the parallel-loop path,
+    where they fuse with it. Part of
     `mp-lower-to-gpu`'s tiled stage, so `gpu-emulation` runs the same
     summation order as the GPU.
 
