@@ -7,7 +7,9 @@
 // An elementwise op whose only reader is a tensor.collapse_shape (a cast of
 // an image before it is flattened into rows) computes on the collapsed
 // shape instead, so that what reads the rows (a GEMM) reads the op's result
-// itself and can fuse the op into its operand copies.
+// itself and can fuse the op into its operand copies. A cast of what another
+// elementwise op computes, read flattened, computes on that op's shape, so
+// that it fuses with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +49,28 @@ static bool isCollapsible(OpOperand *operand) {
          llvm::all_of(producer.getDpsInputs(), llvm::IsaPred<BlockArgument>);
 }
 
+/// Whether upstream's reshape folding may expand the loops of the
+/// elementwise generic that reads `operand`, a collapse_shape of what a
+/// linalg op computes (a gradient cast to f16 after it is flattened into
+/// rows), to the shape of that value: its loops then run over the points
+/// of the op that computes it, with which they fuse.
+static bool isExpandable(OpOperand *operand) {
+  auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
+  if (!collapse || !consumer)
+    return false;
+  auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  auto isElementwise = [](linalg::GenericOp op) {
+    return op->getNumResults() == 1 &&
+           op.getNumParallelLoops() == op.getNumLoops() &&
+           op.hasPureTensorSemantics();
+  };
+  return producer && isElementwise(producer) && isElementwise(consumer) &&
+         consumer.getNumDpsInputs() == 1 &&
+         llvm::all_of(consumer.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); });
+}
+
 namespace {
 struct GPUCollapseElementwisePass
     : public mp::impl::GPUCollapseElementwisePassBase<
@@ -56,6 +80,7 @@ struct GPUCollapseElementwisePass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     linalg::populateFoldReshapeOpsByCollapsingPatterns(patterns, isCollapsible);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, isExpandable);
     // The collapsed result's tensor.empty, collapsed itself.
     tensor::populateFoldTensorEmptyPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -144,16 +144,27 @@ struct GPUPromoteAccumulatorsPass
         if (root)
           promoted.push_back({loop, root});
     }
+    auto forward = [&](memref::LoadOp load) {
+      if (Value stored = getStoredValue(load, aliases)) {
+        rewriter.replaceOp(load, stored);
+        ++numForwarded;
+      }
+    };
     for (auto [loop, root] : promoted) {
       Block *block = loop->getBlock();
       for (auto load :
            llvm::make_early_inc_range(block->getOps<memref::LoadOp>()))
         if (getElementRoot(load.getMemRef()) == root)
-          if (Value stored = getStoredValue(load, aliases)) {
-            rewriter.replaceOp(load, stored);
-            ++numForwarded;
-          }
+          forward(load);
     }
+    // A parallel loop's iteration that loads what it stored (loops fused by
+    // mp-gpu-fuse-parallel-loops, the second reading what the first wrote
+    // at the same point) takes the value it stored.
+    getOperation()->walk([&](scf::ParallelOp loop) {
+      for (auto load :
+           llvm::make_early_inc_range(loop.getBody()->getOps<memref::LoadOp>()))
+        forward(load);
+    });
   }
 };
 } // namespace

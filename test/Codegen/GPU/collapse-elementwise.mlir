@@ -62,3 +62,42 @@ func.func @left_alone(%x: tensor<4x2x3xf32>, %y: tensor<4x2x3xf32>) -> (tensor<4
   %2 = tensor.collapse_shape %s [[0, 1]] : tensor<4x2xf32> into tensor<8xf32>
   return %0, %1, %t, %2 : tensor<4x6xf32>, tensor<4x6xf16>, tensor<4x2x3xf16>, tensor<8xf32>
 }
+
+// -----
+
+// A gradient computed on 64x28x32 and cast to f16 after it is flattened
+// into 1792x32 rows: the cast runs on the gradient's shape instead (its
+// result flattened for the GEMM), over the points of the op that computes
+// the gradient, with whose kernel it then fuses. A transpose of the rows
+// (not elementwise at the same points) keeps the rows' shape.
+// CHECK-LABEL: func.func @gradient_cast
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<64x28x32xf32>)
+// CHECK: arith.addf
+// CHECK: %[[GROWS:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1], [2]]
+// CHECK: %[[H:.*]] = linalg.generic {{.*}} ins(%[[G]] : tensor<64x28x32xf32>) outs(%{{.*}} : tensor<64x28x32xf16>)
+// CHECK: arith.truncf
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %[[H]] {{\[}}[0, 1], [2]] : tensor<64x28x32xf16> into tensor<1792x32xf16>
+// CHECK: linalg.matmul ins(%[[ROWS]], %arg2 :
+// CHECK: linalg.generic {{.*}} ins(%[[GROWS]] : tensor<1792x32xf32>) outs(%{{.*}} : tensor<32x1792xf32>)
+func.func @gradient_cast(%a: tensor<64x28x32xf32>, %b: tensor<64x28x32xf32>, %w: tensor<32x32xf16>, %c: tensor<1792x32xf32>) -> (tensor<1792x32xf32>, tensor<32x1792xf32>) {
+  %e = tensor.empty() : tensor<64x28x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a, %b : tensor<64x28x32xf32>, tensor<64x28x32xf32>) outs(%e : tensor<64x28x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<64x28x32xf32>
+  %rows = tensor.collapse_shape %g [[0, 1], [2]] : tensor<64x28x32xf32> into tensor<1792x32xf32>
+  %e16 = tensor.empty() : tensor<1792x32xf16>
+  %h = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%rows : tensor<1792x32xf32>) outs(%e16 : tensor<1792x32xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1792x32xf16>
+  %r = linalg.matmul ins(%h, %w : tensor<1792x32xf16>, tensor<32x32xf16>) outs(%c : tensor<1792x32xf32>) -> tensor<1792x32xf32>
+  %et = tensor.empty() : tensor<32x1792xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%rows : tensor<1792x32xf32>) outs(%et : tensor<32x1792xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<32x1792xf32>
+  return %r, %t : tensor<1792x32xf32>, tensor<32x1792xf32>
+}

@@ -207,3 +207,46 @@ func.func @not_forwarded(%x: memref<64xf32>, %row: index, %row2: index)
   memref.dealloc %acc : memref<64xf32>
   return %v, %w : f32, f32
 }
+
+// -----
+
+// Two loops that mp-gpu-fuse-parallel-loops fused (a gradient, then its
+// cast to f16 for a GEMM, at the same point): the cast takes the value the
+// iteration stored. A load after a store into a buffer that may alias it
+// (an argument) keeps its load.
+// CHECK-LABEL: func.func @fused_loops
+// CHECK-SAME: (%[[X:.*]]: memref<4x8xf32>, %[[Y:.*]]: memref<4x8xf32>, %[[ARG:.*]]: memref<4x8xf32>)
+// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK: %[[G:.*]] = arith.addf
+// CHECK: memref.store %[[G]], %[[GRAD:.*]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NOT: memref.load %[[GRAD]]
+// CHECK: %[[H:.*]] = arith.truncf %[[G]] : f32 to f16
+// CHECK: memref.store %[[H]]
+// CHECK: memref.store %{{.*}}, %[[ARG]][%[[I]], %[[J]]]
+// CHECK: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
+// CHECK: %[[L:.*]] = memref.load %[[ARG]][%[[I]], %[[J]]]
+// CHECK: arith.truncf %[[L]]
+func.func @fused_loops(%x: memref<4x8xf32>, %y: memref<4x8xf32>, %arg: memref<4x8xf32>) -> (memref<4x8xf32>, memref<4x8xf16>, memref<4x8xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %grad = memref.alloc() : memref<4x8xf32>
+  %half = memref.alloc() : memref<4x8xf16>
+  %half2 = memref.alloc() : memref<4x8xf16>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+    %v = memref.load %x[%i, %j] : memref<4x8xf32>
+    %g = arith.addf %v, %v : f32
+    memref.store %g, %grad[%i, %j] : memref<4x8xf32>
+    %r = memref.load %grad[%i, %j] : memref<4x8xf32>
+    %h = arith.truncf %r : f32 to f16
+    memref.store %h, %half[%i, %j] : memref<4x8xf16>
+    memref.store %g, %arg[%i, %j] : memref<4x8xf32>
+    memref.store %g, %y[%i, %j] : memref<4x8xf32>
+    %a = memref.load %arg[%i, %j] : memref<4x8xf32>
+    %h2 = arith.truncf %a : f32 to f16
+    memref.store %h2, %half2[%i, %j] : memref<4x8xf16>
+    scf.reduce
+  }
+  return %grad, %half, %half2 : memref<4x8xf32>, memref<4x8xf16>, memref<4x8xf16>
+}

@@ -572,7 +572,7 @@ def GPUExpandElementwisePass : Pass<"mp-gpu-expand-elementwise"> {
 
 def GPUCollapseElementwisePass : Pass<"mp-gpu-collapse-elementwise"> {
   let summary = "Compute elementwise ops on the shape their collapsed result "
-                "is read in";
+                "is read in, or their collapsed input computed in";
   let description = [{
     An elementwise `linalg.generic` (all loops parallel, one result, on
     tensors) of the function's arguments whose only reader is a
@@ -584,7 +584,14 @@ def GPUCollapseElementwisePass : Pass<"mp-gpu-collapse-elementwise"> {
     flattened into rows is then the rows' own producer, which the GEMMs
     reading the rows fuse into their operand copies
     (`mp-gpu-tile-contractions`) instead of reading a buffer a kernel
-    wrote. Part of `mp-lower-to-gpu`, after elementwise fusion.
+    wrote. Conversely, an elementwise generic of one input read with the
+    identity map that reads a `tensor.collapse_shape` of what another
+    elementwise generic computes (a gradient cast to f16 after it is
+    flattened into rows) computes on that value's shape (upstream's
+    reshape folding by expansion), its result collapsed instead: it runs
+    over the points of the op computing its input, with whose kernel it
+    fuses (`mp-gpu-fuse-parallel-loops`). Part of `mp-lower-to-gpu`, after
+    elementwise fusion.
 
     ```mlir
     %h = linalg.generic {...} ins(%x : tensor<64x1x28x28xf32>)
@@ -1628,7 +1635,12 @@ def GPUPromoteAccumulatorsPass : Pass<"mp-gpu-promote-accumulators"> {
     `1x128`) when nothing between them may write it and no `gpu.barrier`
     is between them. A buffer only stored into is then dead, and the
     canonicalizer erases it: the fp16 MLP's bias gradients are unscaled
-    and checked from registers, and their f32 sums are never written.
+    and checked from registers, and their f32 sums are never written. A load
+    in the body of an `scf.parallel` takes the value its iteration stored
+    there before in the same way (two loops fused by
+    `mp-gpu-fuse-parallel-loops`, the second reading what the first wrote
+    at the same point: a gradient's cast to f16 takes the gradient from a
+    register, not back from memory).
 
     The values are the same, bit for bit: the same operations in the same
     order. Part of `mp-lower-to-gpu`'s kernel stage and of
