@@ -426,21 +426,38 @@ bool mlir::mp::isFlagReduction(linalg::GenericOp op) {
 }
 
 /// The ops of `block` between `first` and `last` that use the memory of
-/// `buffer` (getMemoryUses), in order; failure if a use is nested in one.
+/// `buffer` (getMemoryUses), in order, each once; failure if a use is
+/// nested in one, unless `nested`.
 static FailureOr<SmallVector<Operation *>>
-getUsersBetween(Value buffer, Operation *first, Operation *last) {
-  SmallVector<Operation *> users;
+getUsersBetween(Value buffer, Operation *first, Operation *last,
+                bool nested = false) {
+  llvm::SetVector<Operation *> users;
   for (OpOperand *use : getMemoryUses(getRootBuffer(buffer))) {
     Operation *at = first->getBlock()->findAncestorOpInBlock(*use->getOwner());
     if (!at || !first->isBeforeInBlock(at) || !at->isBeforeInBlock(last))
       continue;
-    if (at != use->getOwner())
+    if (at != use->getOwner() && !nested)
       return failure();
-    users.push_back(at);
+    users.insert(at);
   }
-  llvm::sort(users,
+  SmallVector<Operation *> sorted = users.takeVector();
+  llvm::sort(sorted,
              [](Operation *x, Operation *y) { return x->isBeforeInBlock(y); });
-  return users;
+  return sorted;
+}
+
+/// Whether every use of the memory of `flag` (a 0-d i1 buffer) in `user`
+/// stores `true` into it: a kernel already tiled whose epilogue sets the
+/// overflow flag.
+static bool onlySetsFlag(Operation *user, Value flag) {
+  return llvm::all_of(getMemoryUses(getRootBuffer(flag)), [&](OpOperand *use) {
+    Operation *owner = use->getOwner();
+    if (!user->isAncestor(owner))
+      return true;
+    auto store = dyn_cast<memref::StoreOp>(owner);
+    return store && use->get() == store.getMemRef() &&
+           matchPattern(store.getValueToStore(), m_One());
+  });
 }
 
 /// Whether the values that `op` uses and does not define are available
@@ -501,13 +518,14 @@ static bool canComputeConsumer(linalg::LinalgOp op, linalg::GenericOp consumer,
 /// Whether the copies of `op`'s C may compute `flag` (a flag reduction after
 /// it reading C): between `op` and it, the flag's memory is set by a fill
 /// (moved before `op`: added to `hoisted`, with the flag's allocation if
-/// that comes after `op`) and then only ORed into by other flag reductions.
+/// that comes after `op`) and then only ORed into by other flag reductions
+/// or set by ops that only store `true` into it (onlySetsFlag).
 static bool canComputeFlag(linalg::LinalgOp op, linalg::GenericOp flag,
                            DominanceInfo &dominance,
                            SmallVectorImpl<Operation *> &hoisted) {
   Value value = flag.getDpsInits()[0];
   FailureOr<SmallVector<Operation *>> between =
-      getUsersBetween(value, op, flag);
+      getUsersBetween(value, op, flag, /*nested=*/true);
   if (failed(between) || value.getDefiningOp<ViewLikeOpInterface>() ||
       !capturesOnlyBefore(flag, op, dominance))
     return false;
@@ -520,7 +538,9 @@ static bool canComputeFlag(linalg::LinalgOp op, linalg::GenericOp flag,
       continue;
     }
     auto other = dyn_cast<linalg::GenericOp>(user);
-    if (!other || !isFlagReduction(other) || other.getDpsInits()[0] != value)
+    if ((!other || !isFlagReduction(other) ||
+         other.getDpsInits()[0] != value) &&
+        !onlySetsFlag(user, value))
       return false;
   }
   if (!dominance.properlyDominates(value, op)) {

@@ -882,3 +882,90 @@ func.func @sibling_reads_other(%dy: memref<7168x32xf32>, %xh: memref<7168x32xf32
   }
   return %wh, %both : memref<32xf32>, memref<32xf32>
 }
+
+// -----
+
+// Between a gradient's sum and its finite check, a kernel already tiled (a
+// GEMM whose epilogue checks its own gradient) sets the same flag: it only
+// stores `true`, so the sum's check may still be computed where the sum is
+// stored. A kernel that reads the flag in between keeps the check a loop.
+// CHECK-LABEL: func.func @flag_set_between
+// CHECK-SAME: (%[[X:.*]]: memref<64x72xf32>, %[[SCALE:.*]]: memref<f32>, %[[FLAG:.*]]: memref<i1>, %[[G:.*]]: memref<8xf32>, %[[SEEN:.*]]: memref<8xi1>)
+// CHECK: scf.parallel (%[[O:.*]]) = (%{{.*}}) to (%c72)
+// CHECK: scf.for
+// CHECK: math.absf
+// CHECK: memref.store %{{.*}}, %[[FLAG]][] : memref<i1>
+// CHECK: scf.forall
+// CHECK: memref.store %{{.*}}, %[[FLAG]][] : memref<i1>
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]
+// CHECK: scf.forall
+// CHECK: memref.load %[[FLAG]][] : memref<i1>
+// CHECK: scf.parallel
+// CHECK: math.absf
+// CHECK: return
+func.func @flag_set_between(%x: memref<64x72xf32>, %scale: memref<f32>, %flag: memref<i1>, %g: memref<8xf32>, %seen: memref<8xi1>) -> (memref<72xf32>, memref<72xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %true = arith.constant true
+  %sum = memref.alloc() : memref<72xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<72xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x72xf32>) outs(%sum : memref<72xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  scf.forall (%i) in (8) {
+    %v = memref.load %g[%i] : memref<8xf32>
+    %a = math.absf %v : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    scf.if %bad {
+      memref.store %true, %flag[] : memref<i1>
+    }
+  } {mapping = [#gpu.block<x>]}
+  %grad = memref.alloc() : memref<72xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum, %scale : memref<72xf32>, memref<f32>) outs(%grad : memref<72xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %inv = arith.divf %one, %s : f32
+    %r = arith.mulf %in, %inv : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%sum : memref<72xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %a = math.absf %in : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    %o = arith.ori %acc, %bad : i1
+    linalg.yield %o : i1
+  }
+  memref.dealloc %sum : memref<72xf32>
+  %sum2 = memref.alloc() : memref<72xf32>
+  linalg.fill ins(%zero : f32) outs(%sum2 : memref<72xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : memref<64x72xf32>) outs(%sum2 : memref<72xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  scf.forall (%i) in (8) {
+    %f = memref.load %flag[] : memref<i1>
+    memref.store %f, %seen[%i] : memref<8xi1>
+  } {mapping = [#gpu.block<x>]}
+  %grad2 = memref.alloc() : memref<72xf32>
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%sum2, %scale : memref<72xf32>, memref<f32>) outs(%grad2 : memref<72xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %inv = arith.divf %one, %s : f32
+    %r = arith.mulf %in, %inv : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%sum2 : memref<72xf32>) outs(%flag : memref<i1>) {
+  ^bb0(%in: f32, %acc: i1):
+    %a = math.absf %in : f32
+    %f = arith.cmpf olt, %a, %inf : f32
+    %bad = arith.xori %f, %true : i1
+    %o = arith.ori %acc, %bad : i1
+    linalg.yield %o : i1
+  }
+  memref.dealloc %sum2 : memref<72xf32>
+  return %grad, %grad2 : memref<72xf32>, memref<72xf32>
+}
