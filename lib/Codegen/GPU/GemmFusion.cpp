@@ -6,6 +6,7 @@
 
 #include "GemmFusion.h"
 
+#include "KernelMemory.h"
 #include "MmaContraction.h"
 #include "mp/Utils/Bufferization.h"
 #include "mp/Utils/TensorMath.h"
@@ -452,11 +453,9 @@ getUsersBetween(Value buffer, Operation *first, Operation *last,
 static bool onlySetsFlag(Operation *user, Value flag) {
   return llvm::all_of(getMemoryUses(getRootBuffer(flag)), [&](OpOperand *use) {
     Operation *owner = use->getOwner();
-    if (!user->isAncestor(owner))
-      return true;
-    auto store = dyn_cast<memref::StoreOp>(owner);
-    return store && use->get() == store.getMemRef() &&
-           matchPattern(store.getValueToStore(), m_One());
+    return !user->isAncestor(owner) ||
+           (setsFlag(owner) &&
+            use->get() == cast<memref::StoreOp>(owner).getMemRef());
   });
 }
 

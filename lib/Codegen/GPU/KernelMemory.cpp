@@ -75,6 +75,13 @@ bool mp::forEachAccess(Operation *op,
   return known;
 }
 
+bool mp::setsFlag(Operation *op) {
+  auto store = dyn_cast<memref::StoreOp>(op);
+  return store && store.getMemRefType().getRank() == 0 &&
+         store.getMemRefType().getElementType().isInteger(1) &&
+         matchPattern(store.getValueToStore(), m_One());
+}
+
 bool mp::mayAlias(Value a, Value b, AliasAnalysis &aliases) {
   if (aliases.alias(a, b).isNo() || areDisjointSubviews(a, b))
     return false;

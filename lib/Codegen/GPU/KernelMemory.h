@@ -49,6 +49,10 @@ bool forEachAccess(Operation *op,
 /// indices do not overlap along some dimension share no element.
 bool mayAlias(Value a, Value b, AliasAnalysis &aliases);
 
+/// Whether `op` stores `true` into a 0-d i1 buffer (a finite check setting
+/// the overflow flag): such stores commute with each other.
+bool setsFlag(Operation *op);
+
 /// The buffer that `value` is a view of through subviews, reshapes and
 /// casts, whose static offsets count elements from that buffer's first
 /// one; null through any other view.

@@ -27,7 +27,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -47,13 +46,13 @@ using namespace mlir::mp;
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 
 namespace {
-/// A buffer from outside a launch that it reads or writes; `setsFlag` if
+/// A buffer from outside a launch that it reads or writes; `isFlagSet` if
 /// the write stores `true` in a 0-d i1 buffer (a finite check's flag),
 /// which commutes with every other such store.
 struct Access {
   Value buffer;
   bool read, written;
-  bool setsFlag = false;
+  bool isFlagSet = false;
 };
 
 /// A launch this pass may merge: constant grid and block sizes, and the
@@ -90,14 +89,6 @@ static Value getOutsideBuffer(Region &body, Value value) {
     value = view.getViewSource();
   }
   return value;
-}
-
-/// Whether `op` stores `true` in a 0-d i1 buffer.
-static bool setsFlag(Operation *op) {
-  auto store = dyn_cast<memref::StoreOp>(op);
-  return store && store.getMemRefType().getRank() == 0 &&
-         store.getMemRefType().getElementType().isInteger(1) &&
-         matchPattern(store.getValue(), m_One());
 }
 
 /// The buffers from outside `launch` that it reads and writes, or nothing if
@@ -176,7 +167,7 @@ static bool mayConflict(ArrayRef<Access> a, ArrayRef<Access> b,
                         AliasAnalysis &aliases) {
   for (const Access &x : a)
     for (const Access &y : b)
-      if ((x.written || y.written) && !(x.setsFlag && y.setsFlag) &&
+      if ((x.written || y.written) && !(x.isFlagSet && y.isFlagSet) &&
           (getRootBuffer(x.buffer) == getRootBuffer(y.buffer) ||
            mayAlias(x.buffer, y.buffer, aliases)))
         return true;
