@@ -31,6 +31,14 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// Whether `op` is an elementwise generic on tensors with one result (all
+/// loops parallel).
+static bool isElementwise(linalg::GenericOp op) {
+  return op && op->getNumResults() == 1 &&
+         op.getNumParallelLoops() == op.getNumLoops() &&
+         op.hasPureTensorSemantics();
+}
+
 /// Whether upstream's reshape folding may collapse the loops of the op that
 /// `operand` (of a collapse_shape) reads: an elementwise generic with one
 /// result, which only that collapse_shape reads, of the function's
@@ -43,29 +51,22 @@ static bool isCollapsible(OpOperand *operand) {
   if (!collapse)
     return false;
   auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
-  return producer && producer->getNumResults() == 1 && producer->hasOneUse() &&
-         producer.getNumParallelLoops() == producer.getNumLoops() &&
-         producer.hasPureTensorSemantics() &&
+  return isElementwise(producer) && producer->hasOneUse() &&
          llvm::all_of(producer.getDpsInputs(), llvm::IsaPred<BlockArgument>);
 }
 
 /// Whether upstream's reshape folding may expand the loops of the
-/// elementwise generic that reads `operand`, a collapse_shape of what a
-/// linalg op computes (a gradient cast to f16 after it is flattened into
-/// rows), to the shape of that value: its loops then run over the points
-/// of the op that computes it, with which they fuse.
+/// elementwise generic of one input (identity maps) that reads `operand`, a
+/// collapse_shape of what another elementwise generic computes (a gradient
+/// cast to f16 after it is flattened into rows), to the shape of that
+/// value: its loops then run over the points of the op that computes it,
+/// with which they fuse.
 static bool isExpandable(OpOperand *operand) {
   auto collapse = operand->get().getDefiningOp<tensor::CollapseShapeOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(operand->getOwner());
-  if (!collapse || !consumer)
+  if (!collapse || !isElementwise(consumer))
     return false;
-  auto producer = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
-  auto isElementwise = [](linalg::GenericOp op) {
-    return op->getNumResults() == 1 &&
-           op.getNumParallelLoops() == op.getNumLoops() &&
-           op.hasPureTensorSemantics();
-  };
-  return producer && isElementwise(producer) && isElementwise(consumer) &&
+  return isElementwise(collapse.getSrc().getDefiningOp<linalg::GenericOp>()) &&
          consumer.getNumDpsInputs() == 1 &&
          llvm::all_of(consumer.getIndexingMapsArray(),
                       [](AffineMap map) { return map.isIdentity(); });
