@@ -78,9 +78,16 @@ void TestAmpInvariantsPass::runOnOperation() {
         fail(op, "cast is not between f32 and f16/bf16");
       return;
     }
+    std::optional<PrecisionClass> cls =
+        policy.lookup(op->getName().getStringRef());
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      bool isContraction = linalg::isaContractionOpInterface(linalgOp) ||
-                           linalg::isaConvolutionOpInterface(linalgOp);
+      // Poolings have the convolutions' interface; the policy lists them
+      // (max and min pooling clear, sum pooling deny).
+      bool listedOther =
+          cls == PrecisionClass::clear || cls == PrecisionClass::deny;
+      bool isContraction =
+          !listedOther && (linalg::isaContractionOpInterface(linalgOp) ||
+                           linalg::isaConvolutionOpInterface(linalgOp));
       if (isContraction && llvm::all_of(op->getOperands(), isFloatValue)) {
         for (Value in : linalgOp.getDpsInputs())
           if (!isLowFloat(in.getType()))
@@ -95,8 +102,6 @@ void TestAmpInvariantsPass::runOnOperation() {
           if (isLowFloat(v.getType()))
             fail(op, "additive reduction is not f32");
     }
-    std::optional<PrecisionClass> cls =
-        policy.lookup(op->getName().getStringRef());
     if (cls == PrecisionClass::deny) {
       for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
                                              op->getResultTypes()))

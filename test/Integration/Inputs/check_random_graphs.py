@@ -7,6 +7,7 @@ and reductions; casts), and check that function signatures are unchanged.
 Prints one line per failure and a closing 'N passed, N failed' line.
 
 Usage: check_random_graphs.py --seeds A:B [--ops N] [--options 'policy=bf16']
+                              [--layers] [--torch]
 """
 import argparse
 import os
@@ -32,13 +33,16 @@ def main():
     parser.add_argument("--seeds", default="0:50")
     parser.add_argument("--ops", type=int, default=40)
     parser.add_argument("--options", default="policy=fp16")
+    parser.add_argument("--layers", action="store_true")
+    parser.add_argument("--torch", action="store_true")
     args = parser.parse_args()
     first, last = (int(x) for x in args.seeds.split(":"))
     pipeline = (f"--pass-pipeline=builtin.module(mp-amp-pipeline{{{args.options}}},"
                 "mp-test-amp-invariants)")
     tally = Tally()
     for seed in range(first, last):
-        graph = random_graph.Gen(seed).function(args.ops)
+        graph = random_graph.Gen(seed, layers=args.layers,
+                                 torch=args.torch).function(args.ops)
         reference = run([], graph)
         result = run([pipeline], graph)
         problem = None

@@ -10,10 +10,18 @@ Only the Python standard library is needed.
 Tensors are N x N and N (8 unless `size` says otherwise; N even, at least
 8: a reshape splits the rows in two, slices take 4 x 4). With `layers`,
 also convolutions (an N x N image padded by 1, a 3 x 3 filter sliced from
-another matrix) and batch matmuls (batch 2); without, a seed gives the
-graph it always gave.
+another matrix) and batch matmuls (batch 2). With `torch`, also what
+torch-mlir emits and the graphs above lack: column sums, a row max with its
+index (keepdim, an i64 second result), a causal mask (`linalg.index`), a
+gather (`tensor.extract` at computed indices), `tensor.concat`, a strided
+convolution of two channels, 2 x 2 and padded 3 x 3 max pools, a batched
+`A x B^T` generic, transposed `linalg.matmul`s, a dropout mask (`i1` to
+f32), GELU (`erf`) and a layer norm; and every value the body computes is
+a result. Without `layers`
+and `torch`, a seed gives the graph it always gave.
 
 Usage: random_graph.py SEED [--ops N] [--no-calls] [--size N] [--layers]
+                       [--torch]
 """
 import random
 import sys
@@ -25,15 +33,21 @@ MAPS = """#mp_id = affine_map<(i, j) -> (i, j)>
 #mp_kn = affine_map<(m, n, k) -> (k, n)>
 #mp_mn = affine_map<(m, n, k) -> (m, n)>
 """
+TORCH_MAPS = """#mp_keep = affine_map<(i, j) -> (i, 0)>
+#mp_bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#mp_bnk = affine_map<(b, m, n, k) -> (b, n, k)>
+#mp_bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+"""
 
 
 class Gen:
-    def __init__(self, seed, calls=True, size=8, layers=False):
+    def __init__(self, seed, calls=True, size=8, layers=False, torch=False):
         if size < 8 or size % 2:
             raise ValueError(f"size {size}: expected an even number, at least 8")
         self.r = random.Random(seed)
         self.calls = calls
         self.layers = layers
+        self.torch = torch
         self.size = size
         self.mat = f"tensor<{size}x{size}xf32>"
         self.vec = f"tensor<{size}xf32>"
@@ -246,6 +260,278 @@ class Gen:
         self.emit(f"{v} = tensor.insert_slice {s} into {b}[4, 4] [4, 4] [1, 1] : tensor<4x4xf32> into {self.mat}")
         return "mat", v
 
+    # ---- torch-mlir's ops (with `torch`)
+    def column_sum(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        init = self.zero_fill(self.vec)
+        self.emit(f"{v} = linalg.reduce ins({a} : {self.mat}) outs({init} : {self.vec}) dimensions = [0]")
+        self.emit("  (%in: f32, %acc: f32) {")
+        self.emit("    %s = arith.addf %in, %acc : f32")
+        self.emit("    linalg.yield %s : f32")
+        self.emit("  }")
+        return "vec", v
+
+    def max_with_index(self, p):
+        """torch.max(x, dim=1, keepdim=True): the row maxima and their first
+        index; returns the maxima or the indices as f32."""
+        a = self.r.choice(p["mat"])
+        n = self.size
+        keep, keepi = f"tensor<{n}x1xf32>", f"tensor<{n}x1xi64>"
+        ninf, zero, mx, ix, r, v = (self.name() for _ in range(6))
+        self.emit(f"{ninf} = arith.constant 0xFF800000 : f32")
+        self.emit(f"{zero} = arith.constant 0 : i64")
+        self.emit(f"{mx} = linalg.fill ins({ninf} : f32) outs({self.empty(keep)} : {keep}) -> {keep}")
+        self.emit(f"{ix} = linalg.fill ins({zero} : i64) outs({self.empty(keepi)} : {keepi}) -> {keepi}")
+        self.emit(f"{r}:2 = linalg.generic {{indexing_maps = [#mp_id, #mp_keep, #mp_keep], iterator_types = "
+                  f"[\"parallel\", \"reduction\"]}} ins({a} : {self.mat}) outs({mx}, {ix} : {keep}, {keepi}) {{")
+        self.emit("^bb0(%in: f32, %m: f32, %i: i64):")
+        self.emit("  %j = linalg.index 1 : index")
+        self.emit("  %j64 = arith.index_cast %j : index to i64")
+        self.emit("  %max = arith.maximumf %in, %m : f32")
+        self.emit("  %gt = arith.cmpf ogt, %in, %m : f32")
+        self.emit("  %sel = arith.select %gt, %j64, %i : i64")
+        self.emit("  linalg.yield %max, %sel : f32, i64")
+        self.emit(f"}} -> ({keep}, {keepi})")
+        if self.r.random() < 0.5:
+            self.emit(f"{v} = tensor.collapse_shape {r}#0 [[0, 1]] : {keep} into {self.vec}")
+            return "vec", v
+        c, f = self.name(), self.name()
+        self.emit(f"{c} = tensor.collapse_shape {r}#1 [[0, 1]] : {keepi} into tensor<{n}xi64>")
+        self.emit(f"{v} = arith.sitofp {c} : tensor<{n}xi64> to {self.vec}")
+        return "vec", v
+
+    def causal_mask(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        fill = self.r.choice(["0xFF800000", "-1.0e+09", "-1.0e+04"])
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_id, #mp_id], iterator_types = "
+                  f"[\"parallel\", \"parallel\"]}} ins({a} : {self.mat}) outs({self.empty(self.mat)} : {self.mat}) {{")
+        self.emit("^bb0(%x: f32, %o: f32):")
+        self.emit("  %i = linalg.index 0 : index")
+        self.emit("  %j = linalg.index 1 : index")
+        self.emit("  %above = arith.cmpi ugt, %j, %i : index")
+        self.emit(f"  %masked = arith.constant {fill} : f32")
+        self.emit("  %r = arith.select %above, %masked, %x : f32")
+        self.emit("  linalg.yield %r : f32")
+        self.emit(f"}} -> {self.mat}")
+        return "mat", v
+
+    def gather(self, p):
+        """Rows gathered at computed indices, as torch-mlir's embedding
+        lowers: `tensor.extract` of a captured tensor in a generic."""
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        step = self.r.choice([1, 3, 5])
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_id], iterator_types = "
+                  f"[\"parallel\", \"parallel\"]}} outs({self.empty(self.mat)} : {self.mat}) {{")
+        self.emit("^bb0(%o: f32):")
+        self.emit("  %i = linalg.index 0 : index")
+        self.emit("  %j = linalg.index 1 : index")
+        self.emit(f"  %step = arith.constant {step} : index")
+        self.emit(f"  %n = arith.constant {self.size} : index")
+        self.emit("  %t = arith.muli %i, %step : index")
+        self.emit("  %u = arith.addi %t, %j : index")
+        self.emit("  %row = arith.remui %u, %n : index")
+        self.emit(f"  %e = tensor.extract {a}[%row, %j] : {self.mat}")
+        self.emit("  linalg.yield %e : f32")
+        self.emit(f"}} -> {self.mat}")
+        return "mat", v
+
+    def concat(self, p):
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n, h = self.size, self.size // 2
+        s1, s2, v = self.name(), self.name(), self.name()
+        if self.r.random() < 0.5:
+            half = f"tensor<{n}x{h}xf32>"
+            self.emit(f"{s1} = tensor.extract_slice {a}[0, 0] [{n}, {h}] [1, 1] : {self.mat} to {half}")
+            self.emit(f"{s2} = tensor.extract_slice {b}[0, {h}] [{n}, {h}] [1, 1] : {self.mat} to {half}")
+            dim = 1
+        else:
+            half = f"tensor<{h}x{n}xf32>"
+            self.emit(f"{s1} = tensor.extract_slice {a}[{h}, 0] [{h}, {n}] [1, 1] : {self.mat} to {half}")
+            self.emit(f"{s2} = tensor.extract_slice {b}[0, 0] [{h}, {n}] [1, 1] : {self.mat} to {half}")
+            dim = 0
+        self.emit(f"{v} = tensor.concat dim({dim}) {s1}, {s2} : ({half}, {half}) -> {self.mat}")
+        return "mat", v
+
+    def strided_conv(self, p):
+        """Two channels (the matrix's row halves), a 3 x 3 filter of two
+        output channels, padding 1, stride 2; the result inserted into a
+        matrix."""
+        a, b, dst = (self.r.choice(p["mat"]) for _ in range(3))
+        n, h = self.size, self.size // 2
+        oh, ow = (h - 1) // 2 + 1, h
+        image, padded = f"tensor<1x2x{h}x{n}xf32>", f"tensor<1x2x{h + 2}x{n + 2}xf32>"
+        out = f"tensor<1x2x{oh}x{ow}xf32>"
+        x, xp, zero, f6, f4, ft, c, c2, v = (self.name() for _ in range(9))
+        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 2, {h}, {n}] : {self.mat} into {image}")
+        self.emit(f"{zero} = arith.constant 0.0 : f32")
+        self.emit(f"{xp} = tensor.pad {x} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
+        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
+        self.emit(f"  tensor.yield {zero} : f32")
+        self.emit(f"}} : {image} to {padded}")
+        self.emit(f"{f6} = tensor.extract_slice {b}[0, 0] [6, 6] [1, 1] : {self.mat} to tensor<6x6xf32>")
+        self.emit(f"{f4} = tensor.expand_shape {f6} [[0, 1], [2, 3]] output_shape [2, 3, 2, 3] : tensor<6x6xf32> into tensor<2x3x2x3xf32>")
+        self.emit(f"{ft} = linalg.transpose ins({f4} : tensor<2x3x2x3xf32>) outs({self.empty('tensor<2x2x3x3xf32>')} : tensor<2x2x3x3xf32>) permutation = [0, 2, 1, 3]")
+        init = self.zero_fill(out)
+        self.emit(f"{c} = linalg.conv_2d_nchw_fchw {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
+                  f"ins({xp}, {ft} : {padded}, tensor<2x2x3x3xf32>) outs({init} : {out}) -> {out}")
+        flat = f"tensor<{2 * oh}x{ow}xf32>"
+        self.emit(f"{c2} = tensor.collapse_shape {c} [[0, 1, 2], [3]] : {out} into {flat}")
+        self.emit(f"{v} = tensor.insert_slice {c2} into {dst}[0, 0] [{2 * oh}, {ow}] [1, 1] : {flat} into {self.mat}")
+        return "mat", v
+
+    def max_pool(self, p):
+        a, dst = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n, h = self.size, self.size // 2
+        image, out, flat = (f"tensor<1x1x{n}x{n}xf32>", f"tensor<1x1x{h}x{h}xf32>",
+                            f"tensor<{h}x{h}xf32>")
+        x, ninf, init, m, c, v = (self.name() for _ in range(6))
+        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 1, {n}, {n}] : {self.mat} into {image}")
+        self.emit(f"{ninf} = arith.constant 0xFF800000 : f32")
+        self.emit(f"{init} = linalg.fill ins({ninf} : f32) outs({self.empty(out)} : {out}) -> {out}")
+        win = self.empty("tensor<2x2xf32>")
+        self.emit(f"{m} = linalg.pooling_nchw_max {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
+                  f"ins({x}, {win} : {image}, tensor<2x2xf32>) outs({init} : {out}) -> {out}")
+        self.emit(f"{c} = tensor.collapse_shape {m} [[0, 1, 2], [3]] : {out} into {flat}")
+        self.emit(f"{v} = tensor.insert_slice {c} into {dst}[{h}, 0] [{h}, {h}] [1, 1] : {flat} into {self.mat}")
+        return "mat", v
+
+    def batch_matmul_transposed(self, p):
+        """torch's bmm(a, b.transpose(1, 2)) as torch-mlir writes it: a
+        generic contraction over K with B indexed (b, n, k)."""
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n, h = self.size, self.size // 2
+        rows, both = f"tensor<2x{h}x{n}xf32>", f"tensor<2x{n}x{n}xf32>"
+        a3, b3, c3, v = (self.name() for _ in range(4))
+        self.emit(f"{a3} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, {h}, {n}] : {self.mat} into {rows}")
+        self.emit(f"{b3} = linalg.broadcast ins({b} : {self.mat}) outs({self.empty(both)} : {both}) dimensions = [0]")
+        init = self.zero_fill(rows)
+        self.emit(f"{c3} = linalg.generic {{indexing_maps = [#mp_bmk, #mp_bnk, #mp_bmn], iterator_types = "
+                  f"[\"parallel\", \"parallel\", \"parallel\", \"reduction\"]}} "
+                  f"ins({a3}, {b3} : {rows}, {both}) outs({init} : {rows}) {{")
+        self.emit("^bb0(%x: f32, %y: f32, %acc: f32):")
+        self.emit("  %m = arith.mulf %x, %y : f32")
+        self.emit("  %s = arith.addf %acc, %m : f32")
+        self.emit("  linalg.yield %s : f32")
+        self.emit(f"}} -> {rows}")
+        self.emit(f"{v} = tensor.collapse_shape {c3} [[0, 1], [2]] : {rows} into {self.mat}")
+        return "mat", v
+
+    def transposed_matmul(self, p):
+        """linalg.matmul with indexing maps: A^T x B or A x B^T."""
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        maps = self.r.choice([("(k, m)", "(k, n)"), ("(m, k)", "(n, k)")])
+        init = self.zero_fill(self.mat)
+        v = self.name()
+        self.emit(f"{v} = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> {maps[0]}>, "
+                  f"affine_map<(m, n, k) -> {maps[1]}>, affine_map<(m, n, k) -> (m, n)>] "
+                  f"ins({a}, {b} : {self.mat}, {self.mat}) outs({init} : {self.mat}) -> {self.mat}")
+        return "mat", v
+
+    def dropout(self, p):
+        """A keep mask (a compare, i1 to f32: exact in f16 and bf16) times
+        the input, scaled."""
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        mask = f"tensor<{self.size}x{self.size}xi1>"
+        zero, k, f, v = self.name(), self.name(), self.name(), self.name()
+        self.emit(f"{zero} = arith.constant dense<0.25> : {self.mat}")
+        self.emit(f"{k} = arith.cmpf ogt, {b}, {zero} : {self.mat}")
+        self.emit(f"{f} = arith.uitofp {k} : {mask} to {self.mat}")
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_id, #mp_id, #mp_id], iterator_types = "
+                  f"[\"parallel\", \"parallel\"]}} ins({a}, {f} : {self.mat}, {self.mat}) outs({self.empty(self.mat)} : {self.mat}) {{")
+        self.emit("^bb0(%x: f32, %m: f32, %o: f32):")
+        self.emit("  %kept = arith.mulf %x, %m : f32")
+        self.emit("  %scale = arith.constant 1.25 : f32")
+        self.emit("  %r = arith.mulf %kept, %scale : f32")
+        self.emit("  linalg.yield %r : f32")
+        self.emit(f"}} -> {self.mat}")
+        return "mat", v
+
+    def gelu(self, p):
+        a = self.r.choice(p["mat"])
+        v = self.name()
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_id, #mp_id], iterator_types = "
+                  f"[\"parallel\", \"parallel\"]}} ins({a} : {self.mat}) outs({self.empty(self.mat)} : {self.mat}) {{")
+        self.emit("^bb0(%x: f32, %o: f32):")
+        self.emit("  %c = arith.constant 0.707106769 : f32")
+        self.emit("  %half = arith.constant 0.5 : f32")
+        self.emit("  %one = arith.constant 1.0 : f32")
+        self.emit("  %s = arith.mulf %x, %c : f32")
+        self.emit("  %e = math.erf %s : f32")
+        self.emit("  %t = arith.addf %e, %one : f32")
+        self.emit("  %h = arith.mulf %x, %half : f32")
+        self.emit("  %r = arith.mulf %h, %t : f32")
+        self.emit("  linalg.yield %r : f32")
+        self.emit(f"}} -> {self.mat}")
+        return "mat", v
+
+    def layer_norm(self, p):
+        """torch-mlir's layer norm over rows: mean and variance as keepdim
+        sums, rsqrt, then the normalized rows."""
+        a = self.r.choice(p["mat"])
+        n = self.size
+        keep = f"tensor<{n}x1xf32>"
+        s1, mean, d, s2, v = (self.name() for _ in range(5))
+        sums = []
+        for src, body in ((a, "%in"), (None, "%sq")):
+            init = self.zero_fill(keep)
+            out = self.name()
+            src = src or d
+            self.emit(f"{out} = linalg.generic {{indexing_maps = [#mp_id, #mp_keep], iterator_types = "
+                      f"[\"parallel\", \"reduction\"]}} ins({src} : {self.mat}) outs({init} : {keep}) {{")
+            self.emit("^bb0(%in: f32, %acc: f32):")
+            if body == "%sq":
+                self.emit("  %sq = arith.mulf %in, %in : f32")
+            self.emit(f"  %s = arith.addf {body}, %acc : f32")
+            self.emit("  linalg.yield %s : f32")
+            self.emit(f"}} -> {keep}")
+            sums.append(out)
+            if src is a:
+                self.emit(f"{d} = linalg.generic {{indexing_maps = [#mp_id, #mp_keep, #mp_id], iterator_types = "
+                          f"[\"parallel\", \"parallel\"]}} ins({a}, {out} : {self.mat}, {keep}) outs({self.empty(self.mat)} : {self.mat}) {{")
+                self.emit("^bb0(%x: f32, %s: f32, %o: f32):")
+                self.emit(f"  %n = arith.constant {float(n):e} : f32")
+                self.emit("  %m = arith.divf %s, %n : f32")
+                self.emit("  %r = arith.subf %x, %m : f32")
+                self.emit("  linalg.yield %r : f32")
+                self.emit(f"}} -> {self.mat}")
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [#mp_id, #mp_keep, #mp_id], iterator_types = "
+                  f"[\"parallel\", \"parallel\"]}} ins({d}, {sums[1]} : {self.mat}, {keep}) outs({self.empty(self.mat)} : {self.mat}) {{")
+        self.emit("^bb0(%x: f32, %s: f32, %o: f32):")
+        self.emit(f"  %n = arith.constant {float(n):e} : f32")
+        self.emit("  %eps = arith.constant 1.0e-05 : f32")
+        self.emit("  %var = arith.divf %s, %n : f32")
+        self.emit("  %ve = arith.addf %var, %eps : f32")
+        self.emit("  %rs = math.rsqrt %ve : f32")
+        self.emit("  %r = arith.mulf %x, %rs : f32")
+        self.emit("  linalg.yield %r : f32")
+        self.emit(f"}} -> {self.mat}")
+        return "mat", v
+
+    def padded_pool(self, p):
+        """A 3 x 3 max pool of stride 2 over an image padded by 1 with -inf
+        (torch-mlir's max_pool2d with padding)."""
+        a, dst = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n, h = self.size, self.size // 2
+        image, padded = f"tensor<1x1x{n}x{n}xf32>", f"tensor<1x1x{n + 2}x{n + 2}xf32>"
+        out, flat = f"tensor<1x1x{h}x{h}xf32>", f"tensor<{h}x{h}xf32>"
+        x, ninf, xp, init, m, c, v = (self.name() for _ in range(7))
+        self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 1, {n}, {n}] : {self.mat} into {image}")
+        self.emit(f"{ninf} = arith.constant 0xFF800000 : f32")
+        self.emit(f"{xp} = tensor.pad {x} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
+        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
+        self.emit(f"  tensor.yield {ninf} : f32")
+        self.emit(f"}} : {image} to {padded}")
+        self.emit(f"{init} = linalg.fill ins({ninf} : f32) outs({self.empty(out)} : {out}) -> {out}")
+        win = self.empty("tensor<3x3xf32>")
+        self.emit(f"{m} = linalg.pooling_nchw_max {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
+                  f"ins({xp}, {win} : {padded}, tensor<3x3xf32>) outs({init} : {out}) -> {out}")
+        self.emit(f"{c} = tensor.collapse_shape {m} [[0, 1, 2], [3]] : {out} into {flat}")
+        self.emit(f"{v} = tensor.insert_slice {c} into {dst}[0, {h}] [{h}, {h}] [1, 1] : {flat} into {self.mat}")
+        return "mat", v
+
     def call(self, p):
         a = self.r.choice(p["mat"])
         v = self.name()
@@ -322,6 +608,12 @@ class Gen:
             simple.append(self.call)
         if self.layers:
             simple += [self.conv, self.batch_matmul]
+        if self.torch:
+            simple += [self.column_sum, self.max_with_index, self.causal_mask,
+                       self.gather, self.concat, self.strided_conv,
+                       self.max_pool, self.batch_matmul_transposed,
+                       self.transposed_matmul, self.dropout, self.gelu,
+                       self.layer_norm, self.padded_pool]
         produced = []
         for _ in range(count):
             if depth < 2 and self.r.random() < 0.08:
@@ -345,12 +637,20 @@ class Gen:
         outs = self.block(pool, count, 0, 2)
         body = self.lines[body_start:]
         del self.lines[body_start:]
+        vec = self.r.choice(pool["vec"])
+        results = [(outs[0], self.mat), (outs[1], self.mat), (vec, self.vec)]
+        if self.torch:
+            # Every value the function body computes is a result: no op is
+            # dead, each is compared.
+            results = ([(v, self.mat) for v in pool["mat"][3:]] +
+                       [(v, self.vec) for v in pool["vec"][1:]]) or results
+        types = ", ".join(t for _, t in results)
         header = (f"func.func private @ext({self.mat}) -> {self.mat}\n"
                   f"func.func @random(%fx: {self.mat}, %fw: {self.mat}, %fu: {self.mat}, %fb: {self.vec}, "
-                  f"%fs: f32, %ft: f32, %fd: tensor<{self.size}xf64>) -> ({self.mat}, {self.mat}, {self.vec}) {{")
-        vec = self.r.choice(pool["vec"])
-        return "\n".join([MAPS + header] + body +
-                         [f"  return {outs[0]}, {outs[1]}, {vec} : {self.mat}, {self.mat}, {self.vec}", "}"]) + "\n"
+                  f"%fs: f32, %ft: f32, %fd: tensor<{self.size}xf64>) -> ({types}) {{")
+        maps = MAPS + (TORCH_MAPS if self.torch else "")
+        return "\n".join([maps + header] + body +
+                         [f"  return {', '.join(v for v, _ in results)} : {types}", "}"]) + "\n"
 
 
 def main():
@@ -362,7 +662,8 @@ def main():
     if "--size" in sys.argv:
         size = int(sys.argv[sys.argv.index("--size") + 1])
     sys.stdout.write(Gen(seed, calls="--no-calls" not in sys.argv,
-                         size=size, layers="--layers" in sys.argv).function(ops))
+                         size=size, layers="--layers" in sys.argv,
+                         torch="--torch" in sys.argv).function(ops))
 
 
 if __name__ == "__main__":

@@ -19,11 +19,12 @@ that.
 Usage:
   compare_backends.py graphs --amp A FILE:ENTRY...   random inputs, outputs
   compare_backends.py random --amp A --seeds X:Y [--size N] [--layers]
-                                                     random_graph.py graphs
+                             [--torch]               random_graph.py graphs
                                                      (N x N tensors, 8 x 8
                                                      unless told; --layers:
                                                      convolutions and batch
-                                                     matmuls too)
+                                                     matmuls too; --torch:
+                                                     torch-mlir's ops too)
   compare_backends.py train --amp A --data DIR --steps N FILE...
                                                      losses and parameters
 --policy FILE passes a policy file (level: unsafe-force-all, lists) to
@@ -142,9 +143,11 @@ def random_graphs(args, tally, tmp):
         path = os.path.join(tmp, f"g{seed}.mlir")
         with open(path, "w") as f:
             f.write(random_graph.Gen(seed, calls=False, size=args.size,
-                                     layers=args.layers).function(30))
+                                     layers=args.layers,
+                                     torch=args.torch).function(30))
         size = "" if args.size == 8 else f" {args.size}x{args.size}"
         size += " with layers" if args.layers else ""
+        size += " with torch ops" if args.torch else ""
         run_graph(path, "random", args, seed, tmp, tally,
                   f"random graph {seed}{size} {args.amp}")
 
@@ -189,6 +192,7 @@ def main():
     parser.add_argument("--seeds", default="0:10")
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--layers", action="store_true")
+    parser.add_argument("--torch", action="store_true")
     parser.add_argument("--data")
     parser.add_argument("--steps", type=int, default=4)
     parser.add_argument("--optimizer", default="sgd")
