@@ -17,6 +17,7 @@
 
 #include "mp/Codegen/GPU/Passes.h"
 
+#include "Chips.h"
 #include "mp/Dialect/MP/IR/MPDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,40 +52,6 @@ static constexpr int64_t kDynamicBaseAlignment = 16;
 /// CUDA's dynamic shared memory (the lowering's own internal array becomes
 /// a one-byte static array that the kernel addresses past its end).
 static constexpr llvm::StringLiteral kDynamicSharedName = "__mp_dynamic_shared";
-
-/// The most shared memory a block gets on `chip` (sm_XY, with or without
-/// a feature suffix), in bytes: the CUDA programming guide's table of
-/// compute capabilities. std::nullopt for a chip it does not list.
-static std::optional<int64_t> getMaxSharedMemoryPerBlock(StringRef chip) {
-  unsigned version;
-  if (!chip.consume_front("sm_") ||
-      chip.take_while(llvm::isDigit).getAsInteger(10, version))
-    return std::nullopt;
-  switch (version) {
-  case 70:
-    return 96 * 1024;
-  case 72:
-    return 48 * 1024;
-  case 75:
-    return 64 * 1024;
-  case 80:
-  case 87:
-    return 163 * 1024;
-  case 86:
-  case 89:
-  case 120:
-  case 121:
-    return 99 * 1024;
-  case 90:
-  case 100:
-  case 101:
-  case 103:
-  case 110:
-    return 227 * 1024;
-  default:
-    return std::nullopt;
-  }
-}
 
 namespace {
 /// Where a kernel's workgroup buffers lie in one block of shared memory.
@@ -443,8 +410,10 @@ struct GPUDynamicSharedMemoryPass
                                     ? gpuModule.getTargetsAttr().getValue()
                                     : ArrayRef<Attribute>()) {
           auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target);
+          std::optional<GpuChip> chip =
+              nvvm ? lookupGpuChip(nvvm.getChip()) : std::nullopt;
           std::optional<int64_t> limit =
-              nvvm ? getMaxSharedMemoryPerBlock(nvvm.getChip()) : std::nullopt;
+              chip ? std::optional(chip->maxSharedPerBlock) : std::nullopt;
           if (limit && bytes > *limit) {
             func.emitError() << "kernel '" << func.getName() << "' needs "
                              << bytes << " bytes of shared memory, more than "

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "Chips.h"
 #include "MmaContraction.h"
 #include "Wgmma.h"
 #include "mp/Codegen/CPU/Passes.h"
@@ -94,12 +95,23 @@ static SmallVector<std::string> getChips(const GpuPipelineOptions &options) {
 LogicalResult mlir::mp::verifyGpuPipelineOptions(
     const GpuPipelineOptions &options,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  llvm::Regex chip("^sm_[0-9]+a?$");
-  for (const std::string &c : options.chips)
-    if (!chip.match(c))
+  for (const std::string &c : options.chips) {
+    if (lookupGpuChip(c))
+      continue;
+    unsigned version;
+    StringRef digits = StringRef(c).drop_front(3).take_while(llvm::isDigit);
+    if (StringRef(c).starts_with("sm_") && !digits.getAsInteger(10, version) &&
+        version < kMinGpuChip)
       return errorHandler("mp-lower-to-gpu: chips=" + c +
-                          " is invalid: expected an NVIDIA architecture such "
-                          "as sm_80 or sm_90a");
+                          " is invalid: the Tensor Core kernels need sm_" +
+                          Twine(kMinGpuChip) +
+                          " or later (mma.sync m16n8k16 of f16 and bf16, "
+                          "cp.async)");
+    return errorHandler("mp-lower-to-gpu: chips=" + c +
+                        " is invalid: expected an NVIDIA architecture such "
+                        "as sm_80 or sm_90a (one of " +
+                        listGpuChips() + ")");
+  }
   if (options.wgmma) {
     if (!llvm::is_contained(getChips(options), kWgmmaChip))
       return errorHandler("mp-lower-to-gpu: wgmma runs on " +
@@ -133,10 +145,10 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
     return errorHandler(
         "mp-lower-to-gpu: warp-min-extent=" + Twine(options.warpMinExtent) +
         " is invalid: expected 0 (no warp reductions) or more");
-  if (!StringRef(options.ptxFeatures).starts_with("+ptx"))
+  if (!parsePtxFeatures(options.ptxFeatures))
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
-                        "+ptx80");
+                        "+ptx80 (+ptx70 to +ptx90)");
   return success();
 }
 
@@ -258,7 +270,10 @@ static void addTargetStage(OpPassManager &pm,
   for (const std::string &chip : getChips(options)) {
     GpuNVVMAttachTargetOptions target;
     target.chip = chip;
-    target.features = options.ptxFeatures;
+    std::optional<GpuChip> info = lookupGpuChip(chip);
+    std::optional<unsigned> ptx = parsePtxFeatures(options.ptxFeatures);
+    target.features = info && ptx ? getChipPtxFeatures(*info, *ptx)
+                                  : std::string(options.ptxFeatures);
     pm.addPass(createGpuNVVMAttachTarget(target));
   }
   // Hopper's variants of the GEMM kernels, then (on mma.sync) two B

@@ -9,6 +9,13 @@
 // RUN: FileCheck %s --input-file=%t.bf16.mlir --check-prefix=BF16 --implicit-check-not=mma.sync.aligned.m16n8k16.row.col.f32.f16 --implicit-check-not=mma.sync.aligned.m16n8k16.row.col.bf16 --implicit-check-not=sm_90a
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=ampere' 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=ptx80' 2>&1 | FileCheck %s --check-prefix=PTX
+// RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=+ptx999' 2>&1 | FileCheck %s --check-prefix=PTX-VERSION
+// RUN: not mp-opt %s --mp-lower-to-gpu='chips=sm_75' 2>&1 | FileCheck %s --check-prefix=CHIP-OLD
+// RUN: not mp-opt %s --mp-lower-to-gpu='chips=sm_80,sm_999' 2>&1 | FileCheck %s --check-prefix=CHIP-UNKNOWN
+// RUN: not mp-opt %s --mp-lower-to-gpu='chips=sm_86a' 2>&1 | FileCheck %s --check-prefix=CHIP-SUFFIX
+// A chip newer than the PTX version asked for gets its own minimum (LLVM
+// refuses to emit older PTX for it).
+// RUN: mp-opt %mp_src/examples/mlp_grad.mlir --mp-amp-pipeline='policy=bf16' --mp-lower-to-gpu='format=isa chips=sm_80,sm_120a' | FileCheck %s --check-prefix=NEWER
 // RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true chips=sm_80,sm_86' 2>&1 | FileCheck %s --check-prefix=WGMMA-CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='wgmma=true tile-n=512' 2>&1 | FileCheck %s --check-prefix=WGMMA-TILE
 // RUN: not mp-opt %s --mp-lower-to-gpu='tile-k=8' 2>&1 | FileCheck %s --check-prefix=TILE-K
@@ -35,8 +42,15 @@
 // BF16: gpu.binary @mlp_grad_kernel_0 [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.target sm_80
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
-// CHIP: error: mp-lower-to-gpu: chips=ampere is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a
-// PTX: error: mp-lower-to-gpu: ptx-features=ptx80 is invalid: expected a PTX ISA version such as +ptx80
+// CHIP: error: mp-lower-to-gpu: chips=ampere is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a (one of sm_80,
+// PTX: error: mp-lower-to-gpu: ptx-features=ptx80 is invalid: expected a PTX ISA version such as +ptx80 (+ptx70 to +ptx90)
+// PTX-VERSION: error: mp-lower-to-gpu: ptx-features=+ptx999 is invalid: expected a PTX ISA version such as +ptx80 (+ptx70 to +ptx90)
+// CHIP-OLD: error: mp-lower-to-gpu: chips=sm_75 is invalid: the Tensor Core kernels need sm_80 or later (mma.sync m16n8k16 of f16 and bf16, cp.async)
+// CHIP-UNKNOWN: error: mp-lower-to-gpu: chips=sm_999 is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a (one of sm_80, sm_86, sm_87, sm_89, sm_90(a), sm_100(a), sm_103(a), sm_110(a), sm_120(a), sm_121(a))
+// CHIP-SUFFIX: error: mp-lower-to-gpu: chips=sm_86a is invalid: expected an NVIDIA architecture
+// NEWER: gpu.binary @mlp_grad_kernel_0 [#gpu.object<#nvvm.target<chip = "sm_80", features = "+ptx80">, {{.*}}assembly = "{{.*}}.version 8.0{{.*}}.target sm_80
+// NEWER-SAME: #gpu.object<#nvvm.target<chip = "sm_120a", features = "+ptx87">, {{.*}}assembly = "{{.*}}.version 8.7{{.*}}.target sm_120a
+// NEWER: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // WGMMA-CHIP: error: mp-lower-to-gpu: wgmma runs on sm_90a, which chips=sm_80,sm_86 leaves out: add it or compile without wgmma
 // TILE-K: error: mp-lower-to-gpu: tile-k=8 is invalid: expected 16, 32 or 64 (K per trip of a Tensor Core GEMM's loop)
 // WGMMA-TILE: error: mp-lower-to-gpu: with wgmma, a block is one or two warpgroups computing 64 rows each (tile-m=64 or 128) and 16, 32, 64, 128 or 256 columns (tile-n), not 64x512

@@ -69,7 +69,9 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "(mp-gpu-fatbin)"))};
   PassOptions::Option<std::string> ptxFeatures{
       *this, "ptx-features",
-      llvm::cl::desc("PTX ISA version of the generated code"),
+      llvm::cl::desc("PTX ISA version of the generated code (+ptx70 to "
+                     "+ptx90), raised per chip to the oldest LLVM emits "
+                     "for it"),
       llvm::cl::init("+ptx80")};
   PassOptions::Option<std::string> cudaToolkit{
       *this, "cuda-toolkit",
