@@ -129,10 +129,11 @@ void *mp_runtime::openModule(const std::string &path, int flags,
 }
 
 extern "C" mp_status mp_set_num_threads(int32_t threads) {
-  if (threads < 0)
-    return fail(MP_ERROR_UNSUPPORTED, "the thread count must be 0 (as many "
-                                      "as cores) or positive, got " +
-                                          std::to_string(threads));
+  if (threads < 0 || threads > MP_MAX_THREADS)
+    return fail(MP_ERROR_UNSUPPORTED,
+                "the thread count must be 0 (as many as cores) or 1 to " +
+                    std::to_string(MP_MAX_THREADS) + ", got " +
+                    std::to_string(threads));
   getOpenMP().threads = threads;
   return MP_OK;
 }

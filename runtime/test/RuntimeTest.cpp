@@ -478,6 +478,17 @@ TEST(DtypeTest, NamesAndSizes) {
   EXPECT_STREQ(mp_last_error(), "unknown dtype 'f128'");
 }
 
+// Thread counts the OpenMP runtime could not start are refused (it would
+// abort the process); 0 restores one per core.
+TEST(ThreadsTest, CountsAreChecked) {
+  EXPECT_EQ(mp_set_num_threads(-1), MP_ERROR_UNSUPPORTED);
+  EXPECT_EQ(mp_set_num_threads(MP_MAX_THREADS + 1), MP_ERROR_UNSUPPORTED);
+  EXPECT_STREQ(mp_last_error(), "the thread count must be 0 (as many as "
+                                "cores) or 1 to 4096, got 4097");
+  EXPECT_EQ(mp_set_num_threads(MP_MAX_THREADS), MP_OK);
+  EXPECT_EQ(mp_set_num_threads(0), MP_OK);
+}
+
 // A strided 2-D copy (a transposed view into a dense buffer with an offset),
 // a contiguous one, a rank-0 one and an empty one.
 TEST(MemRefCopyTest, StridedAndContiguous) {

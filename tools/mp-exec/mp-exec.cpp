@@ -142,7 +142,7 @@ std::string parse(int argc, char **argv, Flags &flags) {
       setenv("MP_CUDA_DEVICE", value.c_str(), 1); // read by the CUDA backend
     } else if (arg == "--threads") {
       int64_t n = 0;
-      if (!parseInt(value, 0, 4096, n))
+      if (!parseInt(value, 0, MP_MAX_THREADS, n))
         return "--threads " + value +
                ": expected a thread count (0: one "
                "per core)";

@@ -913,6 +913,10 @@ static llvm::Error runCommand() {
     return err;
   if (llvm::Error err = chooseBackend())
     return err;
+  if (threads > MP_MAX_THREADS)
+    return error("--threads " + llvm::Twine(threads) +
+                 ": expected a thread count from 0 (one per core) to " +
+                 llvm::Twine(MP_MAX_THREADS));
   if (mp_set_num_threads(threads) != MP_OK)
     return runtimeError();
   if (!outputDir.empty()) {

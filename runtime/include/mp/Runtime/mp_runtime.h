@@ -179,7 +179,9 @@ void mp_cuda_queued_time(double *ms, int64_t *calls);
  * a module needs LLVM's OpenMP runtime, which mp_module_load loads from
  * $MP_LIBOMP, the dynamic loader's path or /usr/lib/llvm-N/lib
  * (libomp.so.5). Applies to later entry calls made from the calling thread;
- * MP_ERROR_UNSUPPORTED for a negative count. */
+ * MP_ERROR_UNSUPPORTED for a negative count or one over MP_MAX_THREADS
+ * (where the OpenMP runtime would abort the process, unable to start them). */
+#define MP_MAX_THREADS 4096
 mp_status mp_set_num_threads(int32_t threads);
 
 /* Loads a compiled module with a backend ("cpu", "cuda"); a module runs on
