@@ -99,6 +99,12 @@ CASES += [(ODD, "f16_operands", "fp16", "w64-n256-stages3")]
 # over warps (one per row of 4099 rows of 300).
 CASES += [("test/Integration/GPU/Inputs/reductions.mlir", e, "fp16", "codegen")
           for e in ("full", "rows_cols", "many_rows")]
+# torch-mlir's ops: a padded max pool, a row max with its index, causal
+# attention, an embedding's gather, a concat, a dropout mask.
+CASES += [("test/Integration/CPU/Inputs/torch_ops.mlir", e, amp, "codegen")
+          for e in ("max_pool_padded", "argmax_rows", "causal_attention",
+                    "embedding", "concat_matmul", "dropout")
+          for amp in ("fp16", "bf16")]
 TRAIN = [(m, amp, "codegen") for m in ("mlp", "cnn", "transformer")
          for amp in ("none", "fp16", "bf16")]
 TRAIN += [("cnn", "fp16", "library")]

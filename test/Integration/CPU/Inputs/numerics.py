@@ -208,12 +208,47 @@ def conv_block(img, f1, f2):
     return [c2.reshape(1, 1, 2, 1, 2, 4).sum(axis=(2, 4))]
 
 
+def max_pool_padded(x):
+    n, c, h, w = x.shape
+    p = np.full((n, c, h + 2, w + 2), -np.inf)
+    p[:, :, 1:-1, 1:-1] = x
+    oh, ow = (h + 2 - 3) // 2 + 1, (w + 2 - 3) // 2 + 1
+    return [np.stack([np.stack([p[:, :, 2 * i: 2 * i + 3, 2 * j: 2 * j + 3]
+                                .max(axis=(2, 3)) for j in range(ow)], -1)
+                      for i in range(oh)], -2)]
+
+
+def argmax_rows(x):
+    return [x.max(axis=1, keepdims=True),
+            x.argmax(axis=1)[:, None].astype(np.float64)]
+
+
+def causal_attention(q, k, v):
+    s = np.einsum("bmd,bnd->bmn", q, k)
+    s = np.where(np.triu(np.ones(s.shape[1:], bool), 1), -np.inf, s)
+    return [np.einsum("bmn,bnd->bmd", softmax_rows(s), v)]
+
+
+def embedding(table, ids, w):
+    return [table[ids.astype(np.int64)] @ w]
+
+
+def concat_matmul(a, b, w):
+    c = np.concatenate([a, b], axis=1)
+    return [c @ w, c.sum(axis=0)]
+
+
+def dropout(x, u, w):
+    return [(x * (u > 0.25) * np.float32(1.33333337)) @ w]
+
+
 REFERENCES = {f.__name__: f for f in [
     matmul, batch_matmul, conv2d, depthwise_conv, softmax, reductions,
     layernorm, elementwise, softplus, loop, loop_results, mlp_grad, attention, conv_block, conv_nchw,
     conv_nhwc, conv_grouped, conv_1d, conv_odd_pixels, conv_depthwise,
     conv_spread_2d, conv_spread_1d,
-    pairs_matmul, pairs_transposed, pairs_batch]}
+    pairs_matmul, pairs_transposed, pairs_batch, max_pool_padded,
+    argmax_rows, causal_attention, embedding, concat_matmul, dropout]}
 
 
 def load(path):
