@@ -47,7 +47,7 @@ CASES += [(f"examples/{g}.mlir", g, amp, "codegen")
           for g in ("mlp_grad", "attention", "conv_block")
           for amp in ("none", "fp16", "bf16")]
 # cuBLASLt and cuDNN (convolutions in NCHW, grouped and dilated).
-CASES += [(ODD, "odd", "fp16", "library"), (f"examples/mlp_grad.mlir",
+CASES += [(ODD, "odd", "fp16", "library"), ("examples/mlp_grad.mlir",
                                             "mlp_grad", "bf16", "library")]
 # f32 contractions on cuBLASLt's f32 kernels.
 CASES += [(f"examples/{g}.mlir", g, "none", "library")

@@ -74,6 +74,48 @@ class Gen:
         self.emit(f"{f} = linalg.fill ins({z} : f32) outs({self.empty(ty)} : {ty}) -> {ty}")
         return f
 
+    def pad(self, dst, src, value, src_type, dst_type):
+        """`src` padded by 1 on both sides of its last two dimensions."""
+        self.emit(f"{dst} = tensor.pad {src} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
+        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
+        self.emit(f"  tensor.yield {value} : f32")
+        self.emit(f"}} : {src_type} to {dst_type}")
+
+    def sum_or_max(self, v, a, init, dim, body):
+        """`v` = the sums (arith.addf) or maxima of `a` along `dim`."""
+        self.emit(f"{v} = linalg.reduce ins({a} : {self.mat}) outs({init} : {self.vec}) dimensions = [{dim}]")
+        self.emit("  (%in: f32, %acc: f32) {")
+        self.emit(f"    %s = {body} %in, %acc : f32")
+        self.emit("    linalg.yield %s : f32")
+        self.emit("  }")
+
+    def batch_operands(self, p):
+        """A matrix of the pool split into a batch of 2 and another
+        broadcast to it: their names, those of the product and its matrix,
+        and the types."""
+        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
+        n, h = self.size, self.size // 2
+        rows, both = f"tensor<2x{h}x{n}xf32>", f"tensor<2x{n}x{n}xf32>"
+        a3, b3, c3, v = (self.name() for _ in range(4))
+        self.emit(f"{a3} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, {h}, {n}] : {self.mat} into {rows}")
+        self.emit(f"{b3} = linalg.broadcast ins({b} : {self.mat}) outs({self.empty(both)} : {both}) dimensions = [0]")
+        return a3, b3, c3, v, rows, both
+
+    def max_pool_into(self, names, src, src_type, window, dst, at):
+        """A max pool of stride 2 of `src` inserted into the matrix `dst` at
+        offsets `at`; `names` those of -inf, the pool's init, the pool, its
+        matrix and the result."""
+        ninf, init, m, c, v = names
+        h = self.size // 2
+        out, flat = f"tensor<1x1x{h}x{h}xf32>", f"tensor<{h}x{h}xf32>"
+        self.emit(f"{init} = linalg.fill ins({ninf} : f32) outs({self.empty(out)} : {out}) -> {out}")
+        win = self.empty(f"tensor<{window}x{window}xf32>")
+        self.emit(f"{m} = linalg.pooling_nchw_max {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
+                  f"ins({src}, {win} : {src_type}, tensor<{window}x{window}xf32>) outs({init} : {out}) -> {out}")
+        self.emit(f"{c} = tensor.collapse_shape {m} [[0, 1, 2], [3]] : {out} into {flat}")
+        self.emit(f"{v} = tensor.insert_slice {c} into {dst}[{at}] [{h}, {h}] [1, 1] : {flat} into {self.mat}")
+        return "mat", v
+
     # ---- op emitters: take a pool {kind: [values]} and return (kind, value)
     def matmul(self, p):
         a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
@@ -103,10 +145,7 @@ class Gen:
         x, xp, zero, f, f4, c, v = (self.name() for _ in range(7))
         self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 1, {n}, {n}] : {self.mat} into {image}")
         self.emit(f"{zero} = arith.constant 0.0 : f32")
-        self.emit(f"{xp} = tensor.pad {x} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
-        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
-        self.emit(f"  tensor.yield {zero} : f32")
-        self.emit(f"}} : {image} to {padded}")
+        self.pad(xp, x, zero, image, padded)
         self.emit(f"{f} = tensor.extract_slice {b}[0, 0] [3, 3] [1, 1] : {self.mat} to tensor<3x3xf32>")
         self.emit(f"{f4} = tensor.expand_shape {f} [[0, 1, 2], [3]] output_shape [1, 1, 3, 3] : tensor<3x3xf32> into tensor<1x1x3x3xf32>")
         init = self.zero_fill(image)
@@ -116,12 +155,7 @@ class Gen:
         return "mat", v
 
     def batch_matmul(self, p):
-        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
-        n, h = self.size, self.size // 2
-        rows, both = f"tensor<2x{h}x{n}xf32>", f"tensor<2x{n}x{n}xf32>"
-        a3, b3, c3, v = (self.name() for _ in range(4))
-        self.emit(f"{a3} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, {h}, {n}] : {self.mat} into {rows}")
-        self.emit(f"{b3} = linalg.broadcast ins({b} : {self.mat}) outs({self.empty(both)} : {both}) dimensions = [0]")
+        a3, b3, c3, v, rows, both = self.batch_operands(p)
         init = self.zero_fill(rows)
         self.emit(f"{c3} = linalg.batch_matmul ins({a3}, {b3} : {rows}, {both}) outs({init} : {rows}) -> {rows}")
         self.emit(f"{v} = tensor.collapse_shape {c3} [[0, 1], [2]] : {rows} into {self.mat}")
@@ -171,12 +205,7 @@ class Gen:
         v = self.name()
         add = self.r.random() < 0.6
         init = self.zero_fill(self.vec)
-        body = "arith.addf" if add else "arith.maximumf"
-        self.emit(f"{v} = linalg.reduce ins({a} : {self.mat}) outs({init} : {self.vec}) dimensions = [1]")
-        self.emit("  (%in: f32, %acc: f32) {")
-        self.emit(f"    %s = {body} %in, %acc : f32")
-        self.emit("    linalg.yield %s : f32")
-        self.emit("  }")
+        self.sum_or_max(v, a, init, 1, "arith.addf" if add else "arith.maximumf")
         return "vec", v
 
     def generic_elementwise(self, p):
@@ -264,12 +293,7 @@ class Gen:
     def column_sum(self, p):
         a = self.r.choice(p["mat"])
         v = self.name()
-        init = self.zero_fill(self.vec)
-        self.emit(f"{v} = linalg.reduce ins({a} : {self.mat}) outs({init} : {self.vec}) dimensions = [0]")
-        self.emit("  (%in: f32, %acc: f32) {")
-        self.emit("    %s = arith.addf %in, %acc : f32")
-        self.emit("    linalg.yield %s : f32")
-        self.emit("  }")
+        self.sum_or_max(v, a, self.zero_fill(self.vec), 0, "arith.addf")
         return "vec", v
 
     def max_with_index(self, p):
@@ -296,7 +320,7 @@ class Gen:
         if self.r.random() < 0.5:
             self.emit(f"{v} = tensor.collapse_shape {r}#0 [[0, 1]] : {keep} into {self.vec}")
             return "vec", v
-        c, f = self.name(), self.name()
+        c = self.name()
         self.emit(f"{c} = tensor.collapse_shape {r}#1 [[0, 1]] : {keepi} into tensor<{n}xi64>")
         self.emit(f"{v} = arith.sitofp {c} : tensor<{n}xi64> to {self.vec}")
         return "vec", v
@@ -367,10 +391,7 @@ class Gen:
         x, xp, zero, f6, f4, ft, c, c2, v = (self.name() for _ in range(9))
         self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 2, {h}, {n}] : {self.mat} into {image}")
         self.emit(f"{zero} = arith.constant 0.0 : f32")
-        self.emit(f"{xp} = tensor.pad {x} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
-        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
-        self.emit(f"  tensor.yield {zero} : f32")
-        self.emit(f"}} : {image} to {padded}")
+        self.pad(xp, x, zero, image, padded)
         self.emit(f"{f6} = tensor.extract_slice {b}[0, 0] [6, 6] [1, 1] : {self.mat} to tensor<6x6xf32>")
         self.emit(f"{f4} = tensor.expand_shape {f6} [[0, 1], [2, 3]] output_shape [2, 3, 2, 3] : tensor<6x6xf32> into tensor<2x3x2x3xf32>")
         self.emit(f"{ft} = linalg.transpose ins({f4} : tensor<2x3x2x3xf32>) outs({self.empty('tensor<2x2x3x3xf32>')} : tensor<2x2x3x3xf32>) permutation = [0, 2, 1, 3]")
@@ -385,28 +406,17 @@ class Gen:
     def max_pool(self, p):
         a, dst = self.r.choice(p["mat"]), self.r.choice(p["mat"])
         n, h = self.size, self.size // 2
-        image, out, flat = (f"tensor<1x1x{n}x{n}xf32>", f"tensor<1x1x{h}x{h}xf32>",
-                            f"tensor<{h}x{h}xf32>")
+        image = f"tensor<1x1x{n}x{n}xf32>"
         x, ninf, init, m, c, v = (self.name() for _ in range(6))
         self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 1, {n}, {n}] : {self.mat} into {image}")
         self.emit(f"{ninf} = arith.constant 0xFF800000 : f32")
-        self.emit(f"{init} = linalg.fill ins({ninf} : f32) outs({self.empty(out)} : {out}) -> {out}")
-        win = self.empty("tensor<2x2xf32>")
-        self.emit(f"{m} = linalg.pooling_nchw_max {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
-                  f"ins({x}, {win} : {image}, tensor<2x2xf32>) outs({init} : {out}) -> {out}")
-        self.emit(f"{c} = tensor.collapse_shape {m} [[0, 1, 2], [3]] : {out} into {flat}")
-        self.emit(f"{v} = tensor.insert_slice {c} into {dst}[{h}, 0] [{h}, {h}] [1, 1] : {flat} into {self.mat}")
-        return "mat", v
+        return self.max_pool_into((ninf, init, m, c, v), x, image, 2, dst,
+                                  f"{h}, 0")
 
     def batch_matmul_transposed(self, p):
         """torch's bmm(a, b.transpose(1, 2)) as torch-mlir writes it: a
         generic contraction over K with B indexed (b, n, k)."""
-        a, b = self.r.choice(p["mat"]), self.r.choice(p["mat"])
-        n, h = self.size, self.size // 2
-        rows, both = f"tensor<2x{h}x{n}xf32>", f"tensor<2x{n}x{n}xf32>"
-        a3, b3, c3, v = (self.name() for _ in range(4))
-        self.emit(f"{a3} = tensor.expand_shape {a} [[0, 1], [2]] output_shape [2, {h}, {n}] : {self.mat} into {rows}")
-        self.emit(f"{b3} = linalg.broadcast ins({b} : {self.mat}) outs({self.empty(both)} : {both}) dimensions = [0]")
+        a3, b3, c3, v, rows, both = self.batch_operands(p)
         init = self.zero_fill(rows)
         self.emit(f"{c3} = linalg.generic {{indexing_maps = [#mp_bmk, #mp_bnk, #mp_bmn], iterator_types = "
                   f"[\"parallel\", \"parallel\", \"parallel\", \"reduction\"]}} "
@@ -516,21 +526,12 @@ class Gen:
         a, dst = self.r.choice(p["mat"]), self.r.choice(p["mat"])
         n, h = self.size, self.size // 2
         image, padded = f"tensor<1x1x{n}x{n}xf32>", f"tensor<1x1x{n + 2}x{n + 2}xf32>"
-        out, flat = f"tensor<1x1x{h}x{h}xf32>", f"tensor<{h}x{h}xf32>"
         x, ninf, xp, init, m, c, v = (self.name() for _ in range(7))
         self.emit(f"{x} = tensor.expand_shape {a} [[0, 1, 2], [3]] output_shape [1, 1, {n}, {n}] : {self.mat} into {image}")
         self.emit(f"{ninf} = arith.constant 0xFF800000 : f32")
-        self.emit(f"{xp} = tensor.pad {x} low[0, 0, 1, 1] high[0, 0, 1, 1] {{")
-        self.emit("^bb0(%p0: index, %p1: index, %p2: index, %p3: index):")
-        self.emit(f"  tensor.yield {ninf} : f32")
-        self.emit(f"}} : {image} to {padded}")
-        self.emit(f"{init} = linalg.fill ins({ninf} : f32) outs({self.empty(out)} : {out}) -> {out}")
-        win = self.empty("tensor<3x3xf32>")
-        self.emit(f"{m} = linalg.pooling_nchw_max {{dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}} "
-                  f"ins({xp}, {win} : {padded}, tensor<3x3xf32>) outs({init} : {out}) -> {out}")
-        self.emit(f"{c} = tensor.collapse_shape {m} [[0, 1, 2], [3]] : {out} into {flat}")
-        self.emit(f"{v} = tensor.insert_slice {c} into {dst}[0, {h}] [{h}, {h}] [1, 1] : {flat} into {self.mat}")
-        return "mat", v
+        self.pad(xp, x, ninf, image, padded)
+        return self.max_pool_into((ninf, init, m, c, v), xp, padded, 3, dst,
+                                  f"0, {h}")
 
     def call(self, p):
         a = self.r.choice(p["mat"])
@@ -593,7 +594,7 @@ class Gen:
         self.emit("} else {")
         outs = self.block({k: list(x) for k, x in p.items()}, self.r.randint(1, 3), depth + 1, 1)
         self.emit(f"  scf.yield {outs[0]} : {self.mat}")
-        self.emit(f"}}")
+        self.emit("}")
         return [("mat", v)]
 
     def block(self, pool, count, depth, nresults):
