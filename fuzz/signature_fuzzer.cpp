@@ -24,7 +24,7 @@ static bool same(const std::vector<mp_value_info> &a,
   for (size_t i = 0; i < a.size(); ++i) {
     const mp_value_info &x = a[i], &y = b[i];
     if (x.dtype != y.dtype || x.rank != y.rank || x.is_scalar != y.is_scalar ||
-        x.role != y.role || x.index != y.index ||
+        x.role != y.role || x.index != y.index || x.bound != y.bound ||
         std::memcmp(x.shape, y.shape, sizeof(int64_t) * x.rank) != 0 ||
         !(x.init == y.init || (x.init != x.init && y.init != y.init)))
       return false;

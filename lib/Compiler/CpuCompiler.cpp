@@ -9,7 +9,10 @@
 #include "mp/Dialect/MP/IR/MPDialect.h"
 #include "mp/Runtime/Tensor.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -111,11 +114,79 @@ getValueInfo(Type type, DictionaryAttr attrs, bool allowScalar) {
   return info;
 }
 
+/// `bound` tightened by `size` (0: no bound).
+static int64_t tightenBound(int64_t bound, int64_t size) {
+  if (size <= 0)
+    return bound;
+  return bound ? std::min(bound, size) : size;
+}
+
+/// The smallest static dimension that `scalar` (an integer in a linalg
+/// body) indexes: as a tensor.extract's index, itself (an index) or once
+/// converted to an index (arith.index_cast or index_castui); 0 if none.
+static int64_t getExtractBound(Value scalar) {
+  SmallVector<Value> indices;
+  if (scalar.getType().isIndex())
+    indices.push_back(scalar);
+  for (Operation *cast : scalar.getUsers())
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(cast))
+      indices.push_back(cast->getResult(0));
+  int64_t bound = 0;
+  for (Value index : indices) {
+    for (OpOperand &use : index.getUses()) {
+      auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
+      if (!extract || use.getOperandNumber() == 0)
+        continue;
+      int64_t size =
+          extract.getTensor().getType().getDimSize(use.getOperandNumber() - 1);
+      if (!ShapedType::isDynamic(size))
+        bound = tightenBound(bound, size);
+    }
+  }
+  return bound;
+}
+
+/// The size of the dimension that the elements of `value` (an integer
+/// tensor) index, as torch-mlir's embeddings read a table at the ids they
+/// are given: a linalg op takes it as an input (through reshapes and calls)
+/// and its body indexes a tensor.extract with the element; 0 if it indexes
+/// nothing the signature can bound. The runtime checks the elements of an
+/// argument with a bound (docs/Signature.md).
+static int64_t getIndexBound(Value value, ModuleOp module, unsigned depth) {
+  int64_t bound = 0;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user)) {
+      bound =
+          tightenBound(bound, getIndexBound(user->getResult(0), module, depth));
+    } else if (auto call = dyn_cast<func::CallOp>(user)) {
+      auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+      // Calls nest only so deep (a recursive call bounds nothing more).
+      if (callee && !callee.isExternal() && depth < 8)
+        bound = tightenBound(
+            bound, getIndexBound(callee.getArgument(use.getOperandNumber()),
+                                 module, depth + 1));
+    } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
+      if (linalgOp.isDpsInput(&use))
+        bound = tightenBound(
+            bound, getExtractBound(linalgOp.getMatchingBlockArgument(&use)));
+    }
+  }
+  return bound;
+}
+
 FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
   SmallVector<mp_value_info> args, results;
+  auto module = fn->getParentOfType<ModuleOp>();
   for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
     std::optional<mp_value_info> info =
         getValueInfo(type, fn.getArgAttrDict(i), /*allowScalar=*/true);
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    Type element = tensor ? tensor.getElementType() : Type();
+    if (info && module && !fn.isExternal() && element &&
+        (element.isIndex() || element.isInteger(8) || element.isInteger(32) ||
+         element.isInteger(64)))
+      info->bound = getIndexBound(fn.getArgument(i), module, 0);
     if (!info)
       return fn.emitError() << "argument #" << i << " of type " << type
                             << " cannot be passed by the runtime (use ranked "

@@ -205,6 +205,38 @@ extern "C" const mp_value_info *mp_entry_result(const mp_entry *entry,
              : nullptr;
 }
 
+/// Whether the `count` integers of `tensor` (which indexes a dimension of
+/// `bound`) all lie in [0, bound); the error names the first that does
+/// not.
+static mp_status checkBound(const std::string &entryName, int32_t index,
+                            const mp_tensor &tensor, int64_t bound,
+                            size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    int64_t value;
+    switch (tensor.dtype) {
+    case MP_I64:
+      value = static_cast<const int64_t *>(tensor.data)[i];
+      break;
+    case MP_I32:
+      value = static_cast<const int32_t *>(tensor.data)[i];
+      break;
+    case MP_I8:
+      value = static_cast<const int8_t *>(tensor.data)[i];
+      break;
+    default:
+      return MP_OK;
+    }
+    if (value < 0 || value >= bound)
+      return fail(MP_ERROR_MISMATCH,
+                  "entry '" + entryName + "' argument #" +
+                      std::to_string(index) + ": element " + std::to_string(i) +
+                      " is " + std::to_string(value) + ", outside [0, " +
+                      std::to_string(bound) + "): it indexes a dimension of " +
+                      std::to_string(bound));
+  }
+  return MP_OK;
+}
+
 mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
                                     const mp_tensor &tensor,
                                     const mp_value_info &info, size_t *bytes) {
@@ -221,6 +253,9 @@ mp_status mp_runtime::checkArgument(const std::string &entryName, int32_t index,
                                       std::to_string(index) + ": ");
     if (bytes)
       *bytes = size;
+    if (status == MP_OK && info.bound > 0)
+      status = checkBound(entryName, index, tensor, info.bound,
+                          size / mp_dtype_size(tensor.dtype));
     return status;
   }
   return fail(MP_ERROR_MISMATCH,

@@ -6,6 +6,7 @@
 
 #include "Internal.h"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -89,6 +90,8 @@ std::string mp_runtime::formatValueInfo(const mp_value_info &info,
   std::string text = info.is_scalar
                          ? std::string(mp_dtype_name(info.dtype))
                          : formatShape(info.dtype, info.rank, info.shape);
+  if (info.bound > 0)
+    text += "<" + std::to_string(info.bound);
   if (!withRole || info.role == MP_ROLE_NONE)
     return text;
   text += std::string("@") + mp_role_name(info.role);
@@ -135,11 +138,28 @@ static mp_status parseValue(std::string text, mp_value_info &info) {
       return status;
     text.resize(at);
   }
+  size_t less = text.find('<');
+  if (less != std::string::npos) {
+    std::string bound = text.substr(less + 1);
+    char *end = nullptr;
+    long long value = std::strtoll(bound.c_str(), &end, 10);
+    if (bound.empty() || !std::isdigit(static_cast<unsigned char>(bound[0])) ||
+        *end != '\0' || value < 1)
+      return fail(MP_ERROR_FORMAT, "bad bound '" + bound + "' in '" + text +
+                                       "': expected a positive size");
+    info.bound = value;
+    text.resize(less);
+  }
   size_t bracket = text.find('[');
   std::string dtype = text.substr(0, bracket);
   if (mp_dtype_parse(dtype.c_str(), &info.dtype) != MP_OK)
     return fail(MP_ERROR_FORMAT, "bad signature value '" + text +
                                      "': unknown dtype '" + dtype + "'");
+  if (info.bound > 0 &&
+      (bracket == std::string::npos ||
+       (info.dtype != MP_I64 && info.dtype != MP_I32 && info.dtype != MP_I8)))
+    return fail(MP_ERROR_FORMAT, "bad signature value '" + text +
+                                     "': only integer tensors take a bound");
   if (bracket == std::string::npos) {
     info.is_scalar = 1;
     return MP_OK;

@@ -236,6 +236,50 @@ TEST_F(ModuleTest, SignatureRoundTrip) {
   EXPECT_EQ(mp_role_name(static_cast<mp_role>(MP_ROLE_OUTPUT + 1)), nullptr);
 }
 
+// An argument that indexes a dimension (docs/Signature.md: "i64[3]<4") is
+// checked before the call: an index outside the table is an error naming
+// the element, not a read outside a buffer.
+TEST_F(ModuleTest, IndexBounds) {
+  mp_entry *gather;
+  ASSERT_EQ(mp_module_find_entry(module, "gather", &gather), MP_OK)
+      << mp_last_error();
+  EXPECT_EQ(mp_entry_arg(gather, 0)->bound, 4);
+  EXPECT_EQ(mp_entry_arg(gather, 0)->role, MP_ROLE_INPUT);
+  EXPECT_EQ(mp_entry_arg(gather, 1)->bound, 0);
+  char buf[64];
+  mp_value_info_format(mp_entry_arg(gather, 0), 1, buf, sizeof(buf));
+  EXPECT_STREQ(buf, "i64[3]<4@input");
+
+  int64_t shape[] = {3};
+  mp_tensor ids;
+  ASSERT_EQ(mp_tensor_alloc(MP_I64, 1, shape, &ids), MP_OK);
+  mp_tensor args[2] = {ids, makeF32({4}, {10, 20, 30, 40})};
+  mp_tensor result;
+  for (std::vector<int64_t> bad :
+       {std::vector<int64_t>{0, 4, 1}, std::vector<int64_t>{-1, 0, 0}}) {
+    std::memcpy(ids.data, bad.data(), sizeof(int64_t) * 3);
+    EXPECT_EQ(mp_entry_call(gather, args, 2, &result, 1), MP_ERROR_MISMATCH);
+    EXPECT_EQ(std::string(mp_last_error()),
+              "entry 'gather' argument #0: element " +
+                  std::to_string(bad[0] < 0 ? 0 : 1) + " is " +
+                  std::to_string(bad[0] < 0 ? bad[0] : bad[1]) +
+                  ", outside [0, 4): it indexes a dimension of 4");
+  }
+  std::vector<int64_t> good = {3, 0, 2};
+  std::memcpy(ids.data, good.data(), sizeof(int64_t) * 3);
+  ASSERT_EQ(mp_entry_call(gather, args, 2, &result, 1), MP_OK)
+      << mp_last_error();
+  EXPECT_EQ(values(result), (std::vector<float>{40, 10, 30}));
+  mp_tensor_release(&result);
+  mp_tensor_release(&args[0]);
+  mp_tensor_release(&args[1]);
+
+  mp_entry *bad;
+  EXPECT_EQ(mp_module_find_entry(module, "bad_bound", &bad), MP_ERROR_FORMAT);
+  EXPECT_STREQ(mp_last_error(), "bad signature value 'f32[2]': only integer "
+                                "tensors take a bound");
+}
+
 TEST_F(ModuleTest, TrainerThreadsStateByRole) {
   mp_entry *step, *add;
   ASSERT_EQ(mp_module_find_entry(module, "step", &step), MP_OK);

@@ -128,3 +128,29 @@ void _mp_entry_step(void **args) {
 
 const char _mp_sig_bad_role[] = "f32[2]@weights->f32[2]";
 void _mp_entry_bad_role(void **args) { (void)args; }
+
+/* gather(ids, table) = table[ids] over i64[3] indices into f32[4]: the
+ * runtime checks the ids against the bound before the call. */
+typedef struct {
+  int64_t *allocated, *aligned;
+  int64_t offset, sizes[1], strides[1];
+} Memref1DI64;
+const char _mp_sig_gather[] = "i64[3]<4@input;f32[4]->f32[3]";
+void _mp_entry_gather(void **args) {
+  Memref1D *out = (Memref1D *)args[0];
+  Memref1DI64 *ids = (Memref1DI64 *)args[1];
+  Memref1D *table = (Memref1D *)args[2];
+  float *data = (float *)malloc(3 * sizeof(float));
+  for (int i = 0; i < 3; ++i)
+    data[i] = table->aligned[table->offset +
+                             ids->aligned[ids->offset + i * ids->strides[0]] *
+                                 table->strides[0]];
+  out->allocated = out->aligned = data;
+  out->offset = 0;
+  out->sizes[0] = 3;
+  out->strides[0] = 1;
+}
+
+/* Bounds on what is no integer tensor. */
+const char _mp_sig_bad_bound[] = "f32[2]<3->f32[2]";
+void _mp_entry_bad_bound(void **args) { (void)args; }

@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -74,6 +76,48 @@ TEST(SignatureTest, WritesTheRuntimeGrammar) {
       getEntrySignature(module->lookupSymbol<func::FuncOp>("plain"));
   ASSERT_TRUE(succeeded(plain));
   EXPECT_EQ(*plain, "bf16[?,3];i64;i1->i32[];f32[2]@grad_of=0");
+}
+
+// Integer tensors whose elements index a table in a linalg body (an
+// embedding's ids, through a reshape and a call) carry the size of the
+// dimension they index, the smallest of several; others none.
+TEST(SignatureTest, BoundsIndices) {
+  MLIRContext ctx;
+  ctx.loadDialect<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+                  tensor::TensorDialect, MPDialect>();
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(R"mlir(
+    func.func private @rows(%t: tensor<10x6xf32>, %ids: tensor<5xi64>)
+        -> tensor<5x6xf32> {
+      %e = tensor.empty() : tensor<5x6xf32>
+      %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>,
+                                            affine_map<(i, j) -> (i, j)>],
+                           iterator_types = ["parallel", "parallel"]}
+          ins(%ids : tensor<5xi64>) outs(%e : tensor<5x6xf32>) {
+      ^bb0(%id: i64, %o: f32):
+        %i = arith.index_cast %id : i64 to index
+        %j = linalg.index 1 : index
+        %x = tensor.extract %t[%i, %j] : tensor<10x6xf32>
+        %y = tensor.extract %t[%j, %i] : tensor<10x6xf32>
+        %s = arith.addf %x, %y : f32
+        linalg.yield %s : f32
+      } -> tensor<5x6xf32>
+      return %r : tensor<5x6xf32>
+    }
+    func.func @embed(%t: tensor<10x6xf32>, %ids: tensor<1x5xi64> {mp.input},
+                     %n: tensor<5xi64>) -> tensor<5x6xf32> {
+      %flat = tensor.collapse_shape %ids [[0, 1]]
+          : tensor<1x5xi64> into tensor<5xi64>
+      %r = func.call @rows(%t, %flat)
+          : (tensor<10x6xf32>, tensor<5xi64>) -> tensor<5x6xf32>
+      return %r : tensor<5x6xf32>
+    }
+  )mlir",
+                                                             &ctx);
+  ASSERT_TRUE(module);
+  FailureOr<std::string> embed =
+      getEntrySignature(module->lookupSymbol<func::FuncOp>("embed"));
+  ASSERT_TRUE(succeeded(embed));
+  EXPECT_EQ(*embed, "f32[10,6];i64[1,5]<6@input;i64[5]->f32[5,6]");
 }
 
 } // namespace

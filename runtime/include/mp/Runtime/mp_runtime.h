@@ -84,7 +84,11 @@ typedef enum mp_role {
   MP_ROLE_OUTPUT      /* result: anything else */
 } mp_role;
 
-/* One argument or result in a signature; shape[i] < 0 is a dynamic size. */
+/* One argument or result in a signature; shape[i] < 0 is a dynamic size.
+ * An integer tensor argument with bound > 0 indexes a dimension of that
+ * size (an embedding's ids): an entry call whose elements are not all in
+ * [0, bound) fails (MP_ERROR_MISMATCH) instead of reading outside a
+ * buffer. */
 typedef struct mp_value_info {
   mp_dtype dtype;
   int32_t rank;
@@ -93,6 +97,7 @@ typedef struct mp_value_info {
   mp_role role;
   int64_t index; /* MP_ROLE_GRAD_OF, MP_ROLE_UPDATES */
   double init;   /* MP_ROLE_STATE, MP_ROLE_LOSS_SCALE */
+  int64_t bound;
 } mp_value_info;
 
 /* "param", "grad_of", ... (the attribute mp.NAME in the IR, "@NAME" in a
@@ -101,8 +106,8 @@ const char *mp_role_name(mp_role role);
 
 /* Text into `buf` (at most `size` bytes with the terminating NUL, as
  * snprintf); each returns the length of the whole text. */
-/* "f32[64,?]" or "i64" (a scalar), then with `with_role` "@param",
- * "@state=0.5"... */
+/* "f32[64,?]" or "i64" (a scalar), "i64[5]<10" (a bound), then with
+ * `with_role` "@param", "@state=0.5"... */
 size_t mp_value_info_format(const mp_value_info *info, int with_role, char *buf,
                             size_t size);
 /* A whole signature, "ARG;ARG->RESULT;RESULT", as entries carry it. */
