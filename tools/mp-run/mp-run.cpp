@@ -81,7 +81,8 @@ static cl::list<std::string>
 static cl::opt<bool> randomInputs(
     "random-inputs",
     cl::desc("Draw inputs: floats uniform in [-1, 1), integers uniform in "
-             "[0, 10), i1 uniform in {0, 1}"),
+             "[0, 10) (or below the size of the table they index), i1 "
+             "uniform in {0, 1}"),
     cl::cat(category));
 static cl::opt<unsigned, true>
     seed("seed", cl::desc("Seed of --random-inputs and of --train"),
@@ -436,6 +437,9 @@ static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
                         f64.get()) != MP_OK)
       return runtimeError();
     auto *values = static_cast<double *>(f64->data);
+    // Indices into a table smaller than 10 rows stay inside it.
+    std::uniform_int_distribution<int64_t> index(
+        0, info->bound > 0 && info->bound < 10 ? info->bound - 1 : 9);
     for (int64_t n = 0, e = mp_tensor_num_elements(f64.get()); n < e; ++n) {
       switch (info->dtype) {
       case MP_F32:
@@ -449,7 +453,8 @@ static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
         values[n] = bit(rng);
         break;
       default:
-        values[n] = small(rng);
+        values[n] =
+            info->bound > 0 && info->bound < 10 ? index(rng) : small(rng);
       }
     }
     mp_tensor t;
