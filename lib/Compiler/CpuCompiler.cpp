@@ -181,11 +181,9 @@ FailureOr<std::string> mlir::mp::getEntrySignature(func::FuncOp fn) {
   for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
     std::optional<mp_value_info> info =
         getValueInfo(type, fn.getArgAttrDict(i), /*allowScalar=*/true);
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    Type element = tensor ? tensor.getElementType() : Type();
-    if (info && module && !fn.isExternal() && element &&
-        (element.isIndex() || element.isInteger(8) || element.isInteger(32) ||
-         element.isInteger(64)))
+    if (info && !info->is_scalar && module && !fn.isExternal() &&
+        (info->dtype == MP_I64 || info->dtype == MP_I32 ||
+         info->dtype == MP_I8))
       info->bound = getIndexBound(fn.getArgument(i), module, 0);
     if (!info)
       return fn.emitError() << "argument #" << i << " of type " << type

@@ -425,7 +425,7 @@ static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
   }
   std::mt19937_64 rng(runOptions.seed);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int> small(0, 9), bit(0, 1);
+  std::uniform_int_distribution<int> bit(0, 1);
   for (int32_t i = 0; i < numArgs; ++i) {
     const mp_value_info *info = mp_entry_arg(entry, i);
     for (int32_t d = 0; d < info->rank; ++d)
@@ -438,8 +438,8 @@ static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
       return runtimeError();
     auto *values = static_cast<double *>(f64->data);
     // Indices into a table smaller than 10 rows stay inside it.
-    std::uniform_int_distribution<int64_t> index(
-        0, info->bound > 0 && info->bound < 10 ? info->bound - 1 : 9);
+    std::uniform_int_distribution<int> small(
+        0, info->bound > 0 && info->bound < 10 ? int(info->bound) - 1 : 9);
     for (int64_t n = 0, e = mp_tensor_num_elements(f64.get()); n < e; ++n) {
       switch (info->dtype) {
       case MP_F32:
@@ -453,8 +453,7 @@ static llvm::Expected<TensorList> makeInputs(const mp_entry *entry) {
         values[n] = bit(rng);
         break;
       default:
-        values[n] =
-            info->bound > 0 && info->bound < 10 ? index(rng) : small(rng);
+        values[n] = small(rng);
       }
     }
     mp_tensor t;

@@ -27,13 +27,21 @@ static constexpr GpuChip kChips[] = {
 /// Architecture-specific (`a`) variants exist from Hopper on.
 static constexpr unsigned kFirstArchSpecific = 90;
 
-std::optional<GpuChip> mlir::mp::lookupGpuChip(llvm::StringRef name) {
+std::optional<unsigned> mlir::mp::parseGpuChipVersion(llvm::StringRef name) {
   unsigned version;
-  if (!name.consume_front("sm_"))
+  if (!name.consume_front("sm_") ||
+      name.take_while(llvm::isDigit).getAsInteger(10, version))
     return std::nullopt;
-  llvm::StringRef digits = name.take_while(llvm::isDigit);
-  llvm::StringRef suffix = name.drop_front(digits.size());
-  if (digits.getAsInteger(10, version) || (suffix != "" && suffix != "a"))
+  return version;
+}
+
+std::optional<GpuChip> mlir::mp::lookupGpuChip(llvm::StringRef name) {
+  std::optional<unsigned> parsed = parseGpuChipVersion(name);
+  if (!parsed)
+    return std::nullopt;
+  unsigned version = *parsed;
+  llvm::StringRef suffix = name.drop_front(3).drop_while(llvm::isDigit);
+  if (suffix != "" && suffix != "a")
     return std::nullopt;
   const GpuChip *chip = llvm::find_if(
       kChips, [&](const GpuChip &c) { return c.version == version; });

@@ -37,6 +37,10 @@ struct GpuChip {
   int64_t maxSharedPerBlock;
 };
 
+/// The compute capability of `name` (`sm_NN` with any suffix), if it is
+/// spelled as one.
+std::optional<unsigned> parseGpuChipVersion(llvm::StringRef name);
+
 /// The chip `name` (`sm_NN`, or `sm_NNa` for the architecture-specific
 /// features of Hopper and later), if mp compiles for it: one of the
 /// architectures from sm_80 that both LLVM 22 and CUDA 13's ptxas know.

@@ -98,10 +98,8 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
   for (const std::string &c : options.chips) {
     if (lookupGpuChip(c))
       continue;
-    unsigned version;
-    StringRef digits = StringRef(c).drop_front(3).take_while(llvm::isDigit);
-    if (StringRef(c).starts_with("sm_") && !digits.getAsInteger(10, version) &&
-        version < kMinGpuChip)
+    std::optional<unsigned> version = parseGpuChipVersion(c);
+    if (version && *version < kMinGpuChip)
       return errorHandler("mp-lower-to-gpu: chips=" + c +
                           " is invalid: the Tensor Core kernels need sm_" +
                           Twine(kMinGpuChip) +
