@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Runs mp-amp-pipeline on random graphs and checks its guarantees.
 
-For each seed: generate a graph (random_graph.py), run mp-opt with the
+For each seed: generate a graph (random_graph.py, or with --shapes
+random_shapes.py: rectangular tensors of odd sizes), run mp-opt with the
 pipeline followed by mp-test-amp-invariants (types of contractions, deny ops
 and reductions; casts), and check that function signatures are unchanged.
 Prints one line per failure and a closing 'N passed, N failed' line.
 
 Usage: check_random_graphs.py --seeds A:B [--ops N] [--options 'policy=bf16']
-                              [--layers] [--torch]
+                              [--layers] [--torch] [--shapes]
 """
 import argparse
 import os
@@ -17,6 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import random_graph  # noqa: E402
+import random_shapes  # noqa: E402
 from tally import Tally  # noqa: E402
 
 SIGNATURE = re.compile(r"^\s*func\.func (?:private )?@\w+\(.*$", re.M)
@@ -34,14 +36,18 @@ def main():
     parser.add_argument("--options", default="policy=fp16")
     parser.add_argument("--layers", action="store_true")
     parser.add_argument("--torch", action="store_true")
+    parser.add_argument("--shapes", action="store_true")
     args = parser.parse_args()
     first, last = (int(x) for x in args.seeds.split(":"))
     pipeline = (f"--pass-pipeline=builtin.module(mp-amp-pipeline{{{args.options}}},"
                 "mp-test-amp-invariants)")
     tally = Tally()
     for seed in range(first, last):
-        graph = random_graph.Gen(seed, layers=args.layers,
-                                 torch=args.torch).function(args.ops)
+        if args.shapes:
+            graph = random_shapes.ShapeGen(seed).function(args.ops)
+        else:
+            graph = random_graph.Gen(seed, layers=args.layers,
+                                     torch=args.torch).function(args.ops)
         reference = run([], graph)
         result = run([pipeline], graph)
         problem = None

@@ -25,6 +25,11 @@ Usage:
                                                      convolutions and batch
                                                      matmuls too; --torch:
                                                      torch-mlir's ops too)
+  compare_backends.py shapes --amp A --seeds X:Y [--ops N]
+                                                     random_shapes.py graphs
+                                                     (rectangular tensors of
+                                                     odd sizes: M, N and K
+                                                     unrelated)
   compare_backends.py train --amp A --data DIR --steps N FILE...
                                                      losses and parameters
 --policy FILE passes a policy file (level: unsafe-force-all, lists) to
@@ -45,6 +50,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "Inputs"))
 import random_graph  # noqa: E402
+import random_shapes  # noqa: E402
 from tally import Tally  # noqa: E402
 
 BACKENDS = ("cpu", "gpu-emulation")
@@ -152,6 +158,16 @@ def random_graphs(args, tally, tmp):
                   f"random graph {seed}{size} {args.amp}")
 
 
+def random_shapes_graphs(args, tally, tmp):
+    first, last = (int(x) for x in args.seeds.split(":"))
+    for seed in range(first, last):
+        path = os.path.join(tmp, f"s{seed}.mlir")
+        with open(path, "w") as f:
+            f.write(random_shapes.ShapeGen(seed).function(args.ops))
+        run_graph(path, "random", args, seed, tmp, tally,
+                  f"random shapes {seed} {args.amp}")
+
+
 def train(args, tally, tmp):
     env = dict(os.environ, MP_DATASET_DIR=args.data)
     for path in args.items:
@@ -183,7 +199,7 @@ def train(args, tally, tmp):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["graphs", "random", "train"])
+    parser.add_argument("mode", choices=["graphs", "random", "shapes", "train"])
     parser.add_argument("items", nargs="*")
     parser.add_argument("--amp", default="fp16")
     parser.add_argument("--policy", metavar="FILE",
@@ -191,6 +207,8 @@ def main():
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--seeds", default="0:10")
     parser.add_argument("--size", type=int, default=8)
+    parser.add_argument("--ops", type=int, default=12,
+                        help="ops per graph of `shapes`")
     parser.add_argument("--layers", action="store_true")
     parser.add_argument("--torch", action="store_true")
     parser.add_argument("--data")
@@ -209,7 +227,8 @@ def main():
     args = parser.parse_intermixed_args()
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
-        {"graphs": graphs, "random": random_graphs, "train": train}[
+        {"graphs": graphs, "random": random_graphs,
+         "shapes": random_shapes_graphs, "train": train}[
             args.mode](args, tally, tmp)
     return tally.finish()
 
