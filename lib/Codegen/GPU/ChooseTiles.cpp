@@ -91,8 +91,18 @@ struct GPUChooseTilesPass
           op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()))
         return;
       std::optional<MmaContraction> c = matchTiledContraction(op);
-      if (!c)
+      if (!c) {
+        if (isDynamicTiledContraction(op))
+          op->emitWarning()
+              << "mp-gpu-choose-tiles: this "
+              << (linalg::isaConvolutionOpInterface(op) ? "convolution"
+                                                        : "contraction")
+              << " has dynamic sizes, "
+                 "which the generated GEMMs (Tensor Cores for f16 and bf16) "
+                 "and the library calls do not take: it runs as parallel "
+                 "loops on CUDA cores; give its operands static sizes";
         return;
+      }
       SmallVector<int64_t> tiles;
       if (c->simt) {
         tiles = chooseSimtTiles(*c, simtBlock, simtThread);

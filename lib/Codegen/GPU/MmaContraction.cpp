@@ -6,6 +6,8 @@
 
 #include "MmaContraction.h"
 
+#include "mp/Utils/TensorMath.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,17 +26,18 @@
 
 using namespace mlir;
 
-/// The loops of `op` if it is a contraction of static shape whose operands
-/// are both of a type that `isOperandType` takes, whose accumulator is f32,
-/// with one M, N and K loop and at most one batch loop, outermost in the
-/// operands and the result.
+/// The loops of `op` if it is a contraction of static shape (of any shape
+/// with `anyShape`) whose operands are both of a type that `isOperandType`
+/// takes, whose accumulator is f32, with one M, N and K loop and at most one
+/// batch loop, outermost in the operands and the result.
 static std::optional<mp::MmaContraction>
-matchContraction(linalg::LinalgOp op, function_ref<bool(Type)> isOperandType) {
+matchContraction(linalg::LinalgOp op, function_ref<bool(Type)> isOperandType,
+                 bool anyShape = false) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 ||
-      !llvm::all_of(op->getOperandTypes(), [](Type type) {
+      !llvm::all_of(op->getOperandTypes(), [&](Type type) {
         auto shaped = dyn_cast<ShapedType>(type);
-        return shaped && shaped.hasStaticShape();
+        return shaped && (anyShape || shaped.hasStaticShape());
       }))
     return std::nullopt;
   Type lhs = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
@@ -64,10 +67,25 @@ std::optional<mp::MmaContraction> mp::matchMmaContraction(linalg::LinalgOp op) {
   return matchContraction(op, [](Type t) { return t.isF16() || t.isBF16(); });
 }
 
+static bool isLibraryOperandType(Type t) {
+  return t.isF16() || t.isBF16() || t.isF32();
+}
+
 std::optional<mp::MmaContraction>
 mp::matchLibraryContraction(linalg::LinalgOp op) {
-  return matchContraction(
-      op, [](Type t) { return t.isF16() || t.isBF16() || t.isF32(); });
+  return matchContraction(op, isLibraryOperandType);
+}
+
+bool mp::isDynamicTiledContraction(linalg::LinalgOp op) {
+  if (!op.hasDynamicShape())
+    return false;
+  if (linalg::isaConvolutionOpInterface(op))
+    return isMultiplyAccumulate(op) &&
+           llvm::all_of(op->getOperandTypes(), [](Type type) {
+             return isLibraryOperandType(getElementTypeOrSelf(type));
+           });
+  return matchContraction(op, isLibraryOperandType, /*anyShape=*/true)
+      .has_value();
 }
 
 std::optional<mp::MmaContraction>

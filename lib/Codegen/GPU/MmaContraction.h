@@ -80,6 +80,11 @@ std::optional<MmaContraction> matchLibraryContraction(linalg::LinalgOp op);
 /// mp-gpu-tile-contractions tiles, f32 ones marked `simt`.
 std::optional<MmaContraction> matchTiledContraction(linalg::LinalgOp op);
 
+/// Whether `op` is a contraction that matchTiledContraction would take but
+/// for its dynamic sizes, or a convolution of f16, bf16 or f32 with dynamic
+/// sizes (which mp-gpu-conv-to-gemm and cuDNN's calls do not take).
+bool isDynamicTiledContraction(linalg::LinalgOp op);
+
 /// The tiles of an f32 contraction `c` (tile-m, tile-n, thread-m,
 /// thread-n): blocks of `thread` times the smallest power of two that
 /// covers M (N), at most `block`, in threads of `thread` x `thread`.

@@ -3,6 +3,8 @@
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='simt-block=128 simt-thread=8' | FileCheck %s --check-prefix=SIMT8
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='simt-block=96' 2>&1 | FileCheck %s --check-prefix=BAD-SIMT
+// A contraction of dynamic sizes keeps no tiles, with a warning at the op.
+// RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles 2>&1 >/dev/null | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not=warning
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='simt-block=256 simt-thread=2' 2>&1 | FileCheck %s --check-prefix=BAD-SIMT-THREADS
 // BAD-SIMT: error: mp-gpu-choose-tiles: simt-block=96 simt-thread=4 is invalid: expected simt-block to be simt-thread (1 or more) times a power of two
 // BAD-SIMT-THREADS: error: mp-gpu-choose-tiles: simt-block=256 simt-thread=2 is invalid: blocks of 128 x 128 threads exceed the 1024 a block may have
@@ -91,6 +93,7 @@ func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<6
   %tall = linalg.matmul ins(%f100, %f32 : tensor<100x29xf32>, tensor<29x32xf32>) outs(%fc100 : tensor<100x32xf32>) -> tensor<100x32xf32>
   %2 = linalg.matmul ins(%h, %hb : tensor<37x29xf16>, tensor<29x61xbf16>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
   %3 = linalg.matmul ins(%h, %hh : tensor<37x29xf16>, tensor<29x61xf16>) outs(%hc16 : tensor<37x61xf16>) -> tensor<37x61xf16>
+  // DYNAMIC: choose-tiles.mlir:[[@LINE+1]]:8: warning: mp-gpu-choose-tiles: this contraction has dynamic sizes, which the generated GEMMs (Tensor Cores for f16 and bf16) and the library calls do not take: it runs as parallel loops on CUDA cores; give its operands static sizes
   %4 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>
   linalg.matmul ins(%m, %mb : memref<37x29xf16>, memref<29x61xf16>) outs(%mc : memref<37x61xf32>)
   return
@@ -126,4 +129,20 @@ func.func @large(%a: tensor<2048x64xf16>, %b: tensor<64x2048xf16>, %c: tensor<20
   %sr = linalg.matmul ins(%sa, %sb : tensor<1024x64xf16>, tensor<64x1024xf16>) outs(%sc : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   %nr = linalg.matmul ins(%na, %nb : tensor<2048x64xf16>, tensor<64x1920xf16>) outs(%nc : tensor<2048x1920xf32>) -> tensor<2048x1920xf32>
   return %r, %br, %sr, %nr : tensor<2048x2048xf32>, tensor<4x1024x1024xf32>, tensor<1024x1024xf32>, tensor<2048x1920xf32>
+}
+
+// -----
+
+// A convolution of a dynamic batch warns too (mp-gpu-conv-to-gemm takes
+// static ones); a max pool, which has the convolutions' interface but is
+// no multiply-accumulate, does not.
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK-NOT: mp.gpu_tile
+func.func @dynamic_batch(%x: tensor<?x2x9x9xf16>, %w: tensor<4x2x3x3xf16>, %o: tensor<?x4x7x7xf32>,
+                         %win: tensor<3x3xf32>, %p: tensor<?x2x7x7xf32>, %xf: tensor<?x2x9x9xf32>)
+    -> (tensor<?x4x7x7xf32>, tensor<?x2x7x7xf32>) {
+  // DYNAMIC: choose-tiles.mlir:[[@LINE+1]]:8: warning: mp-gpu-choose-tiles: this convolution has dynamic sizes, which the generated GEMMs (Tensor Cores for f16 and bf16) and the library calls do not take: it runs as parallel loops on CUDA cores; give its operands static sizes
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x2x9x9xf16>, tensor<4x2x3x3xf16>) outs(%o : tensor<?x4x7x7xf32>) -> tensor<?x4x7x7xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%xf, %win : tensor<?x2x9x9xf32>, tensor<3x3xf32>) outs(%p : tensor<?x2x7x7xf32>) -> tensor<?x2x7x7xf32>
+  return %c, %m : tensor<?x4x7x7xf32>, tensor<?x2x7x7xf32>
 }

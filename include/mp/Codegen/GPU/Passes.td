@@ -45,7 +45,11 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
     that covers M, at most 64, columns likewise, in threads of 4 x 4
     elements: `array<i64: tile-m, tile-n, 4, 4>` (`simt-block` and
     `simt-thread`: the largest block and a thread's tile, square), the
-    Tensor Core options aside.
+    Tensor Core options aside. A contraction it would take but for its
+    dynamic sizes (`tensor<?x29xf16>`), or a convolution of dynamic sizes,
+    gets no tiles and a warning at the op: neither the generated GEMMs nor
+    the library calls take dynamic sizes, so it runs as parallel loops on
+    CUDA cores.
     Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
