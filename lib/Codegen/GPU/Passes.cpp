@@ -229,6 +229,9 @@ static void addKernelStage(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUCopiesToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createGPUScalarOpsToParallelPass());
+  // Contractions left to loops (dynamic sizes) accumulate with fused
+  // multiply-adds, as the tiled ones and the CPU backend do.
+  pm.addNestedPass<func::FuncOp>(createMultiplyAddToFmaPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUPromoteAccumulatorsPass());
@@ -354,6 +357,7 @@ void mlir::mp::buildLowerToGpuEmulationPipeline(
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOutermostPass());
   pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
   // The kernel stage's loops, fused as into kernels (each loop in sequence).
+  pm.addNestedPass<func::FuncOp>(createMultiplyAddToFmaPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUFuseParallelLoopsPass());
   pm.addNestedPass<func::FuncOp>(createGPUPromoteAccumulatorsPass());

@@ -90,4 +90,20 @@
 // RED-SUMMARY: @rows_cols: 1 kernels
 // RED: gpu.launch_func <%{{.*}} : !llvm.ptr> @full_kernel_0::@full_kernel_0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
 // RED: gpu.binary @full_kernel_0 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
+// Contractions and convolutions of dynamic sizes run as parallel loops
+// (with mp-gpu-choose-tiles' warning), whose f32 steps are fused
+// multiply-adds as in the tiled GEMMs and the CPU backend (before, each
+// product was rounded: mul.rn.f32 then add.rn.f32).
+// RUN: mp-opt %S/../../Integration/GPU/Inputs/dynamic_sizes.mlir --mp-lower-to-gpu='format=isa chips=sm_80' 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+// DYNAMIC: dynamic_sizes.mlir:13:9: warning: mp-gpu-choose-tiles: this contraction has dynamic sizes
+// DYNAMIC: dynamic_sizes.mlir:[[#]]:8: warning: mp-gpu-choose-tiles: this convolution has dynamic sizes
+// DYNAMIC: gpu.binary @dense_kernel_1
+// DYNAMIC-NOT: mul.rn.f32
+// DYNAMIC: fma.rn.f32
+// DYNAMIC-NOT: mul.rn.f32
+// DYNAMIC: gpu.binary @dense_kernel_2
+// DYNAMIC: gpu.binary @conv_kernel_1
+// DYNAMIC-NOT: mul.rn.f32
+// DYNAMIC: fma.rn.f32
+// DYNAMIC-NOT: mul.rn.f32
 func.func private @nothing()

@@ -123,7 +123,11 @@ def MultiplyAddToFmaPass : Pass<"mp-multiply-add-to-fma"> {
     CPU without FMA instructions (`--target-cpu x86-64`) each fused
     multiply-add is a call to libm's `fmaf`, as `vector.contract`'s are:
     the same bits, slower. Part of the CPU lowering of `mp-lower-to-cpu` and
-    `mp-lower-to-gpu-emulation`, right before `convert-linalg-to-loops`.
+    `mp-lower-to-gpu-emulation`, right before `convert-linalg-to-loops`,
+    and of `mp-lower-to-gpu` (and the emulation's kernel stage) right
+    before `convert-linalg-to-parallel-loops`: contractions and
+    convolutions of dynamic sizes are parallel loops there, which rounded
+    each product (`mul.rn.f32`, then `add.rn.f32`).
 
     ```mlir
     linalg.conv_1d ins(%x, %w : memref<10xf32>, memref<3xf32>)

@@ -17,7 +17,9 @@ results rounded to f16/bf16 as cuDNN writes them, so --rtol must allow for
 that.
 
 Usage:
-  compare_backends.py graphs --amp A FILE:ENTRY...   random inputs, outputs
+  compare_backends.py graphs --amp A FILE:ENTRY...   random inputs (or
+                                                     --inputs NPY,...),
+                                                     outputs
   compare_backends.py random --amp A --seeds X:Y [--size N] [--layers]
                              [--torch]               random_graph.py graphs
                                                      (N x N tensors, 8 x 8
@@ -125,9 +127,10 @@ def run_graph(path, entry, args, seed, tmp, tally, name):
     try:
         for backend in BACKENDS:
             out = os.path.join(tmp, f"{entry}-{args.amp}-{backend}")
-            mp_run([path, "--entry", entry, "--amp", args.amp,
-                    "--random-inputs", "--seed", str(seed), "--backend",
-                    backend, "--save-outputs", out]
+            inputs = (["--inputs", args.inputs] if args.inputs else
+                      ["--random-inputs", "--seed", str(seed)])
+            mp_run([path, "--entry", entry, "--amp", args.amp] + inputs
+                   + ["--backend", backend, "--save-outputs", out]
                    + backend_flags(backend, args))
             dirs.append(out)
     except RuntimeError as err:
@@ -205,6 +208,9 @@ def main():
     parser.add_argument("--policy", metavar="FILE",
                         help="policy file for --amp (a level, lists)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--inputs", metavar="NPY,...",
+                        help="mp-run's --inputs instead of random inputs "
+                             "(arguments of dynamic sizes)")
     parser.add_argument("--seeds", default="0:10")
     parser.add_argument("--size", type=int, default=8)
     parser.add_argument("--ops", type=int, default=12,
