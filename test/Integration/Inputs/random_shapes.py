@@ -111,13 +111,9 @@ class ShapeGen:
         v = self.name()
         types = f"{ttype(a_shape)}, {ttype(b_shape)}"
         if layout == "generic":
-            self.emit(f"{v} = linalg.generic {{indexing_maps = [affine_map<(m, n, k) -> (m, k)>, "
-                      f"affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], "
-                      f"iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}} "
-                      f"ins({a}, {b} : {types}) outs({c} : {ttype((m, n))}) {{")
-            body(self.emit, ["%x", "%y", "%acc"],
-                 ["%p = arith.mulf %x, %y : f32", "%s = arith.addf %acc, %p : f32"], "%s")
-            self.emit(f"}} -> {ttype((m, n))}")
+            self.multiply_accumulate(v, "m, n, k", ["m, k", "k, n", "m, n"],
+                                     ["parallel", "parallel", "reduction"],
+                                     a, b, c, types, (m, n))
         else:
             maps = ""
             if layout != "mk,kn":
@@ -126,6 +122,19 @@ class ShapeGen:
                         f"affine_map<(m, n, k) -> (m, n)>] ")
             self.emit(f"{v} = linalg.matmul {maps}ins({a}, {b} : {types}) outs({c} : {ttype((m, n))}) -> {ttype((m, n))}")
         return self.result(v, (m, n))
+
+    def multiply_accumulate(self, v, dims, maps, iterators, a, b, c, types,
+                            shape):
+        """Emits `v` = a linalg.generic over `dims` that adds a[i] * b[i]
+        into c (the operands indexed by `maps`)."""
+        affine = ", ".join(f"affine_map<({dims}) -> ({m})>" for m in maps)
+        kinds = ", ".join(f'"{i}"' for i in iterators)
+        self.emit(f"{v} = linalg.generic {{indexing_maps = [{affine}], "
+                  f"iterator_types = [{kinds}]}} "
+                  f"ins({a}, {b} : {types}) outs({c} : {ttype(shape)}) {{")
+        body(self.emit, ["%x", "%y", "%acc"],
+             ["%p = arith.mulf %x, %y : f32", "%s = arith.addf %acc, %p : f32"], "%s")
+        self.emit(f"}} -> {ttype(shape)}")
 
     def batch_matmul(self):
         """C[b, m, n] = A x B or, as torch-mlir writes bmm(a, b^T), a
@@ -138,13 +147,9 @@ class ShapeGen:
         v = self.name()
         types = f"{ttype(a_shape)}, {ttype(b_shape)}"
         if transposed:
-            self.emit(f"{v} = linalg.generic {{indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, "
-                      f"affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], "
-                      f"iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"reduction\"]}} "
-                      f"ins({a}, {b} : {types}) outs({c} : {ttype(c_shape)}) {{")
-            body(self.emit, ["%x", "%y", "%acc"],
-                 ["%p = arith.mulf %x, %y : f32", "%s = arith.addf %acc, %p : f32"], "%s")
-            self.emit(f"}} -> {ttype(c_shape)}")
+            self.multiply_accumulate(v, "b, m, n, k", ["b, m, k", "b, n, k", "b, m, n"],
+                                     ["parallel", "parallel", "parallel", "reduction"],
+                                     a, b, c, types, c_shape)
         else:
             self.emit(f"{v} = linalg.batch_matmul ins({a}, {b} : {types}) outs({c} : {ttype(c_shape)}) -> {ttype(c_shape)}")
         return self.result(v, c_shape)
