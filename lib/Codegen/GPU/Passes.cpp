@@ -285,6 +285,8 @@ static void addTargetStage(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUPairLdMatrixPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUSwizzlePanelsPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createGPUAlignWorkgroupBuffersPass());
+  // Kernels of a few blocks take the registers they need.
+  pm.addNestedPass<gpu::GPUModuleOp>(createGPULaunchBoundsPass());
   // Over 48 KiB (a 128 x 128 GEMM block) a kernel's buffers must be dynamic
   // shared memory.
   pm.addPass(createGPUDynamicSharedMemoryPass());

@@ -1119,6 +1119,44 @@ def GPUPairLdMatrixPass : Pass<"mp-gpu-pair-ldmatrix"> {
   ];
 }
 
+def GPULaunchBoundsPass : Pass<"mp-gpu-launch-bounds"> {
+  let summary = "Let ptxas give kernels of small grids all the registers "
+                "they need";
+  let description = [{
+    ptxas sizes a kernel's registers so that several of its blocks fit on
+    one multiprocessor. In small blocks (2 or 4 warps) of a GEMM whose warps
+    hold many accumulators, or copy edge tiles element by element, it caps
+    them below what the kernel needs and spills (4 to 80 bytes in GEMMs
+    smaller than one block of random graphs, with 64 to 168 registers). A
+    kernel whose grid (`known_grid_size`) has at most `max-blocks` blocks
+    leaves most of the multiprocessors of the chips mp compiles for idle
+    (108 on an A100, 132 on an H100 or H200) and runs at most one block on
+    each, so this pass marks it `nvvm.minctasm = 1` (PTX `.minnctapersm
+    1`): one block a multiprocessor is all ptxas must fit, and it keeps
+    every value in a register. Kernels of larger or unknown grids are left
+    as they are: there more registers a thread can mean fewer blocks in
+    flight. Part of `mp-lower-to-gpu`, on the outlined kernels.
+
+    ```mlir
+    gpu.func @k() kernel attributes {known_grid_size = array<i32: 3, 1, 1>}
+    // becomes
+    gpu.func @k() kernel attributes {known_grid_size = array<i32: 3, 1, 1>,
+                                     nvvm.minctasm = 1 : i32}
+    ```
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let options = [
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"16",
+           "The most blocks a grid has for its kernel to be marked (16: "
+           "well below the multiprocessors of an A100, 108, or an H100, "
+           "132)">,
+  ];
+  let statistics = [
+    Statistic<"numBounded", "bounded",
+              "Kernels marked to fit one block a multiprocessor">,
+  ];
+}
+
 def GPUSwizzlePanelsPass : Pass<"mp-gpu-swizzle-panels"> {
   let summary = "Swizzle the GEMM panels in shared memory against bank "
                 "conflicts";
