@@ -35,16 +35,22 @@ using namespace mlir::mp;
 /// `extent` and at most `warp`, or `block` (then warps of `warp`).
 static int64_t chooseTile(int64_t extent, int64_t step, int64_t warp,
                           int64_t block) {
+  if (ShapedType::isDynamic(extent))
+    return block;
   for (int64_t tile = step; tile <= warp && tile < block; tile *= 2)
     if (tile >= extent)
       return tile;
   return block;
 }
 
-/// The thread blocks of `c` in blocks of `tileM` x `tileN`.
-static int64_t getBlockCount(const MmaContraction &c, int64_t tileM,
-                             int64_t tileN) {
+/// The thread blocks of `c` in blocks of `tileM` x `tileN`, if M, N and the
+/// batch are static.
+static std::optional<int64_t> getBlockCount(const MmaContraction &c,
+                                            int64_t tileM, int64_t tileN) {
   int64_t batch = c.batch ? c.ranges[*c.batch] : 1;
+  if (llvm::any_of(ArrayRef<int64_t>{batch, c.ranges[c.m], c.ranges[c.n]},
+                   ShapedType::isDynamic))
+    return std::nullopt;
   return batch * llvm::divideCeil(c.ranges[c.m], tileM) *
          llvm::divideCeil(c.ranges[c.n], tileN);
 }
@@ -90,16 +96,14 @@ struct GPUChooseTilesPass
       if (!op.hasPureTensorSemantics() ||
           op->hasAttr(MPDialect::GpuGemmAttrHelper::getNameStr()))
         return;
-      std::optional<MmaContraction> c = matchTiledContraction(op);
+      std::optional<MmaContraction> c =
+          matchTiledContraction(op, /*dynamicSizes=*/true);
       if (!c) {
-        if (isDynamicTiledContraction(op))
+        if (isDynamicConvolution(op))
           op->emitWarning()
-              << "mp-gpu-choose-tiles: this "
-              << (linalg::isaConvolutionOpInterface(op) ? "convolution"
-                                                        : "contraction")
-              << " has dynamic sizes, "
-                 "which the generated GEMMs (Tensor Cores for f16 and bf16) "
-                 "and the library calls do not take: it runs as parallel "
+              << "mp-gpu-choose-tiles: this convolution has dynamic sizes, "
+                 "which the implicit GEMMs (Tensor Cores for f16 and bf16) "
+                 "and cuDNN's calls do not take: it runs as parallel "
                  "loops on CUDA cores; give its operands static sizes";
         return;
       }
@@ -107,7 +111,7 @@ struct GPUChooseTilesPass
       if (c->simt) {
         tiles = chooseSimtTiles(*c, simtBlock, simtThread);
       } else if (!largeTiles.empty() &&
-                 getBlockCount(*c, largeTiles[0], largeTiles[1]) >=
+                 getBlockCount(*c, largeTiles[0], largeTiles[1]).value_or(0) >=
                      largeMinBlocks) {
         tiles.assign(largeTiles.begin(), largeTiles.end());
         ++numLarge;

@@ -115,15 +115,17 @@ struct GPUMapForallToLaunchPass
   LogicalResult mapOne(RewriterBase &rewriter, scf::ForallOp forall) {
     std::optional<SmallVector<unsigned>> blockDimsOfIvs =
         getDims<gpu::GPUBlockMappingAttr>(forall);
-    std::optional<SmallVector<int64_t>> counts = getTripCounts(forall);
     std::optional<SmallVector<int64_t>> blockDims = getBlockDims(forall);
-    if (!blockDimsOfIvs || !counts || !blockDims)
+    // The blocks' steps must be static (their bounds may be dynamic: a
+    // GEMM of a dynamic size), the nested foralls' trip counts too.
+    bool staticSteps = llvm::all_of(forall.getMixedStep(), [](OpFoldResult s) {
+      std::optional<int64_t> step = getConstantIntValue(s);
+      return step && *step > 0;
+    });
+    if (!blockDimsOfIvs || !staticSteps || !blockDims)
       return forall.emitError(
-          "mp-gpu-map-forall-to-launch: expected static trip counts and "
-          "nested foralls mapped to warps or threads");
-    SmallVector<int64_t> grid = {1, 1, 1};
-    for (auto [i, dim] : llvm::enumerate(*blockDimsOfIvs))
-      grid[dim] = (*counts)[i];
+          "mp-gpu-map-forall-to-launch: expected static steps, and nested "
+          "foralls of static trip counts mapped to warps or threads");
     if ((*blockDims)[0] * (*blockDims)[1] * (*blockDims)[2] > 1024)
       return forall.emitError("mp-gpu-map-forall-to-launch: ")
              << "a block of " << (*blockDims)[0] << "x" << (*blockDims)[1]
@@ -134,9 +136,28 @@ struct GPUMapForallToLaunchPass
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(rewriter, loc, v);
     };
+    // Each dimension's blocks: ceil((ub - lb) / step), at least 0 (the
+    // runtime launches nothing for a grid of no blocks).
+    SmallVector<Value> grid = {index(1), index(1), index(1)};
+    AffineExpr lb, ub;
+    bindSymbols(rewriter.getContext(), lb, ub);
+    for (auto [i, dim] : llvm::enumerate(*blockDimsOfIvs)) {
+      int64_t step = *getConstantIntValue(forall.getMixedStep()[i]);
+      AffineMap count =
+          AffineMap::get(0, 2,
+                         {(ub - lb).ceilDiv(step),
+                          getAffineConstantExpr(0, rewriter.getContext())},
+                         rewriter.getContext());
+      grid[dim] = getValueOrCreateConstantIndexOp(
+          rewriter, loc,
+          affine::makeComposedFoldedAffineMax(
+              rewriter, loc, count,
+              {forall.getMixedLowerBound()[i],
+               forall.getMixedUpperBound()[i]}));
+    }
     auto launch = gpu::LaunchOp::create(
-        rewriter, loc, index(grid[0]), index(grid[1]), index(grid[2]),
-        index((*blockDims)[0]), index((*blockDims)[1]), index((*blockDims)[2]));
+        rewriter, loc, grid[0], grid[1], grid[2], index((*blockDims)[0]),
+        index((*blockDims)[1]), index((*blockDims)[2]));
     // A GEMM's tiles (mp-gpu-tile-contractions) and how a reduction is
     // distributed (mp-gpu-tile-reductions), for the kernel report.
     MPDialect::GpuTileAttrHelper tileHelper(rewriter.getContext());

@@ -76,21 +76,18 @@ mp::matchLibraryContraction(linalg::LinalgOp op) {
   return matchContraction(op, isLibraryOperandType);
 }
 
-bool mp::isDynamicTiledContraction(linalg::LinalgOp op) {
-  if (!op.hasDynamicShape())
-    return false;
-  if (linalg::isaConvolutionOpInterface(op))
-    return isMultiplyAccumulate(op) &&
-           llvm::all_of(op->getOperandTypes(), [](Type type) {
-             return isLibraryOperandType(getElementTypeOrSelf(type));
-           });
-  return matchContraction(op, isLibraryOperandType, /*anyShape=*/true)
-      .has_value();
+bool mp::isDynamicConvolution(linalg::LinalgOp op) {
+  return op.hasDynamicShape() && linalg::isaConvolutionOpInterface(op) &&
+         isMultiplyAccumulate(op) &&
+         llvm::all_of(op->getOperandTypes(), [](Type type) {
+           return isLibraryOperandType(getElementTypeOrSelf(type));
+         });
 }
 
-std::optional<mp::MmaContraction>
-mp::matchTiledContraction(linalg::LinalgOp op) {
-  std::optional<MmaContraction> c = matchLibraryContraction(op);
+std::optional<mp::MmaContraction> mp::matchTiledContraction(linalg::LinalgOp op,
+                                                            bool dynamicSizes) {
+  std::optional<MmaContraction> c =
+      matchContraction(op, isLibraryOperandType, dynamicSizes);
   if (c)
     c->simt = getElementTypeOrSelf(op.getDpsInputOperand(0)->get()).isF32();
   return c;
@@ -99,6 +96,8 @@ mp::matchTiledContraction(linalg::LinalgOp op) {
 SmallVector<int64_t> mp::chooseSimtTiles(const MmaContraction &c, int64_t block,
                                          int64_t thread) {
   auto tile = [&](int64_t extent) {
+    if (ShapedType::isDynamic(extent))
+      return block;
     int64_t size = thread;
     while (size < extent && size < block)
       size *= 2;
@@ -238,6 +237,8 @@ std::optional<std::string> mp::checkTileK(int64_t tileK) {
 
 int64_t mp::getMmaKStep(int64_t k, int64_t tileK) {
   int64_t step = tileK;
+  if (ShapedType::isDynamic(k))
+    return step;
   if (k % kMmaK == 0)
     while (step > kMmaK && k % step != 0)
       step /= 2;

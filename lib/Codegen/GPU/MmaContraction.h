@@ -77,17 +77,20 @@ std::optional<MmaContraction> matchMmaContraction(linalg::LinalgOp op);
 std::optional<MmaContraction> matchLibraryContraction(linalg::LinalgOp op);
 
 /// The loops of `op` as matchLibraryContraction's: the contractions
-/// mp-gpu-tile-contractions tiles, f32 ones marked `simt`.
-std::optional<MmaContraction> matchTiledContraction(linalg::LinalgOp op);
+/// mp-gpu-tile-contractions tiles, f32 ones marked `simt`; with
+/// `dynamicSizes` also those of dynamic sizes (ShapedType::kDynamic in
+/// `ranges`).
+std::optional<MmaContraction> matchTiledContraction(linalg::LinalgOp op,
+                                                    bool dynamicSizes = false);
 
-/// Whether `op` is a contraction that matchTiledContraction would take but
-/// for its dynamic sizes, or a convolution of f16, bf16 or f32 with dynamic
-/// sizes (which mp-gpu-conv-to-gemm and cuDNN's calls do not take).
-bool isDynamicTiledContraction(linalg::LinalgOp op);
+/// Whether `op` is a convolution of f16, bf16 or f32 with dynamic sizes
+/// (which mp-gpu-conv-to-gemm and cuDNN's calls do not take).
+bool isDynamicConvolution(linalg::LinalgOp op);
 
 /// The tiles of an f32 contraction `c` (tile-m, tile-n, thread-m,
 /// thread-n): blocks of `thread` times the smallest power of two that
-/// covers M (N), at most `block`, in threads of `thread` x `thread`.
+/// covers M (N), at most `block` (`block` for a dynamic size), in threads
+/// of `thread` x `thread`.
 SmallVector<int64_t> chooseSimtTiles(const MmaContraction &c, int64_t block,
                                      int64_t thread);
 
@@ -131,7 +134,7 @@ std::optional<std::string> checkTileK(int64_t tileK);
 /// at most `tileK` (checkTileK) of it: the largest of tileK, tileK / 2, ...,
 /// 16 that divides `k` (no step is masked); where `k` is not a multiple of
 /// 16 (its last step is masked anyway), the largest of them at most `k`
-/// rounded up to 16.
+/// rounded up to 16; `tileK` where `k` is dynamic.
 int64_t getMmaKStep(int64_t k, int64_t tileK);
 
 /// checkTileOptions as an error at `loc` naming `pass`.

@@ -690,7 +690,11 @@ struct GPUTileContractionsPass
       for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults()) {
         unsigned d = cast<AffineDimExpr>(e).getPosition();
         staging.shape.push_back(stepSizes[d]);
-        staging.masked |= c.ranges[d] % stepSizes[d] != 0;
+        // A dynamic size may end anywhere in a tile (but a batch, whose
+        // tiles are 1).
+        staging.masked |= ShapedType::isDynamic(c.ranges[d])
+                              ? stepSizes[d] != 1
+                              : c.ranges[d] % stepSizes[d] != 0;
       }
       // A fused producer's input is read instead, in vectors only where it
       // is read in place and at most converted.
@@ -711,7 +715,7 @@ struct GPUTileContractionsPass
       // K step) where K takes two steps or more.
       Type element = getElementTypeOrSelf(operand.get().getType());
       if (stages > 1 && !op.isDpsInit(&operand) && !staging.masked &&
-          k / kStep >= 2 &&
+          !ShapedType::isDynamic(k) && k / kStep >= 2 &&
           staging.width * element.getIntOrFloatBitWidth() >= 32 &&
           (!staging.producer ||
            (isVectorizableProducer(staging.producer) &&
@@ -774,7 +778,7 @@ struct GPUTileContractionsPass
     getOperation()->walk([&](linalg::LinalgOp op) {
       std::optional<MmaContraction> c;
       if (op.hasPureBufferSemantics())
-        c = matchTiledContraction(op);
+        c = matchTiledContraction(op, /*dynamicSizes=*/true);
       if (!c)
         return;
       // mp-gpu-choose-tiles' choice for this op, else the options (for

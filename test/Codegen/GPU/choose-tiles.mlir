@@ -3,7 +3,7 @@
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='tile-n=0' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles='simt-block=128 simt-thread=8' | FileCheck %s --check-prefix=SIMT8
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='simt-block=96' 2>&1 | FileCheck %s --check-prefix=BAD-SIMT
-// A contraction of dynamic sizes keeps no tiles, with a warning at the op.
+// A convolution of dynamic sizes keeps no tiles, with a warning at the op.
 // RUN: mp-opt %s --split-input-file --mp-gpu-choose-tiles 2>&1 >/dev/null | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not=warning
 // RUN: not mp-opt %s --mp-gpu-choose-tiles='simt-block=256 simt-thread=2' 2>&1 | FileCheck %s --check-prefix=BAD-SIMT-THREADS
 // BAD-SIMT: error: mp-gpu-choose-tiles: simt-block=96 simt-thread=4 is invalid: expected simt-block to be simt-thread (1 or more) times a power of two
@@ -65,8 +65,8 @@ func.func @scores(%q: tensor<128x28x16xf16>, %k: tensor<128x16x28xf16>, %s: tens
 
 // Sizes the tiles divide get tiles too, and f32 operands (CUDA cores) blocks
 // of the smallest power of two from 4 that covers M and N, at most 64, in
-// threads of 4 x 4; left alone: mixed operands, an f16 accumulator, dynamic
-// sizes, buffers.
+// threads of 4 x 4; left alone: mixed operands, an f16 accumulator,
+// buffers.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} ins(%arg0, %arg1
 // CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 4, 4>} ins(%arg3, %arg4 : tensor<37x29xf32>
@@ -83,7 +83,7 @@ func.func @scores(%q: tensor<128x28x16xf16>, %k: tensor<128x16x28xf16>, %s: tens
 func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>,
                       %f: tensor<37x29xf32>, %fb: tensor<29x61xf32>, %fc: tensor<37x61xf32>,
                       %h: tensor<37x29xf16>, %hb: tensor<29x61xbf16>, %hc16: tensor<37x61xf16>,
-                      %hh: tensor<29x61xf16>, %d: tensor<?x29xf16>, %dc: tensor<?x61xf32>,
+                      %hh: tensor<29x61xf16>,
                       %m: memref<37x29xf16>, %mb: memref<29x61xf16>, %mc: memref<37x61xf32>,
                       %f3: tensor<3x29xf32>, %f10: tensor<29x10xf32>, %fc3: tensor<3x10xf32>,
                       %f100: tensor<100x29xf32>, %f32: tensor<29x32xf32>, %fc100: tensor<100x32xf32>) {
@@ -93,8 +93,6 @@ func.func @left_alone(%a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<6
   %tall = linalg.matmul ins(%f100, %f32 : tensor<100x29xf32>, tensor<29x32xf32>) outs(%fc100 : tensor<100x32xf32>) -> tensor<100x32xf32>
   %2 = linalg.matmul ins(%h, %hb : tensor<37x29xf16>, tensor<29x61xbf16>) outs(%fc : tensor<37x61xf32>) -> tensor<37x61xf32>
   %3 = linalg.matmul ins(%h, %hh : tensor<37x29xf16>, tensor<29x61xf16>) outs(%hc16 : tensor<37x61xf16>) -> tensor<37x61xf16>
-  // DYNAMIC: choose-tiles.mlir:[[@LINE+1]]:8: warning: mp-gpu-choose-tiles: this contraction has dynamic sizes, which the generated GEMMs (Tensor Cores for f16 and bf16) and the library calls do not take: it runs as parallel loops on CUDA cores; give its operands static sizes
-  %4 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>
   linalg.matmul ins(%m, %mb : memref<37x29xf16>, memref<29x61xf16>) outs(%mc : memref<37x61xf32>)
   return
 }
@@ -141,8 +139,40 @@ func.func @large(%a: tensor<2048x64xf16>, %b: tensor<64x2048xf16>, %c: tensor<20
 func.func @dynamic_batch(%x: tensor<?x2x9x9xf16>, %w: tensor<4x2x3x3xf16>, %o: tensor<?x4x7x7xf32>,
                          %win: tensor<3x3xf32>, %p: tensor<?x2x7x7xf32>, %xf: tensor<?x2x9x9xf32>)
     -> (tensor<?x4x7x7xf32>, tensor<?x2x7x7xf32>) {
-  // DYNAMIC: choose-tiles.mlir:[[@LINE+1]]:8: warning: mp-gpu-choose-tiles: this convolution has dynamic sizes, which the generated GEMMs (Tensor Cores for f16 and bf16) and the library calls do not take: it runs as parallel loops on CUDA cores; give its operands static sizes
+  // DYNAMIC: choose-tiles.mlir:[[@LINE+1]]:8: warning: mp-gpu-choose-tiles: this convolution has dynamic sizes, which the implicit GEMMs (Tensor Cores for f16 and bf16) and cuDNN's calls do not take: it runs as parallel loops on CUDA cores; give its operands static sizes
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x2x9x9xf16>, tensor<4x2x3x3xf16>) outs(%o : tensor<?x4x7x7xf32>) -> tensor<?x4x7x7xf32>
   %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%xf, %win : tensor<?x2x9x9xf32>, tensor<3x3xf32>) outs(%p : tensor<?x2x7x7xf32>) -> tensor<?x2x7x7xf32>
   return %c, %m : tensor<?x4x7x7xf32>, tensor<?x2x7x7xf32>
+}
+
+// -----
+
+// Contractions of dynamic sizes get tiles as if those sizes were large: a
+// whole block along a dynamic M or N (64 on Tensor Cores, simt-block on
+// CUDA cores), a batch of blocks of 1; large-tiles only where M, N and the
+// batch are static (here a dynamic K of 2048 x 2048: 256 blocks).
+// CHECK-LABEL: func.func @dynamic_sizes
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<?x61xf32>
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 16, 32, 8>} {{.*}} -> tensor<?x10xf32>
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 16, 4, 4>} {{.*}} -> tensor<?x10xf32>
+// CHECK: linalg.batch_matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<?x37x61xf32>
+// CHECK: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<2048x2048xf32>
+// LARGE-LABEL: func.func @dynamic_sizes
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<?x61xf32>
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 64, 16, 32, 8>} {{.*}} -> tensor<?x10xf32>
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 64, 16, 4, 4>} {{.*}} -> tensor<?x10xf32>
+// LARGE: linalg.batch_matmul {mp.gpu_tile = array<i64: 64, 64, 32, 32>} {{.*}} -> tensor<?x37x61xf32>
+// LARGE: linalg.matmul {mp.gpu_tile = array<i64: 128, 128, 16, 128>} {{.*}} -> tensor<2048x2048xf32>
+func.func @dynamic_sizes(%d: tensor<?x29xf16>, %hh: tensor<29x61xf16>, %dc: tensor<?x61xf32>,
+                         %h10: tensor<29x10xf16>, %dc10: tensor<?x10xf32>,
+                         %f: tensor<?x29xf32>, %f10: tensor<29x10xf32>,
+                         %ba: tensor<?x37x29xf16>, %bb: tensor<?x29x61xf16>, %bc: tensor<?x37x61xf32>,
+                         %ka: tensor<2048x?xf16>, %kb: tensor<?x2048xf16>, %kc: tensor<2048x2048xf32>)
+    -> (tensor<?x61xf32>, tensor<?x10xf32>, tensor<?x10xf32>, tensor<?x37x61xf32>, tensor<2048x2048xf32>) {
+  %0 = linalg.matmul ins(%d, %hh : tensor<?x29xf16>, tensor<29x61xf16>) outs(%dc : tensor<?x61xf32>) -> tensor<?x61xf32>
+  %1 = linalg.matmul ins(%d, %h10 : tensor<?x29xf16>, tensor<29x10xf16>) outs(%dc10 : tensor<?x10xf32>) -> tensor<?x10xf32>
+  %2 = linalg.matmul ins(%f, %f10 : tensor<?x29xf32>, tensor<29x10xf32>) outs(%dc10 : tensor<?x10xf32>) -> tensor<?x10xf32>
+  %3 = linalg.batch_matmul ins(%ba, %bb : tensor<?x37x29xf16>, tensor<?x29x61xf16>) outs(%bc : tensor<?x37x61xf32>) -> tensor<?x37x61xf32>
+  %4 = linalg.matmul ins(%ka, %kb : tensor<2048x?xf16>, tensor<?x2048xf16>) outs(%kc : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  return %0, %1, %2, %3, %4 : tensor<?x61xf32>, tensor<?x10xf32>, tensor<?x10xf32>, tensor<?x37x61xf32>, tensor<2048x2048xf32>
 }

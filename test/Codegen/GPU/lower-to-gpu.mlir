@@ -90,20 +90,32 @@
 // RED-SUMMARY: @rows_cols: 1 kernels
 // RED: gpu.launch_func <%{{.*}} : !llvm.ptr> @full_kernel_0::@full_kernel_0 blocks in (%[[ONE:.*]], %[[ONE]], %[[ONE]]) threads in (%[[T:.*]], %[[ONE]], %[[ONE]])
 // RED: gpu.binary @full_kernel_0 {{.*}}.maxntid 256, 1, 1{{.*}}.shared .align 16 .b8 __wg_full_kernel_{{[0-9_]+}}[1024];{{.*}}add.rn.f32{{.*}}st.shared.b32{{.*}}bar.sync{{.*}}ld.shared.b32{{.*}}[%rd{{[0-9]+}}+512];{{.*}}add.rn.f32{{.*}}bar.sync{{.*}}shfl.sync.bfly.b32{{.*}}, 1, 31, -1;{{.*}}shfl.sync.bfly.b32{{.*}}, 16, 31, -1;
-// Contractions and convolutions of dynamic sizes run as parallel loops
+// Contractions of dynamic sizes are tiled GEMMs whose grids the host
+// computes from the sizes (the dense layer's ? rows: ceil(rows / 64) blocks
+// along y, at least 0), f32 ones on CUDA cores with fused multiply-adds,
+// f16 ones on mma.sync; convolutions of dynamic sizes run as parallel loops
 // (with mp-gpu-choose-tiles' warning), whose f32 steps are fused
-// multiply-adds as in the tiled GEMMs and the CPU backend (before, each
-// product was rounded: mul.rn.f32 then add.rn.f32).
+// multiply-adds too, as the CPU backend's (before, each product was
+// rounded: mul.rn.f32 then add.rn.f32).
 // RUN: mp-opt %S/../../Integration/GPU/Inputs/dynamic_sizes.mlir --mp-lower-to-gpu='format=isa chips=sm_80' 2>&1 | FileCheck %s --check-prefix=DYNAMIC
-// DYNAMIC: dynamic_sizes.mlir:13:9: warning: mp-gpu-choose-tiles: this contraction has dynamic sizes
+// RUN: mp-opt %S/../../Integration/GPU/Inputs/dynamic_sizes.mlir --mp-amp-pipeline --mp-lower-to-gpu='format=isa chips=sm_80' 2>/dev/null | FileCheck %s --check-prefix=DYNAMIC-F16
 // DYNAMIC: dynamic_sizes.mlir:[[#]]:8: warning: mp-gpu-choose-tiles: this convolution has dynamic sizes
-// DYNAMIC: gpu.binary @dense_kernel_1
+// DYNAMIC-NOT: warning
+// DYNAMIC-LABEL: llvm.func @dense(
+// DYNAMIC: %[[ROWS:.*]] = llvm.sdiv %{{.*}}, %{{.*}} : i64
+// DYNAMIC: %[[BLOCKS:.*]] = llvm.intr.smax(%{{.*}}, %{{.*}}) : (i64, i64) -> i64
+// DYNAMIC: gpu.launch_func <%{{.*}} : !llvm.ptr> @dense_kernel_0::@dense_kernel_0 blocks in (%{{.*}}, %[[BLOCKS]], %{{.*}}) threads in
+// DYNAMIC: gpu.binary @dense_kernel_0
 // DYNAMIC-NOT: mul.rn.f32
 // DYNAMIC: fma.rn.f32
 // DYNAMIC-NOT: mul.rn.f32
-// DYNAMIC: gpu.binary @dense_kernel_2
+// DYNAMIC: gpu.binary @dense_kernel_1
 // DYNAMIC: gpu.binary @conv_kernel_1
 // DYNAMIC-NOT: mul.rn.f32
 // DYNAMIC: fma.rn.f32
 // DYNAMIC-NOT: mul.rn.f32
+// DYNAMIC-F16: gpu.binary @dense_kernel_0 {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// DYNAMIC-F16: gpu.binary @dynamic_k_kernel_0 {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// DYNAMIC-F16: gpu.binary @dynamic_abt_kernel_0 {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// DYNAMIC-F16: gpu.binary @dynamic_batch_kernel_{{[0-9]+}} {{.*}}mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 func.func private @nothing()

@@ -1,5 +1,5 @@
 // RUN: mp-opt %s --split-input-file --mp-gpu-map-forall-to-launch --canonicalize | FileCheck %s
-// RUN: mp-opt %S/Inputs/map-forall-to-launch-errors.mlir --mp-gpu-map-forall-to-launch --verify-diagnostics
+// RUN: mp-opt %S/Inputs/map-forall-to-launch-errors.mlir --split-input-file --mp-gpu-map-forall-to-launch --verify-diagnostics
 
 // Blocks of the tiled stage on the grid (x: 2 column tiles, y: 3 row tiles),
 // 2x2 warps as 64x2 threads; warp ids from the thread ids. The tiles the
@@ -100,5 +100,30 @@ func.func @reduction(%out: memref<64xf32>) {
       memref.store %one, %out[%i] : memref<64xf32>
     } {mapping = [#gpu.thread<x>]}
   } {mapping = [#gpu.block<x>], mp.gpu_reduction = "warp"}
+  return
+}
+
+// -----
+
+// A blocks' forall to a dynamic size (a GEMM of dynamic rows): its blocks
+// are ceil(rows / 32), at least 0 (the runtime launches no empty grid), the
+// warps' forall in it static.
+// CHECK-DAG: #[[BLOCKS:.*]] = affine_map<()[s0] -> (s0 ceildiv 32, 0)>
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK: %[[ROWS:.*]] = memref.dim %arg0, %c0
+// CHECK: %[[Y:.*]] = affine.max #[[BLOCKS]]()[%[[ROWS]]]
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2, %{{.*}} = %[[Y]], %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c2, %{{.*}} = %c1)
+// CHECK-NOT: scf.forall
+func.func @dynamic_rows(%out: memref<?x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %rows = memref.dim %out, %c0 : memref<?x128xf32>
+  scf.forall (%i, %j) = (0, 0) to (%rows, 128) step (32, 64) {
+    scf.forall (%wi, %wj) = (0, 0) to (32, 64) step (16, 32) {
+      %r = arith.addi %i, %wi : index
+      %c = arith.addi %j, %wj : index
+      memref.store %one, %out[%r, %c] : memref<?x128xf32>
+    } {mapping = [#gpu.warp<y>, #gpu.warp<x>]}
+  } {mapping = [#gpu.block<y>, #gpu.block<x>]}
   return
 }

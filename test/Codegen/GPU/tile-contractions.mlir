@@ -1038,3 +1038,41 @@ func.func @partial_overwrite(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %bias
   memref.copy %s, %sub : memref<32x32xf32> to memref<32x32xf32, strided<[64, 1], offset: 2080>>
   return %t : memref<64x64xf32>
 }
+
+// -----
+
+// Dynamic sizes: the blocks' forall runs to the size (memref.dim). A
+// dynamic M or K may end anywhere in a tile, so the tiles of A, B and C are
+// masked (element by element, as at the edges of static sizes), and a
+// dynamic K steps to its size with one buffer per operand: no copies run
+// ahead (how many K steps there are is unknown). A dynamic batch, whose
+// tiles are 1, masks nothing: 16-byte copies.
+// DOUBLE-LABEL: func.func @dynamic(
+// DOUBLE: %[[M:.*]] = memref.dim %arg0, %c0
+// DOUBLE: %[[K:.*]] = memref.dim %arg0, %c1
+// DOUBLE: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (%[[M]], 64) step (64, 64)
+// DOUBLE: memref.alloc() : memref<64x32xf16, #gpu.address_space<workgroup>>
+// DOUBLE: memref.alloc() : memref<32x64xf16, #gpu.address_space<workgroup>>
+// DOUBLE: memref.alloc() : memref<64x64xf32, #gpu.address_space<workgroup>>
+// DOUBLE-NOT: mp.gpu_copy
+// DOUBLE: scf.for %{{.*}} = %c0 to %[[K]] step %c32
+// DOUBLE-NOT: mp.gpu_copy
+// DOUBLE: scf.if {{.*}} -> (f16)
+// DOUBLE-COUNT-16: vector.contract
+// DOUBLE-NOT: mp.gpu_copy
+// DOUBLE-LABEL: func.func @dynamic_batch
+// DOUBLE: %[[B:.*]] = memref.dim %arg0, %c0
+// DOUBLE-NOT: scf.if
+// DOUBLE: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (%[[B]], 64, 64) step (1, 64, 64)
+// DOUBLE-NOT: scf.if
+// DOUBLE: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<?x64x32xf16>, vector<8xf16>
+// DOUBLE-NOT: scf.if
+// DOUBLE: return
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x64xf16>, %c: memref<?x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x64xf16>) outs(%c : memref<?x64xf32>)
+  return
+}
+func.func @dynamic_batch(%a: memref<?x64x32xf16>, %b: memref<?x32x64xf16>, %c: memref<?x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<?x64x32xf16>, memref<?x32x64xf16>) outs(%c : memref<?x64x64xf32>)
+  return
+}

@@ -45,11 +45,12 @@ def GPUChooseTilesPass : Pass<"mp-gpu-choose-tiles"> {
     that covers M, at most 64, columns likewise, in threads of 4 x 4
     elements: `array<i64: tile-m, tile-n, 4, 4>` (`simt-block` and
     `simt-thread`: the largest block and a thread's tile, square), the
-    Tensor Core options aside. A contraction it would take but for its
-    dynamic sizes (`tensor<?x29xf16>`), or a convolution of dynamic sizes,
-    gets no tiles and a warning at the op: neither the generated GEMMs nor
-    the library calls take dynamic sizes, so it runs as parallel loops on
-    CUDA cores.
+    Tensor Core options aside. A dynamic size (`tensor<?x29xf16>`) counts
+    as a large one: a whole block (`tile-m`, `tile-n` or `simt-block`)
+    along it, and `large-tiles` only where M, N and the batch are static.
+    A convolution of dynamic sizes gets no tiles and a warning at the op:
+    neither the implicit GEMMs nor cuDNN's calls take dynamic sizes, so it
+    runs as parallel loops on CUDA cores.
     Part of `mp-lower-to-gpu`, before bufferization.
 
     ```mlir
@@ -665,9 +666,11 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
   let description = [{
     For each contraction on buffers (`linalg.matmul`, `linalg.batch_matmul`,
     their transposed forms, contraction `linalg.generic`s) whose operands are
-    both f16 or both bf16, whose accumulator is f32 and whose sizes are
-    static (the tiles are the op's `mp.gpu_tile` if it has one, else the
-    options): tiles it to an `scf.forall` over thread blocks (`#gpu.block`,
+    both f16 or both bf16, whose accumulator is f32 (the tiles are the op's
+    `mp.gpu_tile` if it has one, else the options; for sizes that are
+    dynamic, the blocks' forall runs to them and their tiles are masked, a
+    batch's aside, and a dynamic K takes steps of `tile-k` with one buffer
+    per operand): tiles it to an `scf.forall` over thread blocks (`#gpu.block`,
     batch on z) and an `scf.for` over K in steps of `tile-k` (32 by
     default; half of it, down to 16, until the step divides K, so that no
     step is masked where K is a multiple of 16; where K is not, the step
@@ -1470,8 +1473,10 @@ def GPUAsyncCopiesPass : Pass<"mp-gpu-async-copies"> {
 def GPUMapForallToLaunchPass : Pass<"mp-gpu-map-forall-to-launch"> {
   let summary = "Turn block/warp scf.forall nests into gpu.launch";
   let description = [{
-    Each outermost `scf.forall` mapped to `#gpu.block` (static trip counts)
-    becomes a `gpu.launch` whose grid is its trip counts; its induction
+    Each outermost `scf.forall` mapped to `#gpu.block` (static steps; its
+    bounds may be dynamic, a GEMM of dynamic sizes) becomes a `gpu.launch`
+    whose grid is its trip counts (computed before the launch where
+    dynamic, at least 0); its induction
     variables become `gpu.block_id`s. The `scf.forall`s nested in it that
     are mapped to warps or threads are distributed over the block's threads
     (block size: 32 threads per warp along x, as many warps as the nest
