@@ -15,7 +15,12 @@ with strides 1 and 2. An operand of a shape nothing computed yet has is a new
 function argument. Every value the body computes is a result, so each op is
 compared. Only the Python standard library is needed.
 
-Usage: random_shapes.py SEED [--ops N]
+dynamic_contraction(seed) draws a graph of one contraction of dynamic sizes
+instead (a matmul or batch matmul, A or B transposed or not, each of M, N,
+K and the batch dynamic or not, at least one dynamic; into a tensor, a ReLU
+after it or not) and the shapes of its arguments' values.
+
+Usage: random_shapes.py SEED [--ops N | --dynamic]
 """
 import random
 import sys
@@ -307,8 +312,45 @@ class ShapeGen:
                          [f"  return {results} : {types}", "}"]) + "\n"
 
 
+def dynamic_contraction(seed):
+    """A function @dynamic of one contraction with dynamic sizes, and the
+    static shapes of its arguments (A, B and C) to call it with."""
+    r = random.Random(seed)
+    sizes = {d: r.choice(DIMS) for d in "mnk"}
+    sizes["b"] = r.choice([None, None] + BATCHES)
+    loops = (["b"] if sizes["b"] else []) + ["m", "n", "k"]
+    dynamic = {d: r.random() < 0.5 for d in loops}
+    if not any(dynamic.values()):
+        dynamic[r.choice(loops)] = True
+    batch = ["b"] if sizes["b"] else []
+    a = batch + (["k", "m"] if r.random() < 0.3 else ["m", "k"])
+    b = batch + (["n", "k"] if r.random() < 0.3 else ["k", "n"])
+    c = batch + ["m", "n"]
+    types = ["tensor<" + "x".join("?" if dynamic[d] else str(sizes[d])
+                                  for d in dims) + "xf32>"
+             for dims in (a, b, c)]
+    maps = ", ".join(f"affine_map<({', '.join(loops)}) -> ({', '.join(dims)})>"
+                     for dims in (a, b, c))
+    op = "linalg.batch_matmul" if sizes["b"] else "linalg.matmul"
+    at, bt, ct = types
+    lines = [f"func.func @dynamic(%a: {at}, %b: {bt}, %c: {ct}) -> {ct} {{",
+             f"  %d = {op} indexing_maps = [{maps}] ins(%a, %b : {at}, {bt}) "
+             f"outs(%c : {ct}) -> {ct}"]
+    result = "%d"
+    if r.random() < 0.5:
+        lines.append(f"  %r = linalg.max ins(%d, %c : {ct}, {ct}) "
+                     f"outs(%c : {ct}) -> {ct}")
+        result = "%r"
+    lines += [f"  return {result} : {ct}", "}", ""]
+    shapes = [tuple(sizes[d] for d in dims) for dims in (a, b, c)]
+    return "\n".join(lines), shapes
+
+
 def main():
     seed = int(sys.argv[1])
+    if "--dynamic" in sys.argv:
+        sys.stdout.write(dynamic_contraction(seed)[0])
+        return
     ops = 12
     if "--ops" in sys.argv:
         ops = int(sys.argv[sys.argv.index("--ops") + 1])

@@ -32,6 +32,10 @@ Usage:
                                                      (rectangular tensors of
                                                      odd sizes: M, N and K
                                                      unrelated)
+  compare_backends.py dynamic --amp A --seeds X:Y     random_shapes.py's
+                                                     contractions of dynamic
+                                                     sizes, called with
+                                                     random inputs
   compare_backends.py train --amp A --data DIR --steps N FILE...
                                                      losses and parameters
 --policy FILE passes a policy file (level: unsafe-force-all, lists) to
@@ -171,6 +175,24 @@ def random_shapes_graphs(args, tally, tmp):
                   f"random shapes {seed} {args.amp}")
 
 
+def dynamic_graphs(args, tally, tmp):
+    first, last = (int(x) for x in args.seeds.split(":"))
+    for seed in range(first, last):
+        text, shapes = random_shapes.dynamic_contraction(seed)
+        path = os.path.join(tmp, f"d{seed}.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        rng = np.random.default_rng(seed)
+        inputs = []
+        for i, shape in enumerate(shapes):
+            inputs.append(os.path.join(tmp, f"d{seed}-{i}.npy"))
+            np.save(inputs[-1], rng.uniform(-1, 1, shape).astype(np.float32))
+        sizes = " x ".join("x".join(str(d) for d in s) for s in shapes)
+        run_graph(path, "dynamic", argparse.Namespace(**dict(
+            vars(args), inputs=",".join(inputs))), seed, tmp, tally,
+                  f"dynamic contraction {seed} ({sizes}) {args.amp}")
+
+
 def train(args, tally, tmp):
     env = dict(os.environ, MP_DATASET_DIR=args.data)
     for path in args.items:
@@ -202,7 +224,8 @@ def train(args, tally, tmp):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["graphs", "random", "shapes", "train"])
+    parser.add_argument("mode", choices=["graphs", "random", "shapes",
+                                         "dynamic", "train"])
     parser.add_argument("items", nargs="*")
     parser.add_argument("--amp", default="fp16")
     parser.add_argument("--policy", metavar="FILE",
@@ -234,7 +257,8 @@ def main():
     tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
         {"graphs": graphs, "random": random_graphs,
-         "shapes": random_shapes_graphs, "train": train}[
+         "shapes": random_shapes_graphs, "dynamic": dynamic_graphs,
+         "train": train}[
             args.mode](args, tally, tmp)
     return tally.finish()
 
