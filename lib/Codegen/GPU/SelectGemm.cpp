@@ -102,6 +102,13 @@ struct GPUSelectGemmPass
       // contractions on cuBLASLt's f32 kernels than with one thread per
       // element of C (docs/results/gpu-h200-2026-11-27.md).
       std::optional<MmaContraction> c = matchLibraryContraction(op);
+      if (!c && gemm == GpuGemm::library &&
+          matchTiledContraction(op, /*dynamicSizes=*/true))
+        op->emitWarning("mp-gpu-select-gemm: this contraction has dynamic "
+                        "sizes, which cuBLASLt's calls do not take (their "
+                        "descriptors are built from static sizes): it is a "
+                        "generated GEMM; give its operands static sizes to "
+                        "call cuBLASLt");
       if (!c || hasUniformOperand(op) ||
           (gemm == GpuGemm::automatic && !matchMmaContraction(op)))
         return;

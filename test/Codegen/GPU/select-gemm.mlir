@@ -4,6 +4,8 @@
 // RUN: mp-opt %s --mp-gpu-select-gemm='gemm=library' --mp-gpu-choose-tiles | FileCheck %s --check-prefix=TILES
 // RUN: mp-opt %s --mp-gpu-select-gemm=gemm=library --mp-gpu-conv-to-gemm | FileCheck %s --check-prefix=LIBGEMM
 // RUN: not mp-opt %s --mp-gpu-select-gemm='library-min-macs=-1' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: mp-opt %s --mp-gpu-select-gemm=gemm=library 2>&1 >/dev/null | FileCheck %s --check-prefix=DYNAMIC --implicit-check-not=warning
+// RUN: mp-opt %s --mp-gpu-select-gemm=gemm=auto 2>&1 >/dev/null | FileCheck %s --check-prefix=QUIET --allow-empty --implicit-check-not=warning
 
 // BAD: error: mp-gpu-select-gemm: library-min-macs=-1 is invalid: expected a count of multiply-accumulates >= 0
 
@@ -208,4 +210,17 @@ func.func @torch_filter_gradient(%x: tensor<2x3x6x6xf16>, %dy: tensor<2x4x3x3xf1
     linalg.yield %s : f32
   } -> tensor<4x3x3x3xf32>
   return %dw : tensor<4x3x3x3xf32>
+}
+
+// A contraction of dynamic sizes stays a generated GEMM even with
+// gemm=library (cuBLASLt's descriptors take static sizes), with a warning
+// there; auto says nothing (its rule would not call cuBLASLt either way).
+// LIB-LABEL: func.func @dynamic_rows
+// LIB-NOT: mp.gpu_gemm
+// LIB: return
+// QUIET-NOT: warning
+func.func @dynamic_rows(%a: tensor<?x64xf16>, %b: tensor<64x64xf16>, %c: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  // DYNAMIC: select-gemm.mlir:[[@LINE+1]]:8: warning: mp-gpu-select-gemm: this contraction has dynamic sizes, which cuBLASLt's calls do not take (their descriptors are built from static sizes): it is a generated GEMM; give its operands static sizes to call cuBLASLt
+  %d = linalg.matmul ins(%a, %b : tensor<?x64xf16>, tensor<64x64xf16>) outs(%c : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %d : tensor<?x64xf32>
 }

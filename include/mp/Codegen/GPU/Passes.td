@@ -219,6 +219,8 @@ def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
     for grouped convolutions of fewer than 8 channels per group (cuDNN's
     Tensor Core kernels take groups of 8 and more; torch-mlir's filter
     gradients, 64 groups of one channel, took it 7 ms a call on an H200).
+    A contraction of dynamic sizes stays generated (the calls' descriptors
+    take static sizes), with a warning at it under `gemm=library`.
     Other convolutions (depthwise, other layouts, generic ones) are
     implicit GEMMs whatever `gemm` says, and a contraction with an operand
     that a `linalg.fill` or a splat constant sets (a sum scaled by a
