@@ -110,8 +110,11 @@ static bool hasConsistentLoopExtents(linalg::GenericOp op) {
 /// The loops of `op`, an all-parallel generic on tensors, in groups of
 /// consecutive loops that every operand reads contiguously (in order, next
 /// to each other, or not at all, and not through a strided view), each
-/// group as long as it can be; none if no group has two loops or the
-/// operands disagree on a loop's extent.
+/// group as long as it can be with at most one loop of dynamic extent
+/// (LLVM 22's expand-strided-metadata crashes on a `memref.expand_shape`
+/// with two dynamic sizes in one group, as the result's expand_shape
+/// becomes once bufferized); none if no group has two loops or the operands
+/// disagree on a loop's extent.
 static SmallVector<ReassociationIndices>
 getFlattenedLoops(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
@@ -124,12 +127,17 @@ getFlattenedLoops(linalg::LinalgOp op) {
       !hasConsistentLoopExtents(generic))
     return {};
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  auto dynamicLoops = [&](ArrayRef<int64_t> loops) {
+    return llvm::count_if(
+        loops, [&](int64_t l) { return ShapedType::isDynamic(ranges[l]); });
+  };
   SmallVector<ReassociationIndices> groups = {{0}};
   for (int64_t d = 1, e = generic.getNumLoops(); d < e; ++d) {
     ReassociationIndices longer = groups.back();
     longer.push_back(d);
     if (linalg::areDimSequencesPreserved(maps, longer) &&
-        keepsLoopsContiguous(generic, d - 1))
+        keepsLoopsContiguous(generic, d - 1) && dynamicLoops(longer) <= 1)
       groups.back() = std::move(longer);
     else
       groups.push_back({d});

@@ -167,3 +167,42 @@ func.func @views(%x: tensor<4x8x14x14xf32>, %y: tensor<4x8x14x14xf32>) -> (tenso
     } -> tensor<4x8x7x14xf32>
   return %a, %rows, %c : tensor<4x8x14x7xf32>, tensor<4x8x14x14xf32>, tensor<4x8x7x14xf32>
 }
+
+// -----
+
+// A group of loops holds at most one of dynamic extent: ? x 6 x 4 is
+// flattened to one loop, ? x ? x 4 to ? x (? * 4) (its two dynamic loops
+// apart), since a memref.expand_shape with two dynamic sizes in one group
+// crashed LLVM 22's expand-strided-metadata (mp-lower-to-cpu on A x B^T
+// with every size dynamic and a ReLU after it).
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @dynamic_extents
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2]] : tensor<?x6x4xf32> into tensor<?xf32>
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : tensor<?xf32>) outs(%{{.*}} : tensor<?xf32>)
+// CHECK: tensor.collapse_shape %arg1 {{\[\[}}0], [1, 2]] : tensor<?x?x4xf32> into tensor<?x?xf32>
+// CHECK-NOT: into tensor<?xf32>
+// CHECK: linalg.generic {{.*}}ins(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}} : tensor<?x?xf32>)
+// CHECK-NOT: into tensor<?xf32>
+// CHECK: return
+func.func @dynamic_extents(%a: tensor<?x6x4xf32>, %b: tensor<?x?x4xf32>) -> (tensor<?x6x4xf32>, tensor<?x?x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x6x4xf32>
+  %ea = tensor.empty(%m) : tensor<?x6x4xf32>
+  %ra = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : tensor<?x6x4xf32>) outs(%ea : tensor<?x6x4xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %n = arith.negf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<?x6x4xf32>
+  %p = tensor.dim %b, %c0 : tensor<?x?x4xf32>
+  %q = tensor.dim %b, %c1 : tensor<?x?x4xf32>
+  %eb = tensor.empty(%p, %q) : tensor<?x?x4xf32>
+  %rb = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%b : tensor<?x?x4xf32>) outs(%eb : tensor<?x?x4xf32>) {
+    ^bb0(%v: f32, %o: f32):
+      %n = arith.negf %v : f32
+      linalg.yield %n : f32
+    } -> tensor<?x?x4xf32>
+  return %ra, %rb : tensor<?x6x4xf32>, tensor<?x?x4xf32>
+}

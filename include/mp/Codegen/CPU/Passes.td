@@ -541,8 +541,10 @@ def FlattenElementwisePass : Pass<"mp-flatten-elementwise"> {
     gets: a cast or an activation over 64 x 8 x 14 x 14 elements is one
     loop of 100352 rather than 7168 loops of 14, each with a scalar
     remainder (in f16, one conversion at a time); a bias broadcast along
-    the channels gets an innermost loop of 14 x 14. Part of
-    `mp-lower-to-cpu` (not at opt-level 0).
+    the channels gets an innermost loop of 14 x 14. A group holds at most
+    one loop of dynamic extent (LLVM 22's `expand-strided-metadata`
+    crashes on a `memref.expand_shape` with two dynamic sizes in a group).
+    Part of `mp-lower-to-cpu` (not at opt-level 0).
 
     ```mlir
     %r = linalg.generic {indexing_maps = [(n, c, h, w) -> (n, c, h, w), (n, c, h, w) -> (n, c, h, w)], ...}
