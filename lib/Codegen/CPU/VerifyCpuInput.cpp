@@ -7,7 +7,10 @@
 #include "mp/Codegen/CPU/Passes.h"
 #include "mp/Utils/Bufferization.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/InterleavedRange.h"
 
 namespace mlir {
 namespace mp {
@@ -19,6 +22,21 @@ namespace mp {
 using namespace mlir;
 using namespace mlir::mp;
 
+/// The dynamic result dimensions of the first reassociation group of `op`
+/// (a tensor or memref expand_shape) that has two or more, if any.
+template <typename ExpandOp>
+static SmallVector<int64_t> findDynamicPair(ExpandOp op) {
+  ShapedType type = op.getResultType();
+  for (const ReassociationIndices &group : op.getReassociationIndices()) {
+    SmallVector<int64_t> dynamic;
+    llvm::copy_if(group, std::back_inserter(dynamic),
+                  [&](int64_t d) { return type.isDynamicDim(d); });
+    if (dynamic.size() > 1)
+      return dynamic;
+  }
+  return {};
+}
+
 namespace {
 struct VerifyCpuInputPass
     : public mp::impl::VerifyCpuInputPassBase<VerifyCpuInputPass> {
@@ -27,6 +45,20 @@ struct VerifyCpuInputPass
   void runOnOperation() override {
     WalkResult result =
         getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+          SmallVector<int64_t> dynamic;
+          if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+            dynamic = findDynamicPair(expand);
+          else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
+            dynamic = findDynamicPair(expand);
+          if (!dynamic.empty()) {
+            op->emitError()
+                << pipeline << ": this expand_shape splits one dimension "
+                << "into dimensions " << llvm::interleaved(dynamic)
+                << " of dynamic size, which LLVM 22's memref lowering "
+                   "(expand-strided-metadata) cannot take: give all but one "
+                   "of them static sizes";
+            return WalkResult::interrupt();
+          }
           bool gpuOp = isGpuDialectOp(op);
           Type buffer = gpuOp ? Type() : findGpuBuffer(op);
           if (!gpuOp && !buffer)

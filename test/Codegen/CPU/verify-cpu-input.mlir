@@ -11,14 +11,17 @@
 // GPU: error: mp-lower-to-gpu: 'gpu.launch' is GPU code, which mp-lower-to-gpu does not take
 // GPU: error: mp-lower-to-gpu: 'nvgpu.ldmatrix' is GPU code
 // GPU: error: mp-lower-to-gpu: 'func.func' has a buffer in GPU memory
+// GPU: error: mp-lower-to-gpu: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size
 // GPU-NOT: error
 // EMU: error: mp-lower-to-gpu-emulation: 'gpu.launch' is GPU code, which mp-lower-to-gpu-emulation does not take
 // EMU: error: mp-lower-to-gpu-emulation: 'nvgpu.ldmatrix' is GPU code
 // EMU: error: mp-lower-to-gpu-emulation: 'func.func' has a buffer in GPU memory
+// EMU: error: mp-lower-to-gpu-emulation: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size
 // EMU-NOT: error
 // CHECK: error: mp-lower-to-cpu: 'gpu.launch' is GPU code, which mp-lower-to-cpu does not take: it compiles linalg on tensors (the output of mp-amp-pipeline or mp-train-pipeline); mp-lower-to-gpu makes GPU code from that, and mp-lower-to-gpu-emulation runs its tiled stage on the CPU
 // CHECK: error: mp-lower-to-cpu: 'nvgpu.ldmatrix' is GPU code
 // CHECK: error: mp-lower-to-cpu: 'func.func' has a buffer in GPU memory
+// CHECK: error: mp-lower-to-cpu: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size
 // CHECK-NOT: error
 func.func @kernel(%v: vector<8xf16>) {
   %c1 = arith.constant 1 : index
@@ -46,6 +49,25 @@ func.func @fragment(%a: memref<64x32xf16, 3>, %i: index) -> vector<4x2xf16> {
 // (the LLVM conversion failed on them with errors that had no location).
 // expected-error @+1 {{mp-lower-to-cpu: 'func.func' has a buffer in GPU memory ('memref<64x32xf16, #gpu.address_space<workgroup>>'), that is GPU code, which mp-lower-to-cpu does not take}}
 func.func private @use(memref<64x32xf16, #gpu.address_space<workgroup>>)
+
+// -----
+
+// An expand_shape into two dynamic sizes of one source dimension crashed
+// LLVM 22's expand-strided-metadata in all three pipelines; one dynamic
+// size a group passes.
+func.func @two_dynamic(%x: tensor<4x?xf32>, %y: tensor<?xf32>, %a: index, %b: index) -> (tensor<4x?x?xf32>, tensor<?x8xf32>) {
+  // expected-error @+1 {{mp-lower-to-cpu: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size, which LLVM 22's memref lowering (expand-strided-metadata) cannot take: give all but one of them static sizes}}
+  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [4, %a, %b] : tensor<4x?xf32> into tensor<4x?x?xf32>
+  %f = tensor.expand_shape %y [[0, 1]] output_shape [%a, 8] : tensor<?xf32> into tensor<?x8xf32>
+  return %e, %f : tensor<4x?x?xf32>, tensor<?x8xf32>
+}
+
+// -----
+
+func.func @one_dynamic(%y: tensor<?xf32>, %a: index) -> tensor<?x8xf32> {
+  %f = tensor.expand_shape %y [[0, 1]] output_shape [%a, 8] : tensor<?xf32> into tensor<?x8xf32>
+  return %f : tensor<?x8xf32>
+}
 
 // -----
 

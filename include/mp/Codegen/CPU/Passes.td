@@ -50,7 +50,11 @@ def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
     Both of those compile linalg on tensors and make their own GPU code, so
     they start with this check as well (`pipeline` names the pipeline in
     the error): a `gpu.launch` given to them would be bufferized and
-    retyped into invalid IR. First pass of all three pipelines.
+    retyped into invalid IR. It also fails at a `tensor.expand_shape` or
+    `memref.expand_shape` that gives two or more dimensions of one source
+    dimension dynamic sizes (`tensor<?xf32>` into `tensor<?x?xf32>`):
+    LLVM 22's `expand-strided-metadata` crashes on it. First pass of all
+    three pipelines.
   }];
   let options = [
     Option<"pipeline", "pipeline", "std::string", "\"mp-lower-to-cpu\"",
