@@ -18,28 +18,9 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
 using namespace mlir::mp;
-
-/// Writes `text` to `path`; a failed write (a full disk) is an error.
-static LogicalResult writeFile(ModuleOp module, StringRef path,
-                               StringRef text) {
-  std::error_code ec;
-  llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_Text);
-  if (!ec) {
-    file.os() << text;
-    file.os().close();
-    ec = file.os().error();
-    file.os().clear_error();
-  }
-  if (ec)
-    return module.emitError()
-           << "cannot write '" << path << "': " << ec.message();
-  file.keep();
-  return success();
-}
 
 /// Checks `options` and registers what gpu-module-to-binary and the
 /// translation of gpu.binary ops need.
@@ -60,14 +41,10 @@ static LogicalResult prepare(ModuleOp module,
   return success();
 }
 
-/// What the lowered `module` holds; writes each GPU module's PTX per chip
-/// to `ptxDir` if it is not empty.
-static FailureOr<GpuCompilation> collect(ModuleOp module, StringRef ptxDir) {
+/// What the lowered `module` holds; the PTX files that mp-gpu-fatbin kept
+/// in `ptxDir` if it is not empty.
+static GpuCompilation collect(ModuleOp module, StringRef ptxDir) {
   GpuCompilation result;
-  if (!ptxDir.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir))
-      return module.emitError()
-             << "cannot create '" << ptxDir << "': " << ec.message();
   for (auto binary : module.getOps<gpu::BinaryOp>()) {
     result.modules.push_back(binary.getSymName().str());
     for (Attribute attr : binary.getObjects()) {
@@ -75,23 +52,19 @@ static FailureOr<GpuCompilation> collect(ModuleOp module, StringRef ptxDir) {
       auto target = dyn_cast<NVVM::NVVMTargetAttr>(object.getTarget());
       if (!target)
         continue;
-      std::string chip = target.getChip().str();
       // A fatbin of mp-gpu-fatbin holds SASS for several chips.
-      SmallVector<std::string> chips{chip};
+      SmallVector<std::string> chips{target.getChip().str()};
       if (DictionaryAttr properties = object.getProperties())
         if (auto sass = properties.getAs<ArrayAttr>("mp.sass"))
           chips = llvm::map_to_vector(sass.getAsValueRange<StringAttr>(),
                                       [](StringRef c) { return c.str(); });
-      for (const std::string &c : chips)
+      for (const std::string &c : chips) {
         if (!llvm::is_contained(result.chips, c))
           result.chips.push_back(c);
-      if (ptxDir.empty())
-        continue;
-      std::string path =
-          (ptxDir + "/" + binary.getSymName() + "." + chip + ".ptx").str();
-      if (failed(writeFile(module, path, object.getObject().getValue())))
-        return failure();
-      result.ptxFiles.push_back(path);
+        if (!ptxDir.empty())
+          result.ptxFiles.push_back(
+              (ptxDir + "/" + binary.getSymName() + "." + c + ".ptx").str());
+      }
     }
   }
   return result;
@@ -123,8 +96,14 @@ mlir::mp::compileForGpu(ModuleOp module, const GpuPipelineOptions &options,
 
   GpuPipelineOptions lowering;
   lowering.copyOptionValuesFrom(options);
-  if (!ptxDir.empty())
-    lowering.format = GpuBinaryFormat::isa;
+  if (!ptxDir.empty()) {
+    // Before compiling, which takes a while.
+    if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir))
+      return module.emitError()
+             << "cannot create '" << ptxDir << "': " << ec.message();
+    lowering.format = GpuBinaryFormat::fatbin;
+    lowering.ptxDir = ptxDir.str();
+  }
   PassManager pm(module.getContext());
   buildLowerToGpuPipeline(pm, lowering);
   if (failed(pm.run(module)))

@@ -37,9 +37,10 @@ struct GpuCompilation {
 };
 
 /// Lowers `module` in place with mp-lower-to-gpu and `options`. If `ptxDir`
-/// is not empty, the binaries are PTX (`format` is overridden to isa) and
-/// each GPU module's PTX for each chip is written to
-/// `ptxDir/<module>.<chip>.ptx` (the directory is created). Errors are
+/// is not empty, the binaries are fatbins (`format` is overridden) and
+/// mp-gpu-fatbin keeps each GPU module's PTX for each chip, which it
+/// assembled, as `ptxDir/<module>.<chip>.ptx` (the directory is created), so
+/// the kernel report gets ptxas's registers and spills as well. Errors are
 /// emitted on `module`.
 FailureOr<GpuCompilation> compileForGpu(ModuleOp module,
                                         const GpuPipelineOptions &options,

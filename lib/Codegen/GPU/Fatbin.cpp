@@ -130,8 +130,10 @@ static llvm::StringMap<KernelResources> parsePtxasLog(StringRef log) {
   return kernels;
 }
 
-/// Assembles `job` in `dir` with the tools of `toolkit`.
-static void assemble(Job &job, StringRef dir, StringRef toolkit) {
+/// Assembles `job` in `dir` with the tools of `toolkit`; its PTX files go to
+/// `ptxDir` instead if that is not empty.
+static void assemble(Job &job, StringRef dir, StringRef toolkit,
+                     StringRef ptxDir) {
   SmallString<128> ptxas(toolkit), fatbinary(toolkit);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
   llvm::sys::path::append(fatbinary, "bin", "fatbinary");
@@ -146,7 +148,10 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit) {
   std::string log = base + ".log", output = base + ".fatbin";
   std::vector<std::string> images{"-64", "--create=" + output};
   for (ChipPtx &chip : job.chips) {
-    std::string ptx = base + "." + chip.chip + ".ptx";
+    std::string ptx =
+        (ptxDir.empty() ? base
+                        : (ptxDir + "/" + job.binary.getSymName()).str()) +
+        "." + chip.chip + ".ptx";
     std::string cubin = base + "." + chip.chip + ".cubin";
     std::error_code ec;
     llvm::raw_fd_ostream file(ptx, ec);
@@ -289,8 +294,15 @@ struct GPUFatbinPass
                          << ec.message();
       return signalPassFailure();
     }
-    parallelForEach(&getContext(), jobs,
-                    [&](Job &job) { assemble(job, dir.path, cudaToolkit); });
+    if (!ptxDir.empty())
+      if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
+        module.emitError() << "mp-gpu-fatbin: cannot create '" << ptxDir
+                           << "': " << ec.message();
+        return signalPassFailure();
+      }
+    parallelForEach(&getContext(), jobs, [&](Job &job) {
+      assemble(job, dir.path, cudaToolkit, ptxDir);
+    });
 
     MLIRContext *ctx = &getContext();
     Builder builder(ctx);

@@ -147,6 +147,10 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
     return errorHandler("mp-lower-to-gpu: ptx-features=" + options.ptxFeatures +
                         " is invalid: expected a PTX ISA version such as "
                         "+ptx80 (+ptx70 to +ptx90)");
+  if (!options.ptxDir.empty() && options.format != GpuBinaryFormat::fatbin)
+    return errorHandler("mp-lower-to-gpu: ptx-dir keeps the PTX that "
+                        "format=fatbin assembles; with format=isa the "
+                        "binaries are the PTX");
   return success();
 }
 
@@ -332,7 +336,8 @@ static void addTargetStage(OpPassManager &pm,
     // ptxas's registers and spills go into the kernel report's file.
     std::string report =
         options.kernelReport == "-" ? "" : options.kernelReport.getValue();
-    pm.addPass(createGPUFatbinPass({options.cudaToolkit, report}));
+    pm.addPass(
+        createGPUFatbinPass({options.cudaToolkit, report, options.ptxDir}));
   }
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());

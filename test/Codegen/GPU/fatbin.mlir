@@ -29,6 +29,20 @@
 // REPORT-NEXT: "shared_bytes": 1024
 // REPORT-NEXT: }
 // NOT-REPORT: error: mp-gpu-fatbin: '{{.*}}not-report.json' is not a report of mp-gpu-kernel-report
+// With ptx-dir=DIR the PTX it assembled stays there, one file per binary
+// and chip, which ptxas assembles again; a directory it cannot create is an
+// error.
+// RUN: rm -rf %t.ptx
+// RUN: %if ptxas %{ mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit ptx-dir=%t.ptx' -o /dev/null %}
+// RUN: %if ptxas %{ ls %t.ptx | FileCheck %s --check-prefix=PTX-DIR %}
+// RUN: %if ptxas %{ FileCheck %s --check-prefix=PTX-FILE --input-file=%t.ptx/kernels.sm_90a.ptx %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx/kernels.sm_90a.ptx -o /dev/null %}
+// RUN: %if ptxas %{ not mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit ptx-dir=/dev/null/ptx' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX-DIR-BAD %}
+// PTX-DIR: kernels.sm_80.ptx
+// PTX-DIR-NEXT: kernels.sm_90a.ptx
+// PTX-FILE: .target sm_90a
+// PTX-FILE: .entry k()
+// PTX-DIR-BAD: error: mp-gpu-fatbin: cannot create '/dev/null/ptx': Not a directory
 // RUN: %if ptxas %{ mp-opt %S/Inputs/fatbin-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-fatbin="cuda-toolkit=%cuda_toolkit" %}
 
 // CHECK-LABEL: llvm.mlir.global external constant @_mp_gpu_targets("SASS for sm_80, sm_90a and PTX for sm_80\00")

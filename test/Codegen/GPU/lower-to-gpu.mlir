@@ -10,6 +10,7 @@
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=ampere' 2>&1 | FileCheck %s --check-prefix=CHIP
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=ptx80' 2>&1 | FileCheck %s --check-prefix=PTX
 // RUN: not mp-opt %s --mp-lower-to-gpu='ptx-features=+ptx999' 2>&1 | FileCheck %s --check-prefix=PTX-VERSION
+// RUN: not mp-opt %s --mp-lower-to-gpu='format=isa ptx-dir=%t.ptx' 2>&1 | FileCheck %s --check-prefix=PTX-DIR
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=sm_75' 2>&1 | FileCheck %s --check-prefix=CHIP-OLD
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=sm_80,sm_999' 2>&1 | FileCheck %s --check-prefix=CHIP-UNKNOWN
 // RUN: not mp-opt %s --mp-lower-to-gpu='chips=sm_86a' 2>&1 | FileCheck %s --check-prefix=CHIP-SUFFIX
@@ -45,6 +46,7 @@
 // CHIP: error: mp-lower-to-gpu: chips=ampere is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a (one of sm_80,
 // PTX: error: mp-lower-to-gpu: ptx-features=ptx80 is invalid: expected a PTX ISA version such as +ptx80 (+ptx70 to +ptx90)
 // PTX-VERSION: error: mp-lower-to-gpu: ptx-features=+ptx999 is invalid: expected a PTX ISA version such as +ptx80 (+ptx70 to +ptx90)
+// PTX-DIR: error: mp-lower-to-gpu: ptx-dir keeps the PTX that format=fatbin assembles; with format=isa the binaries are the PTX
 // CHIP-OLD: error: mp-lower-to-gpu: chips=sm_75 is invalid: the Tensor Core kernels need sm_80 or later (mma.sync m16n8k16 of f16 and bf16, cp.async)
 // CHIP-UNKNOWN: error: mp-lower-to-gpu: chips=sm_999 is invalid: expected an NVIDIA architecture such as sm_80 or sm_90a (one of sm_80, sm_86, sm_87, sm_89, sm_90(a), sm_100(a), sm_103(a), sm_110(a), sm_120(a), sm_121(a))
 // CHIP-SUFFIX: error: mp-lower-to-gpu: chips=sm_86a is invalid: expected an NVIDIA architecture

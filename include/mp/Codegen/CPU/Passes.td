@@ -37,7 +37,7 @@ def DecomposeAggregatesPass : Pass<"mp-decompose-aggregates"> {
 }
 
 def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
-  let summary = "Reject GPU code given to a pipeline that lowers linalg";
+  let summary = "Reject input a pipeline that lowers linalg cannot compile";
   let description = [{
     Fails with an error at the first op of the `gpu`, `nvgpu` or `nvvm`
     dialects or with a buffer in a GPU address space (a result, a block

@@ -78,6 +78,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("CUDA toolkit whose ptxas, fatbinary and libdevice "
                      "(math functions) the binaries are made with"),
       llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<std::string> ptxDir{
+      *this, "ptx-dir",
+      llvm::cl::desc("With format=fatbin: keep each GPU module's PTX per "
+                     "chip in this directory as <module>.<chip>.ptx "
+                     "(mp-gpu-fatbin)")};
   PassOptions::Option<GpuGemm> gemm{
       *this, "gemm",
       llvm::cl::desc("How Tensor Core contractions and convolutions are "

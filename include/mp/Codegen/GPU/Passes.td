@@ -1929,7 +1929,9 @@ def GPUFatbinPass : Pass<"mp-gpu-fatbin", "::mlir::ModuleOp"> {
     `mp-gpu-kernel-report` wrote, whose kernels `mp-gpu-name-kernels`
     named), each kernel there gets what `ptxas -v` said of it per chip:
     `"registers": {"sm_80": 110, "sm_90a": 98}` and `"spill_bytes"`
-    (spill stores plus loads). Binaries are assembled in parallel. A PTX object
+    (spill stores plus loads). With `ptx-dir=DIR` the PTX it assembles is
+    kept as `DIR/<module>.<chip>.ptx` (what `mp-run --save-ptx` writes).
+    Binaries are assembled in parallel. A PTX object
     of another target or format, a missing tool or a failing ptxas is an
     error on the binary. Part of `mp-lower-to-gpu{format=fatbin}` (the
     default).
@@ -1951,6 +1953,9 @@ def GPUFatbinPass : Pass<"mp-gpu-fatbin", "::mlir::ModuleOp"> {
     Option<"kernelReport", "kernel-report", "std::string", /*default=*/"",
            "A JSON report of mp-gpu-kernel-report to add each kernel's "
            "registers and spilled bytes per chip to (ptxas -v)">,
+    Option<"ptxDir", "ptx-dir", "std::string", /*default=*/"",
+           "A directory (created if missing) to keep the PTX that ptxas "
+           "assembles in, as <module>.<chip>.ptx">,
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
