@@ -37,6 +37,19 @@ static SmallVector<int64_t> findDynamicPair(ExpandOp op) {
   return {};
 }
 
+/// The first result dimension of `op` whose size in `output_shape` is not
+/// the one in its type (an SSA value where the type has a static size, or a
+/// constant where it is dynamic: the tensor verifier lets it pass,
+/// memref.expand_shape's does not), if any.
+static std::optional<int64_t>
+findOutputShapeMismatch(tensor::ExpandShapeOp op) {
+  ArrayRef<int64_t> shape = op.getResultType().getShape();
+  for (auto [d, size] : llvm::enumerate(op.getStaticOutputShape()))
+    if (size != shape[d])
+      return d;
+  return std::nullopt;
+}
+
 namespace {
 struct VerifyCpuInputPass
     : public mp::impl::VerifyCpuInputPassBase<VerifyCpuInputPass> {
@@ -46,9 +59,25 @@ struct VerifyCpuInputPass
     WalkResult result =
         getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
           SmallVector<int64_t> dynamic;
-          if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+          if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+            if (std::optional<int64_t> d = findOutputShapeMismatch(expand)) {
+              auto describe = [](int64_t size) {
+                return ShapedType::isDynamic(size)
+                           ? std::string("a dynamic size")
+                           : "size " + std::to_string(size);
+              };
+              op->emitError()
+                  << pipeline << ": this expand_shape's output_shape gives "
+                  << "dimension " << *d << " "
+                  << describe(expand.getStaticOutputShape()[*d])
+                  << " where its type has "
+                  << describe(expand.getResultType().getDimSize(*d))
+                  << ", which bufferizes to an invalid memref.expand_shape: "
+                     "make them agree";
+              return WalkResult::interrupt();
+            }
             dynamic = findDynamicPair(expand);
-          else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
+          } else if (auto expand = dyn_cast<memref::ExpandShapeOp>(op))
             dynamic = findDynamicPair(expand);
           if (!dynamic.empty()) {
             op->emitError()

@@ -12,16 +12,22 @@
 // GPU: error: mp-lower-to-gpu: 'nvgpu.ldmatrix' is GPU code
 // GPU: error: mp-lower-to-gpu: 'func.func' has a buffer in GPU memory
 // GPU: error: mp-lower-to-gpu: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size
+// GPU: error: mp-lower-to-gpu: this expand_shape's output_shape gives dimension 2 a dynamic size where its type has size 64
+// GPU: error: mp-lower-to-gpu: this expand_shape's output_shape gives dimension 0 size 4 where its type has a dynamic size
 // GPU-NOT: error
 // EMU: error: mp-lower-to-gpu-emulation: 'gpu.launch' is GPU code, which mp-lower-to-gpu-emulation does not take
 // EMU: error: mp-lower-to-gpu-emulation: 'nvgpu.ldmatrix' is GPU code
 // EMU: error: mp-lower-to-gpu-emulation: 'func.func' has a buffer in GPU memory
 // EMU: error: mp-lower-to-gpu-emulation: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size
+// EMU: error: mp-lower-to-gpu-emulation: this expand_shape's output_shape gives dimension 2 a dynamic size where its type has size 64
+// EMU: error: mp-lower-to-gpu-emulation: this expand_shape's output_shape gives dimension 0 size 4 where its type has a dynamic size
 // EMU-NOT: error
 // CHECK: error: mp-lower-to-cpu: 'gpu.launch' is GPU code, which mp-lower-to-cpu does not take: it compiles linalg on tensors (the output of mp-amp-pipeline or mp-train-pipeline); mp-lower-to-gpu makes GPU code from that, and mp-lower-to-gpu-emulation runs its tiled stage on the CPU
 // CHECK: error: mp-lower-to-cpu: 'nvgpu.ldmatrix' is GPU code
 // CHECK: error: mp-lower-to-cpu: 'func.func' has a buffer in GPU memory
 // CHECK: error: mp-lower-to-cpu: this expand_shape splits one dimension into dimensions 1, 2 of dynamic size
+// CHECK: error: mp-lower-to-cpu: this expand_shape's output_shape gives dimension 2 a dynamic size where its type has size 64
+// CHECK: error: mp-lower-to-cpu: this expand_shape's output_shape gives dimension 0 size 4 where its type has a dynamic size
 // CHECK-NOT: error
 func.func @kernel(%v: vector<8xf16>) {
   %c1 = arith.constant 1 : index
@@ -60,6 +66,26 @@ func.func @two_dynamic(%x: tensor<4x?xf32>, %y: tensor<?xf32>, %a: index, %b: in
   %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [4, %a, %b] : tensor<4x?xf32> into tensor<4x?x?xf32>
   %f = tensor.expand_shape %y [[0, 1]] output_shape [%a, 8] : tensor<?xf32> into tensor<?x8xf32>
   return %e, %f : tensor<4x?x?xf32>, tensor<?x8xf32>
+}
+
+// -----
+
+// An output_shape that does not agree with the type (an SSA value where the
+// type says 64, a constant where it says ?) passes tensor.expand_shape's
+// verifier, and bufferized into a memref.expand_shape that fails its own
+// (found by the pipeline fuzzer).
+func.func @value_for_static(%x: tensor<4x?xf32>, %a: index, %b: index) -> tensor<4x?x64xf32> {
+  // expected-error @+1 {{mp-lower-to-cpu: this expand_shape's output_shape gives dimension 2 a dynamic size where its type has size 64, which bufferizes to an invalid memref.expand_shape: make them agree}}
+  %e = tensor.expand_shape %x [[0], [1, 2]] output_shape [4, %a, %b] : tensor<4x?xf32> into tensor<4x?x64xf32>
+  return %e : tensor<4x?x64xf32>
+}
+
+// -----
+
+func.func @constant_for_dynamic(%y: tensor<?xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{mp-lower-to-cpu: this expand_shape's output_shape gives dimension 0 size 4 where its type has a dynamic size, which bufferizes to an invalid memref.expand_shape: make them agree}}
+  %f = tensor.expand_shape %y [[0, 1]] output_shape [4, 8] : tensor<?xf32> into tensor<?x8xf32>
+  return %f : tensor<?x8xf32>
 }
 
 // -----

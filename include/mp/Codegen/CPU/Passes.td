@@ -53,7 +53,10 @@ def VerifyCpuInputPass : Pass<"mp-verify-cpu-input", "ModuleOp"> {
     retyped into invalid IR. It also fails at a `tensor.expand_shape` or
     `memref.expand_shape` that gives two or more dimensions of one source
     dimension dynamic sizes (`tensor<?xf32>` into `tensor<?x?xf32>`):
-    LLVM 22's `expand-strided-metadata` crashes on it. First pass of all
+    LLVM 22's `expand-strided-metadata` crashes on it, and at a
+    `tensor.expand_shape` whose `output_shape` disagrees with its type
+    (an SSA value for a static size, or a constant for a dynamic one),
+    which bufferizes to an invalid `memref.expand_shape`. First pass of all
     three pipelines.
   }];
   let options = [
