@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Compiler/GpuCompiler.h"
+#include "mp/Codegen/GPU/PtxFiles.h"
 #include "mp/Compiler/CpuCompiler.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,7 +64,7 @@ static GpuCompilation collect(ModuleOp module, StringRef ptxDir) {
           result.chips.push_back(c);
         if (!ptxDir.empty())
           result.ptxFiles.push_back(
-              (ptxDir + "/" + binary.getSymName() + "." + c + ".ptx").str());
+              getPtxFilePath(ptxDir, binary.getSymName(), c));
       }
     }
   }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mp/Codegen/GPU/Passes.h"
+#include "mp/Codegen/GPU/PtxFiles.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -148,10 +149,8 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit,
   std::string log = base + ".log", output = base + ".fatbin";
   std::vector<std::string> images{"-64", "--create=" + output};
   for (ChipPtx &chip : job.chips) {
-    std::string ptx =
-        (ptxDir.empty() ? base
-                        : (ptxDir + "/" + job.binary.getSymName()).str()) +
-        "." + chip.chip + ".ptx";
+    std::string ptx = getPtxFilePath(ptxDir.empty() ? dir : ptxDir,
+                                     job.binary.getSymName(), chip.chip);
     std::string cubin = base + "." + chip.chip + ".cubin";
     std::error_code ec;
     llvm::raw_fd_ostream file(ptx, ec);

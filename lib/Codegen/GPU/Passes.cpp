@@ -150,7 +150,8 @@ LogicalResult mlir::mp::verifyGpuPipelineOptions(
   if (!options.ptxDir.empty() && options.format != GpuBinaryFormat::fatbin)
     return errorHandler("mp-lower-to-gpu: ptx-dir keeps the PTX that "
                         "format=fatbin assembles; with format=isa the "
-                        "binaries are the PTX");
+                        "binaries are the PTX, with format=bin cubins of "
+                        "it");
   return success();
 }
 
