@@ -192,21 +192,42 @@ static std::pair<Value, AffineMap> getReshapedBuffer(Value value) {
   return {value, toBuffer};
 }
 
+/// Whether an op other than `producer` reads `buffer` (any view of its
+/// memory) as an input.
+static bool isReadByOthers(Value buffer, linalg::GenericOp producer) {
+  return llvm::any_of(getMemoryUses(getRootBuffer(buffer)),
+                      [&](OpOperand *use) {
+                        Operation *user = use->getOwner();
+                        auto linalgUser = dyn_cast<linalg::LinalgOp>(user);
+                        return user != producer.getOperation() &&
+                               (linalgUser ? linalgUser.isDpsInput(use)
+                                           : isa<memref::LoadOp, vector::LoadOp,
+                                                 vector::TransferReadOp>(user));
+                      });
+}
+
 /// Whether computing `producer` in the copies of each of its `readers`
-/// reads no more memory than writing its result once and reading it there
-/// (isCheaperRecomputed). A softmax's gradient in f16,
-/// computed from f32 scores and their f32 gradient, that two GEMMs read is
-/// stored once in f16. Buffers of dynamic shape count as fused.
+/// reads no more memory than writing its result once and reading it there:
+/// `readers` x its inputs against its result written and read `readers`
+/// times, plus the inputs that only it reads (one that other ops read as
+/// well, such as the scores that a softmax's reductions read, is read by
+/// the kernel that computes it with them). A softmax in f16, computed from
+/// f32 scores that its reductions read and that two GEMMs read (the
+/// attention's output and its value gradient), is stored once in f16; a
+/// weight's cast read by the forward GEMM and the input gradient's is
+/// computed in both. Buffers of dynamic shape count as fused.
 static bool isCheaperFused(linalg::GenericOp producer, int64_t readers) {
   std::optional<int64_t> result = getStaticBytes(producer.getDpsInits()[0]);
-  int64_t inputs = 0;
+  int64_t inputs = 0, ownInputs = 0;
   for (Value read : getReadBuffers(producer)) {
     std::optional<int64_t> bytes = getStaticBytes(read);
     if (!bytes || !result)
       return true;
     inputs += *bytes;
+    if (!isReadByOthers(read, producer))
+      ownInputs += *bytes;
   }
-  return isCheaperRecomputed(readers, inputs, *result);
+  return readers * inputs <= ownInputs + (readers + 1) * *result;
 }
 
 DenseMap<Value, FusedProducer>

@@ -167,6 +167,7 @@ static void addTensorStage(OpPassManager &pm, const GpuPipelineOptions &options,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregatesPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addNestedPass<func::FuncOp>(createGPUDeviceScalarsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUFoldTransposesPass());
   // Library calls first: a convolution given to cuDNN stays one. Fusion
   // never changes a contraction, so the choice holds.
   GPUSelectGemmPassOptions select;

@@ -195,6 +195,53 @@ def GPUDeviceScalarsPass : Pass<"mp-gpu-device-scalars"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def GPUFoldTransposesPass : Pass<"mp-gpu-fold-transposes"> {
+  let summary = "Make contractions read a transposed operand from the "
+                "transpose's input";
+  let description = [{
+    A contraction on tensors that the GPU backend computes on Tensor Cores
+    (a generated GEMM or cuBLASLt: f16 or bf16 operands, an f32
+    accumulator, at most one batch loop, outermost) and that reads what a transpose writes (a
+    `linalg.transpose`, or a `linalg.generic` that only permutes its input)
+    reads the transpose's input instead, its indexing map for that operand
+    composed with the transpose's; the transpose goes when nothing else
+    reads it. Only a `linalg.generic`, `linalg.contract`, `linalg.matmul` or
+    `linalg.batch_matmul` is rewritten (their maps may transpose operands),
+    and only where the result still has its batch loop outermost.
+
+    Why: torch-mlir's linear layers compute `x W^T` and their weight
+    gradients `dY^T x` as a transpose feeding a `linalg.matmul`. Fused into
+    the GEMM's operand copies (`mp-gpu-tile-contractions`), a transpose
+    made each thread copy one element, the threads of a warp reading 32
+    different rows; read in place, the GEMM's panel of that operand follows
+    the input's layout (a B panel of N rows of K, which `ldmatrix` loads
+    without `.trans`), and the copies move 4 to 16 bytes per thread along
+    the contiguous dimension (`cp.async` where nothing converts them).
+    An f32 GEMM (on CUDA cores) keeps its transposes: each thread reads 4
+    columns of B's panel at one K, conflict-free in a K x N panel and all in
+    one bank in an N x K one. Part of `mp-lower-to-gpu`'s tensor stage,
+    before `mp-gpu-select-gemm`.
+
+    ```mlir
+    %wt = linalg.transpose ins(%w : tensor<128x784xbf16>)
+        outs(%e : tensor<784x128xbf16>) permutation = [1, 0]
+    %y = linalg.matmul ins(%x, %wt : tensor<64x784xbf16>, tensor<784x128xbf16>)
+        outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+    // becomes
+    %y = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>,
+                                        affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                        affine_map<(d0, d1, d2) -> (d0, d1)>]
+        ins(%x, %w : tensor<64x784xbf16>, tensor<128x784xbf16>)
+        outs(%acc : tensor<64x128xf32>) -> tensor<64x128xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let statistics = [
+    Statistic<"numFolded", "folded",
+              "Contraction operands read from a transpose's input">,
+  ];
+}
+
 def GPUSelectGemmPass : Pass<"mp-gpu-select-gemm"> {
   let summary = "Choose generated kernels, cuBLASLt or cuDNN for each Tensor "
                 "Core contraction and convolution";
