@@ -59,11 +59,11 @@ static bool hasFreeIndexingMaps(Operation *op) {
 }
 
 /// Makes the Tensor Core contraction `op` read each input that a transpose
-/// writes from the transpose's input, if it is still a contraction that the
-/// generated kernels or cuBLASLt take (the batch outermost). Returns how
-/// many inputs it folded. An f32 GEMM on CUDA cores keeps its transposes:
-/// its threads read 4 columns of B's panel at one K, conflict-free in a
-/// K x N panel and all in one bank in an N x K one.
+/// (or a chain of them) writes from the transpose's input, if it is still a
+/// contraction that the generated kernels or cuBLASLt take (the batch
+/// outermost). Returns how many transposes it folded. An f32 GEMM on CUDA cores
+/// keeps its transposes: its threads read 4 columns of B's panel at one K,
+/// conflict-free in a K x N panel and all in one bank in an N x K one.
 static int64_t foldTransposedInputs(RewriterBase &rewriter,
                                     linalg::LinalgOp op) {
   if (!hasFreeIndexingMaps(op) || !op.hasPureTensorSemantics())
@@ -75,15 +75,16 @@ static int64_t foldTransposedInputs(RewriterBase &rewriter,
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<Value> inputs(op.getDpsInputs());
   int64_t folded = 0;
+  // Through a chain of transposes, to the first one's input.
   for (OpOperand *input : op.getDpsInputOperands()) {
-    Operation *producer = input->get().getDefiningOp();
-    std::optional<AffineMap> transpose = getTransposeMap(producer);
-    if (!transpose)
-      continue;
     unsigned index = input->getOperandNumber();
-    maps[index] = transpose->compose(maps[index]);
-    inputs[index] = cast<linalg::LinalgOp>(producer).getDpsInputs()[0];
-    ++folded;
+    while (std::optional<AffineMap> transpose =
+               getTransposeMap(inputs[index].getDefiningOp())) {
+      maps[index] = transpose->compose(maps[index]);
+      inputs[index] = cast<linalg::LinalgOp>(inputs[index].getDefiningOp())
+                          .getDpsInputs()[0];
+      ++folded;
+    }
   }
   if (!folded)
     return 0;
@@ -102,13 +103,20 @@ static int64_t foldTransposedInputs(RewriterBase &rewriter,
     return 0;
   }
   rewriter.finalizeOpModification(op);
-  llvm::SmallSetVector<Operation *, 2> producers;
+  // The transposes that nothing reads any more, each chain from its last.
+  llvm::SmallSetVector<Operation *, 2> unread;
   for (Value old : oldInputs)
     if (Operation *producer = old.getDefiningOp())
-      producers.insert(producer);
-  for (Operation *producer : producers)
-    if (producer->use_empty() && getTransposeMap(producer))
-      rewriter.eraseOp(producer);
+      unread.insert(producer);
+  for (unsigned i = 0; i < unread.size(); ++i) {
+    Operation *producer = unread[i];
+    if (!producer->use_empty() || !getTransposeMap(producer))
+      continue;
+    Value input = cast<linalg::LinalgOp>(producer).getDpsInputs()[0];
+    rewriter.eraseOp(producer);
+    if (Operation *next = input.getDefiningOp())
+      unread.insert(next);
+  }
   return folded;
 }
 

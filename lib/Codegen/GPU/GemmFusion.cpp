@@ -192,18 +192,26 @@ static std::pair<Value, AffineMap> getReshapedBuffer(Value value) {
   return {value, toBuffer};
 }
 
-/// Whether an op other than `producer` reads `buffer` (any view of its
-/// memory) as an input.
+/// Whether an op other than `producer` that is no contraction or
+/// convolution reads `buffer` (any view of its memory): a kernel that reads
+/// it anyway (a reduction, an elementwise op), which the producer's loops
+/// may join.
 static bool isReadByOthers(Value buffer, linalg::GenericOp producer) {
-  return llvm::any_of(getMemoryUses(getRootBuffer(buffer)),
-                      [&](OpOperand *use) {
-                        Operation *user = use->getOwner();
-                        auto linalgUser = dyn_cast<linalg::LinalgOp>(user);
-                        return user != producer.getOperation() &&
-                               (linalgUser ? linalgUser.isDpsInput(use)
-                                           : isa<memref::LoadOp, vector::LoadOp,
-                                                 vector::TransferReadOp>(user));
-                      });
+  for (OpOperand *use : getMemoryUses(getRootBuffer(buffer))) {
+    Operation *user = use->getOwner();
+    if (user == producer.getOperation())
+      continue;
+    if (auto linalgUser = dyn_cast<linalg::LinalgOp>(user)) {
+      if (linalgUser.isDpsInput(use) &&
+          !linalg::isaContractionOpInterface(linalgUser) &&
+          !linalg::isaConvolutionOpInterface(linalgUser))
+        return true;
+    } else if (isa<memref::LoadOp, vector::LoadOp, vector::TransferReadOp>(
+                   user)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /// Whether computing `producer` in the copies of each of its `readers`
@@ -211,11 +219,12 @@ static bool isReadByOthers(Value buffer, linalg::GenericOp producer) {
 /// `readers` x its inputs against its result written and read `readers`
 /// times, plus the inputs that only it reads (one that other ops read as
 /// well, such as the scores that a softmax's reductions read, is read by
-/// the kernel that computes it with them). A softmax in f16, computed from
-/// f32 scores that its reductions read and that two GEMMs read (the
-/// attention's output and its value gradient), is stored once in f16; a
-/// weight's cast read by the forward GEMM and the input gradient's is
-/// computed in both. Buffers of dynamic shape count as fused.
+/// the kernel that computes it with them; one that only GEMMs read as well
+/// still counts). A softmax in f16, computed from f32 scores that its
+/// reductions read and that two GEMMs read (the attention's output and its
+/// value gradient), is stored once in f16; a weight's cast read by the forward
+/// GEMM and the input gradient's is computed in both. Buffers of dynamic shape
+/// count as fused.
 static bool isCheaperFused(linalg::GenericOp producer, int64_t readers) {
   std::optional<int64_t> result = getStaticBytes(producer.getDpsInits()[0]);
   int64_t inputs = 0, ownInputs = 0;

@@ -121,3 +121,20 @@ func.func @batch(%a: tensor<3x8x16xbf16>, %b: tensor<3x24x16xbf16>, %acc: tensor
   %y = linalg.batch_matmul ins(%a, %bt : tensor<3x8x16xbf16>, tensor<3x16x24xbf16>) outs(%acc : tensor<3x8x24xf32>) -> tensor<3x8x24xf32>
   return %y : tensor<3x8x24xf32>
 }
+
+// -----
+
+// A chain of transposes, here two that cancel: the GEMM reads the first
+// one's input through both, and both go.
+// CHECK-LABEL: func.func @chain(
+// CHECK-SAME: %[[A:.+]]: tensor<3x8x16xbf16>, %[[B:.+]]: tensor<3x16x24xbf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.batch_matmul{{.*}} ins(%[[A]], %[[B]] :
+func.func @chain(%a: tensor<3x8x16xbf16>, %b: tensor<3x16x24xbf16>, %acc: tensor<3x8x24xf32>) -> tensor<3x8x24xf32> {
+  %e = tensor.empty() : tensor<3x24x16xbf16>
+  %bt = linalg.transpose ins(%b : tensor<3x16x24xbf16>) outs(%e : tensor<3x24x16xbf16>) permutation = [0, 2, 1]
+  %e2 = tensor.empty() : tensor<3x16x24xbf16>
+  %btt = linalg.transpose ins(%bt : tensor<3x24x16xbf16>) outs(%e2 : tensor<3x16x24xbf16>) permutation = [0, 2, 1]
+  %y = linalg.batch_matmul ins(%a, %btt : tensor<3x8x16xbf16>, tensor<3x16x24xbf16>) outs(%acc : tensor<3x8x24xf32>) -> tensor<3x8x24xf32>
+  return %y : tensor<3x8x24xf32>
+}

@@ -388,6 +388,58 @@ func.func @two_readers_fused(%x: memref<32x32xf32>, %w: memref<32x16xf16>, %v: m
 
 // -----
 
+// An input that a reduction reads as well is read by a kernel anyway (the
+// cast joins the reduction's loops), so only the cast's result counts
+// against the two GEMMs reading it twice: 2 x 4 KiB against 2 + 2 x 2, and
+// the cast is stored once (a softmax's scores, which its reductions and
+// its probabilities read). An input that only a GEMM reads as well counts
+// as before: the cast is computed by both.
+// CHECK-LABEL: func.func @two_readers_input_reduced
+// CHECK: linalg.generic {{.*}}ins(%arg0 : memref<32x32xf32>) outs(%{{.+}} : memref<32x32xf16>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.truncf
+// CHECK-LABEL: func.func @two_readers_input_multiplied
+// CHECK-NOT: outs(%{{.+}} : memref<32x32xf16>)
+// CHECK: scf.forall
+// CHECK: arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK: vector.contract
+// CHECK: scf.forall
+// CHECK: arith.truncf {{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK: vector.contract
+// CHECK: return
+func.func @two_readers_input_reduced(%x: memref<32x32xf32>, %w: memref<32x16xf16>, %v: memref<32x16xf16>, %c: memref<32x16xf32>, %d: memref<32x16xf32>, %sum: memref<32xf32>) {
+  %p = memref.alloc() : memref<32x32xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<32x32xf32>) outs(%p : memref<32x32xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<32x32xf32>) outs(%sum : memref<32xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %w : memref<32x32xf16>, memref<32x16xf16>) outs(%c : memref<32x16xf32>)
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %v : memref<32x32xf16>, memref<32x16xf16>) outs(%d : memref<32x16xf32>)
+  memref.dealloc %p : memref<32x32xf16>
+  return
+}
+func.func @two_readers_input_multiplied(%x: memref<32x32xf32>, %w: memref<32x16xf16>, %v: memref<32x16xf16>, %c: memref<32x16xf32>, %d: memref<32x16xf32>, %u: memref<32x16xf32>, %e: memref<32x16xf32>) {
+  %p = memref.alloc() : memref<32x32xf16>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<32x32xf32>) outs(%p : memref<32x32xf16>) {
+  ^bb0(%a: f32, %out: f16):
+    %t = arith.truncf %a : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.matmul ins(%x, %u : memref<32x32xf32>, memref<32x16xf32>) outs(%e : memref<32x16xf32>)
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %w : memref<32x32xf16>, memref<32x16xf16>) outs(%c : memref<32x16xf32>)
+  linalg.matmul {mp.gpu_tile = array<i64: 16, 16, 16, 8>} ins(%p, %v : memref<32x32xf16>, memref<32x16xf16>) outs(%d : memref<32x16xf32>)
+  memref.dealloc %p : memref<32x32xf16>
+  return
+}
+
+// -----
+
 // C set by a fill just before the contraction (directly, or by a copy of a
 // buffer a fill set): the block's C tile is staged and set to the fill's
 // value in the workgroup buffer (16 bytes per store), the warps accumulate

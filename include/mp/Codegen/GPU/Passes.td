@@ -204,8 +204,8 @@ def GPUFoldTransposesPass : Pass<"mp-gpu-fold-transposes"> {
     accumulator, at most one batch loop, outermost) and that reads what a transpose writes (a
     `linalg.transpose`, or a `linalg.generic` that only permutes its input)
     reads the transpose's input instead, its indexing map for that operand
-    composed with the transpose's; the transpose goes when nothing else
-    reads it. Only a `linalg.generic`, `linalg.contract`, `linalg.matmul` or
+    composed with the transpose's (through a chain of transposes, with
+    each one's); a transpose goes when nothing else reads it. Only a `linalg.generic`, `linalg.contract`, `linalg.matmul` or
     `linalg.batch_matmul` is rewritten (their maps may transpose operands),
     and only where the result still has its batch loop outermost.
 
