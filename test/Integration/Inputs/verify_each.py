@@ -54,8 +54,9 @@ PASSES = [
     "mp-gpu-wgmma-variants", "mp-gpu-merge-chip-variants",
     "mp-gpu-align-workgroup-buffers", "mp-gpu-swizzle-panels",
     "mp-gpu-dynamic-shared-memory",
-    "mp-gpu-device-scalars", "mp-gpu-select-gemm",
+    "mp-gpu-device-scalars", "mp-gpu-fold-transposes", "mp-gpu-select-gemm",
     "mp-gpu-select-gemm=gemm=library", "mp-gpu-conv-to-gemm",
+    "mp-gpu-expand-elementwise", "mp-gpu-collapse-elementwise",
     "mp-gpu-choose-tiles", "mp-gpu-split-k", "mp-gpu-split-k=min-k=32",
     "mp-gpu-generate-pads",
     "mp-gpu-materialize-constants", "mp-gpu-library-gemm",
@@ -65,10 +66,12 @@ PASSES = [
     "mp-gpu-emulate-mma",
     "mp-gpu-async-copies", "mp-gpu-map-forall-to-launch",
     "mp-gpu-subgroup-reduce-to-shuffles", "mp-gpu-vector-to-mma",
+    "mp-gpu-vector-to-fma", "mp-gpu-pair-ldmatrix",
     "mp-gpu-copies-to-linalg", "mp-gpu-parallel-dims-outermost",
     "mp-gpu-scalar-ops-to-parallel", "mp-gpu-fuse-parallel-loops",
     "mp-gpu-promote-accumulators", "mp-gpu-map-parallel-loops",
     "mp-gpu-merge-launches", "mp-gpu-name-kernels", "mp-gpu-async-launches",
+    "mp-gpu-launch-bounds",
     "mp-lower-to-gpu-emulation", "mp-lower-to-gpu=format=isa",
     # Hopper's variants in blocks of two warpgroups: the split panels and
     # dynamic shared memory on every input.
