@@ -275,9 +275,10 @@ static Value buildInBounds(OpBuilder &b, Location loc, Value buffer,
 }
 
 /// Copies the chunk of `type` at `indices` from `from` to `to`: one vector
-/// load and store, or with a masked side (whose chunks are one element), the
-/// element if it is inside: a read outside gives zero, a write outside is
-/// skipped.
+/// load and store, with a masked side only if the chunk is inside (its
+/// chunks are wholly inside or wholly outside the buffer: its first element
+/// tells): a read outside gives zeros, a write outside is skipped. A chunk
+/// of one element is copied as a scalar where a side is masked.
 static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
                            const CopySide &to, ValueRange indices,
                            VectorType type) {
@@ -313,26 +314,27 @@ static void buildChunkCopy(OpBuilder &b, Location loc, const CopySide &from,
     buildStore(b, loc, to, read(b, loc, type), indices);
     return;
   }
-  assert(type.getNumElements() == 1 && "masked copies go element by element");
+  Type chunkType = type.getNumElements() == 1 ? toElement : Type(type);
   Value in = buildInBounds(b, loc, (from.masked ? from : to).buffer, indices);
   if (to.masked) {
     auto guarded = scf::IfOp::create(b, loc, in);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(guarded.thenBlock()->getTerminator());
-    buildStore(b, loc, to, read(b, loc, toElement), indices);
+    buildStore(b, loc, to, read(b, loc, chunkType), indices);
     return;
   }
-  auto element = scf::IfOp::create(
+  auto chunk = scf::IfOp::create(
       b, loc, in,
       [&](OpBuilder &then, Location thenLoc) {
-        scf::YieldOp::create(then, thenLoc, read(then, thenLoc, toElement));
+        scf::YieldOp::create(then, thenLoc, read(then, thenLoc, chunkType));
       },
       [&](OpBuilder &otherwise, Location otherwiseLoc) {
         Value zero = arith::ConstantOp::create(
-            otherwise, otherwiseLoc, otherwise.getZeroAttr(toElement));
+            otherwise, otherwiseLoc,
+            cast<TypedAttr>(otherwise.getZeroAttr(chunkType)));
         scf::YieldOp::create(otherwise, otherwiseLoc, zero);
       });
-  buildStore(b, loc, to, element.getResult(0), indices);
+  buildStore(b, loc, to, chunk.getResult(0), indices);
 }
 
 /// Copies the elements of a static `shape` (row major) from `from` to `to`
@@ -703,11 +705,21 @@ struct GPUTileContractionsPass
         read = isVectorizableProducer(staging.producer) && !staging.producerMap
                    ? staging.producer.getDpsInputs()[0]
                    : nullptr;
-      // Masked tiles go element by element (a vector path for the chunks
-      // inside as well made the edge kernels spill).
-      if (!staging.masked && read)
+      // A masked tile is copied in chunks that are wholly inside the operand
+      // or wholly outside it, as wide as the extent of the operand's
+      // innermost dimension allows (element by element where it is
+      // dynamic); a copy in vectors inside and element by element at the
+      // edges made the edge kernels spill.
+      if (read) {
         staging.width = getCopyWidth(cast<MemRefType>(read.getType()),
                                      staging.shape.back());
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        int64_t inner = c.ranges[cast<AffineDimExpr>(map.getResults().back())
+                                     .getPosition()];
+        while (staging.masked && staging.width > 1 &&
+               (ShapedType::isDynamic(inner) || inner % staging.width != 0))
+          staging.width /= 2;
+      }
       if (staging.epilogue && staging.width > 1)
         staging.width = getEpilogueWidth(*staging.epilogue, staging.width);
       // An operand's panels copied unchanged in chunks of 4, 8 or 16 bytes

@@ -129,7 +129,8 @@ func.func @left_alone(%abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memre
 // -----
 
 // Sizes the tiles do not divide (37x61x29 in one 64x64 block, K in one
-// masked step of 32): the tiles of A and B are copied element by element,
+// masked step of 32), with rows of odd sizes: the tiles of A and B are
+// copied element by element,
 // rows and columns checked against the operands' sizes, zeros outside; C's
 // tile is staged too: copied in (zeros outside C) before the K loop and its
 // part inside C copied back after it.
@@ -160,6 +161,32 @@ func.func @left_alone(%abf: memref<64x64xbf16>, %a: memref<64x64xf16>, %c: memre
 // CHECK: memref.dealloc %[[CT]]
 func.func @odd(%a: memref<37x29xf16>, %b: memref<29x61xf16>, %c: memref<37x61xf32>) {
   linalg.matmul ins(%a, %b : memref<37x29xf16>, memref<29x61xf16>) outs(%c : memref<37x61xf32>)
+  return
+}
+
+// -----
+
+// Masked tiles whose operands' rows are a multiple of the copy's width
+// (37 rows of 32 in A, 24 columns in B and C): each chunk of 16 bytes is
+// wholly inside or wholly outside its operand, so the copies move 16-byte
+// vectors under one bounds check each (zeros outside), C's in and out.
+// CHECK-LABEL: func.func @odd_rows
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK: vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<37x24xf32>, vector<4xf32>
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : vector<4xf32>
+// CHECK: scf.for
+// CHECK: scf.if %{{.*}} -> (vector<8xf16>)
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<37x32xf16>, vector<8xf16>
+// CHECK: scf.if %{{.*}} -> (vector<8xf16>)
+// CHECK: vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<32x24xf16>, vector<8xf16>
+// CHECK: vector.contract
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (2, 64)
+// CHECK: scf.if
+// CHECK: vector.store %{{.*}}, %arg2[{{.*}}] {alignment = 16 : i64} : memref<37x24xf32>, vector<4xf32>
+func.func @odd_rows(%a: memref<37x32xf16>, %b: memref<32x24xf16>, %c: memref<37x24xf32>) {
+  linalg.matmul ins(%a, %b : memref<37x32xf16>, memref<32x24xf16>) outs(%c : memref<37x24xf32>)
   return
 }
 

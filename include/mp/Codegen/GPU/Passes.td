@@ -740,7 +740,9 @@ def GPUTileContractionsPass : Pass<"mp-gpu-tile-contractions"> {
     before the warps compute on this trip's (the copies' stores marked for
     `mp-gpu-async-copies`).
     Where the tiles do not divide M, N or K, the copies of the tiles at the
-    edges read zeros past the operands (masked transfers, rows checked),
+    edges read zeros past the operands (each chunk's row and column
+    checked; chunks of up to 16 bytes where the operand's innermost size
+    is static and a multiple of the chunk, one element otherwise),
     which add nothing to C, and C's tile is staged too: copied into a
     workgroup buffer before the K loop (zeros outside C) and its part inside
     C copied back after it. An operand buffer that an elementwise producer
