@@ -74,11 +74,16 @@ static std::optional<std::pair<unsigned, unsigned>> matchSum(AffineExpr expr) {
 /// The spread dimensions of `op`'s image, the strided insertion `insert`
 /// into zeros, if every other dimension is inserted whole and each spread
 /// one is read at the sum of an output loop and a filter tap that no other
-/// image dimension uses.
+/// image dimension uses. The filter and the output must have static shapes
+/// too (the phases slice them).
 static std::optional<SmallVector<SpreadDim>>
 matchSpreadImage(linalg::LinalgOp op, tensor::InsertSliceOp insert) {
+  auto isStatic = [](Value v) {
+    return cast<ShapedType>(v.getType()).hasStaticShape();
+  };
   if (!isZeros(insert.getDest()) || !insert.getSourceType().hasStaticShape() ||
       !insert.getResultType().hasStaticShape() ||
+      !isStatic(op.getDpsInputs()[1]) || !isStatic(op.getDpsInits()[0]) ||
       ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
       ShapedType::isDynamicShape(insert.getStaticStrides()) ||
       insert.getSourceType().getRank() != insert.getResultType().getRank())

@@ -91,6 +91,12 @@ func.func @nwc_stride3(%x: tensor<1x4x2xf16>, %w: tensor<2x2x3xf16>, %acc: tenso
 // CHECK: tensor.insert_slice {{.*}} [1, 0, 1]
 // CHECK: tensor.insert_slice {{.*}} [1, -3, 1]
 // CHECK-COUNT-2: linalg.conv_1d_nwc_wcf {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x12x2xf32>, tensor<2x2x3xf32>)
+// An output of dynamic channels (the phases slice the output; found by the
+// pipeline fuzzer, whose input made an extract_slice that failed
+// verification) stays one convolution.
+// CHECK-LABEL: func.func @dynamic_output
+// CHECK: tensor.insert_slice
+// CHECK: linalg.conv_1d_nwc_wcf {{.*}} outs(%{{.*}} : tensor<1x11x?xf32>)
 func.func @not_zeros(%x: tensor<1x4x2xf32>, %w: tensor<2x2x3xf32>, %acc: tensor<1x11x3xf32>) -> tensor<1x11x3xf32> {
   %one = arith.constant dense<1.0> : tensor<1x12x2xf32>
   %img = tensor.insert_slice %x into %one[0, 0, 0] [1, 4, 2] [1, 3, 1] : tensor<1x4x2xf32> into tensor<1x12x2xf32>
@@ -124,4 +130,12 @@ func.func @odd_strides(%x: tensor<1x4x2xf32>, %w: tensor<2x2x3xf32>, %acc: tenso
   %d = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
       ins(%back, %w : tensor<1x12x2xf32>, tensor<2x2x3xf32>) outs(%acc : tensor<1x11x3xf32>) -> tensor<1x11x3xf32>
   return %c, %d : tensor<1x11x3xf32>, tensor<1x11x3xf32>
+}
+
+func.func @dynamic_output(%x: tensor<1x4x2xf32>, %w: tensor<2x2x3xf32>, %acc: tensor<1x11x?xf32>) -> tensor<1x11x?xf32> {
+  %z = arith.constant dense<0.0> : tensor<1x12x2xf32>
+  %img = tensor.insert_slice %x into %z[0, 0, 0] [1, 4, 2] [1, 3, 1] : tensor<1x4x2xf32> into tensor<1x12x2xf32>
+  %c = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%img, %w : tensor<1x12x2xf32>, tensor<2x2x3xf32>) outs(%acc : tensor<1x11x?xf32>) -> tensor<1x11x?xf32>
+  return %c : tensor<1x11x?xf32>
 }
