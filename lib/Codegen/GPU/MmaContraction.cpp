@@ -166,9 +166,29 @@ static bool isOutsideSlice(Value memref, gpu::LaunchOp launch) {
   return false;
 }
 
+namespace {
+/// Gives a vector load that replaces one with an alignment (the views
+/// folded into it: the same address) that alignment. Upstream's patterns
+/// that fold a `memref.collapse_shape` or `expand_shape` into a
+/// `vector.load` drop it, and LLVM then splits an f32 operand's 16-byte
+/// copy through a reshape (the MLP's image rows) into 4 loads. (The greedy
+/// driver passes its listener the replacing values, not the op.)
+struct KeepAlignment : public RewriterBase::Listener {
+  void notifyOperationReplaced(Operation *op, ValueRange replacement) override {
+    auto from = dyn_cast<vector::LoadOp>(op);
+    auto to = replacement.size() == 1
+                  ? replacement[0].getDefiningOp<vector::LoadOp>()
+                  : nullptr;
+    if (from && to && from.getAlignmentAttr() && !to.getAlignmentAttr())
+      to.setAlignmentAttr(from.getAlignmentAttr());
+  }
+};
+} // namespace
+
 LogicalResult mp::keepAccumulatorsInRegisters(gpu::LaunchOp launch) {
   RewritePatternSet patterns(launch.getContext());
   memref::populateFoldMemRefAliasOpPatterns(patterns);
+  KeepAlignment keepAlignment;
   SmallVector<Operation *> folded;
   launch.walk([&](Operation *op) {
     if (llvm::none_of(op->getOperands(), [&](Value operand) {
@@ -179,8 +199,9 @@ LogicalResult mp::keepAccumulatorsInRegisters(gpu::LaunchOp launch) {
   });
   if (failed(applyOpPatternsGreedily(
           folded, std::move(patterns),
-          GreedyRewriteConfig().setStrictness(
-              GreedyRewriteStrictness::ExistingAndNewOps))))
+          GreedyRewriteConfig()
+              .setStrictness(GreedyRewriteStrictness::ExistingAndNewOps)
+              .setListener(&keepAlignment))))
     return failure();
   IRRewriter rewriter(launch.getContext());
   DominanceInfo dominance;
@@ -243,7 +264,7 @@ int64_t mp::getMmaKStep(int64_t k, int64_t tileK) {
     while (step > kMmaK && k % step != 0)
       step /= 2;
   else
-    while (step > kMmaK && step > llvm::alignTo(k, kMmaK))
+    while (step > kMmaK && step > static_cast<int64_t>(llvm::alignTo(k, kMmaK)))
       step /= 2;
   return step;
 }

@@ -108,3 +108,17 @@ func.func @filled(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64
   linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// An operand read through a reshape: the copies' 16-byte loads of the view,
+// folded into loads of the reshaped buffer, keep their alignment (upstream's
+// folding drops it, and LLVM then splits each load into scalar ones).
+// CHECK-LABEL: func.func @reshaped_operand
+// CHECK-NOT: memref.collapse_shape
+// CHECK: vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<64x1x4x16xf16>, vector<8xf16>
+func.func @reshaped_operand(%x: memref<64x1x4x16xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  %a = memref.collapse_shape %x [[0], [1, 2, 3]] : memref<64x1x4x16xf16> into memref<64x64xf16>
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>) outs(%c : memref<64x64xf32>)
+  return
+}
