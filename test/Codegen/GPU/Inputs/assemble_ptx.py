@@ -60,6 +60,10 @@ def main():
     parser.add_argument("mlir", nargs="?")
     parser.add_argument("--mma")
     parser.add_argument("--report")
+    parser.add_argument("--max-scalar-loads", type=int,
+                        help="fail if the GEMM kernels' PTX has more scalar "
+                        "ld.global instructions than this (all chips): their "
+                        "operand copies are meant to move 4 to 16 bytes")
     args = parser.parse_args()
     simt = set()
     if args.report:
@@ -71,6 +75,7 @@ def main():
     if args.mlir:
         extract(args.mlir, out)
     failures = gemms = spilling_gemms = wgmmas = simts = dynamic = 0
+    scalar_loads = 0
     paths = sorted(glob.glob(os.path.join(out, "*.ptx")))
     for path in paths:
         name, chip = os.path.basename(path)[:-len(".ptx")].rsplit(".", 1)
@@ -109,11 +114,19 @@ def main():
                   "more than the 48 KiB a launch allows")
         dynamic += ".extern .shared" in text
         gemms += gemm
+        if gemm:
+            scalar_loads += len(re.findall(r"^\s*(?:@%p\d+\s+)?ld\.global"
+                                           r"(?![\w.]*\.v[248]\b)[\w.]*\s",
+                                           text, re.M))
         wgmmas += wgmma
         simts += cuda_cores
         spilling_gemms += gemm and spilled > 0
         print(f"{name} {chip}: {'GEMM, ' if gemm else ''}{regs} registers, "
               f"{spilled} bytes spilled")
+    if args.max_scalar_loads is not None:
+        print(f"{scalar_loads} scalar global loads in the GEMM kernels, "
+              f"at most {args.max_scalar_loads}")
+        failures += scalar_loads > args.max_scalar_loads
     print(f"{len(paths)} PTX files, {failures} failed, {gemms} GEMM kernels, "
           f"{spilling_gemms} spilling GEMMs"
           + (f", {wgmmas} on wgmma" if wgmmas else "")
