@@ -24,11 +24,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
+#include <algorithm>
 
 namespace mlir {
 namespace mp {
@@ -131,9 +133,26 @@ static llvm::StringMap<KernelResources> parsePtxasLog(StringRef log) {
   return kernels;
 }
 
-/// Assembles `job` in `dir` with the tools of `toolkit`; its PTX files go to
-/// `ptxDir` instead if that is not empty.
-static void assemble(Job &job, StringRef dir, StringRef toolkit,
+/// Writes `text` to `path`; on failure says why in `error`.
+static bool writeFile(StringRef path, StringRef text, std::string &error) {
+  std::error_code ec;
+  llvm::raw_fd_ostream file(path, ec);
+  file << text;
+  file.close();
+  if (!ec && !file.has_error())
+    return true;
+  error = ("cannot write '" + path + "': " + ec.message()).str();
+  file.clear_error();
+  return false;
+}
+
+/// Assembles `job`, the `index`th, in `dir` with the tools of `toolkit`; its
+/// PTX files are kept in `ptxDir` as well if that is not empty. The tools
+/// read files of `dir` named by the binary (what ptxas's errors name):
+/// fatbinary's `--image3` takes comma-separated fields, so a comma in
+/// `ptxDir` would break its file names, and one in the binary's name is
+/// replaced (`a,b` is `a_b.<index>`).
+static void assemble(Job &job, size_t index, StringRef dir, StringRef toolkit,
                      StringRef ptxDir) {
   SmallString<128> ptxas(toolkit), fatbinary(toolkit);
   llvm::sys::path::append(ptxas, "bin", "ptxas");
@@ -145,22 +164,22 @@ static void assemble(Job &job, StringRef dir, StringRef toolkit,
                       .str();
       return;
     }
-  std::string base = (dir + "/" + job.binary.getSymName()).str();
+  std::string name = job.binary.getSymName().str();
+  if (name.find(',') != std::string::npos) {
+    std::replace(name.begin(), name.end(), ',', '_');
+    name += "." + std::to_string(index);
+  }
+  std::string base = (dir + "/" + name).str();
   std::string log = base + ".log", output = base + ".fatbin";
   std::vector<std::string> images{"-64", "--create=" + output};
   for (ChipPtx &chip : job.chips) {
-    std::string ptx = getPtxFilePath(ptxDir.empty() ? dir : ptxDir,
-                                     job.binary.getSymName(), chip.chip);
+    std::string ptx = base + "." + chip.chip + ".ptx";
     std::string cubin = base + "." + chip.chip + ".cubin";
-    std::error_code ec;
-    llvm::raw_fd_ostream file(ptx, ec);
-    file << chip.ptx;
-    file.close();
-    if (ec || file.has_error()) {
-      job.error = "cannot write '" + ptx + "': " + ec.message();
-      file.clear_error();
+    if (!writeFile(ptx, chip.ptx, job.error) ||
+        (!ptxDir.empty() &&
+         !writeFile(getPtxFilePath(ptxDir, job.binary.getSymName(), chip.chip),
+                    chip.ptx, job.error)))
       return;
-    }
     if (!runTool(ptxas,
                  {"-v", "-arch=" + chip.chip,
                   "-O" + std::to_string(chip.optLevel), ptx, "-o", cubin},
@@ -293,6 +312,12 @@ struct GPUFatbinPass
                          << ec.message();
       return signalPassFailure();
     }
+    if (StringRef(dir.path).contains(',')) {
+      module.emitError() << "mp-gpu-fatbin: the scratch directory '" << dir.path
+                         << "' has a comma, which fatbinary cannot take in a "
+                            "file name: set TMPDIR to a directory without one";
+      return signalPassFailure();
+    }
     if (!ptxDir.empty())
       if (std::error_code ec = llvm::sys::fs::create_directories(ptxDir)) {
         module.emitError() << "mp-gpu-fatbin: cannot create '" << ptxDir
@@ -300,7 +325,7 @@ struct GPUFatbinPass
         return signalPassFailure();
       }
     parallelForEach(&getContext(), jobs, [&](Job &job) {
-      assemble(job, dir.path, cudaToolkit, ptxDir);
+      assemble(job, &job - jobs.data(), dir.path, cudaToolkit, ptxDir);
     });
 
     MLIRContext *ctx = &getContext();

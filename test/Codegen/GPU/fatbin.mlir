@@ -43,6 +43,15 @@
 // PTX-FILE: .target sm_90a
 // PTX-FILE: .entry k()
 // PTX-DIR-BAD: error: mp-gpu-fatbin: cannot create '/dev/null/ptx': Not a directory
+// fatbinary's --image3 splits its fields at commas: the tools read files of
+// the scratch directory, so a ptx-dir with a comma works (it failed with
+// "fatbinary fatal : ... is not in 'keyword=value' format"), and a scratch
+// directory with one (TMPDIR) is an error that says so.
+// RUN: rm -rf %t,comma.ptx %t,tmp && mkdir %t,tmp
+// RUN: %if ptxas %{ mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit ptx-dir=%t,comma.ptx' -o /dev/null %}
+// RUN: %if ptxas %{ ls %t,comma.ptx | FileCheck %s --check-prefix=PTX-DIR %}
+// RUN: %if ptxas %{ env TMPDIR=%t,tmp not mp-opt %s --split-input-file --mp-gpu-fatbin='cuda-toolkit=%cuda_toolkit' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TMP-COMMA %}
+// TMP-COMMA: error: mp-gpu-fatbin: the scratch directory '{{.*}},tmp/mp-fatbin-{{.*}}' has a comma, which fatbinary cannot take in a file name: set TMPDIR to a directory without one
 // RUN: %if ptxas %{ mp-opt %S/Inputs/fatbin-errors.mlir --split-input-file --verify-diagnostics --mp-gpu-fatbin="cuda-toolkit=%cuda_toolkit" %}
 
 // CHECK-LABEL: llvm.mlir.global external constant @_mp_gpu_targets("SASS for sm_80, sm_90a and PTX for sm_80\00")
