@@ -37,3 +37,32 @@ func.func @other(%m: memref<4xf32>) {
   }
   return
 }
+
+// A function name that is no PTX identifier: its other characters become _
+// and a leading digit gets one before it (NVPTX's printer aborted on the
+// kernel @"x,y_kernel_0": "Symbol name with unsupported characters"). The
+// whole pipeline then compiles it (the PTX entry, with format=isa).
+// CHECK-LABEL: func.func @"x,y"
+// CHECK: gpu.launch {{.*}} module(@x_y_kernel_0) function(@x_y_kernel_0)
+// CHECK-LABEL: func.func @"1st.step"
+// CHECK: gpu.launch {{.*}} module(@_1st_step_kernel_0) function(@_1st_step_kernel_0)
+// RUN: mp-opt %S/Inputs/odd_names.mlir --mp-lower-to-gpu=format=isa | FileCheck %s --check-prefix=ISA
+// ISA: .entry x_y_kernel_0
+func.func @"x,y"(%m: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%a, %b, %c) in (%x = %c1, %y = %c1, %z = %c1) threads(%d, %e, %g) in (%u = %c1, %v = %c1, %w = %c1) {
+    memref.store %zero, %m[%d] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}
+func.func @"1st.step"(%m: memref<4xf32>) {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%a, %b, %c) in (%x = %c1, %y = %c1, %z = %c1) threads(%d, %e, %g) in (%u = %c1, %v = %c1, %w = %c1) {
+    memref.store %zero, %m[%d] : memref<4xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -1890,7 +1890,10 @@ def GPUNameKernelsPass : Pass<"mp-gpu-name-kernels", "::mlir::func::FuncOp"> {
     (0, 1, ...), which `gpu-kernel-outlining` then uses: the names that
     `mp-gpu-kernel-report`, `ptxas`, `--save-ptx` files and profilers show
     follow the function's kernels in order (without it, outlining numbers
-    kernels across the whole module). Part of `mp-lower-to-gpu`.
+    kernels across the whole module). A function name that is no PTX
+    identifier has its other characters replaced by `_` (`@"x,y"`'s
+    kernels are `x_y_kernel_<i>`; NVPTX's printer aborted on it). Part of
+    `mp-lower-to-gpu`.
 
     ```mlir
     gpu.launch blocks(...) in (...) threads(...) in (...) { ... }
