@@ -106,9 +106,10 @@ std::optional<int64_t> mlir::mp::getStaticBytes(Value value) {
 }
 
 bool mlir::mp::isCheaperRecomputed(int64_t readers, int64_t inputs,
-                                   int64_t result, int64_t epilogue) {
+                                   int64_t result, int64_t epilogue,
+                                   int64_t shared) {
   int64_t recomputed = readers * inputs + epilogue;
-  int64_t kept = inputs - epilogue + (readers + 1) * result;
+  int64_t kept = inputs - epilogue - shared + (readers + 1) * result;
   return epilogue ? recomputed < kept : recomputed <= kept;
 }
 

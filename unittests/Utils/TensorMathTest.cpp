@@ -83,6 +83,10 @@ TEST(TensorMathTest, RecomputeRuleCountsBytes) {
   // 4 - 1 + 2 + 4, kept; with a larger result, recomputed (9 against 15).
   EXPECT_FALSE(isCheaperRecomputed(2, 4, 2, /*epilogue=*/1));
   EXPECT_TRUE(isCheaperRecomputed(2, 4, 4, /*epilogue=*/1));
+  // Inputs that other kernels read anyway cost nothing kept: 2 x 4 against
+  // 4 + 3 x 2 is recomputed, against 0 + 3 x 2 (all 4 shared) kept.
+  EXPECT_TRUE(isCheaperRecomputed(2, 4, 2));
+  EXPECT_FALSE(isCheaperRecomputed(2, 4, 2, /*epilogue=*/0, /*shared=*/4));
 }
 
 } // namespace

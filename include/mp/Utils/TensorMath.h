@@ -72,9 +72,12 @@ std::optional<int64_t> getStaticBytes(Value value);
 /// against inputs + result + R x result. `epilogue` of the input bytes are
 /// a GEMM epilogue's to compute: kept, the value is computed from them in
 /// registers (they cost nothing); recomputed, they are stored and read
-/// (they cost once more). With any, a tie counts as kept.
+/// (they cost once more). With any, a tie counts as kept. `shared` of the
+/// input bytes are read by other kernels anyway (a softmax's scores, which
+/// its reductions read), which the value's own kernel may join: kept, they
+/// cost nothing either.
 bool isCheaperRecomputed(int64_t readers, int64_t inputs, int64_t result,
-                         int64_t epilogue = 0);
+                         int64_t epilogue = 0, int64_t shared = 0);
 
 /// Whether `op` is a transpose as a `linalg.generic` on tensors: all loops
 /// parallel, one input read at a permutation of them, one result written

@@ -215,28 +215,26 @@ static bool isReadByOthers(Value buffer, linalg::GenericOp producer) {
 }
 
 /// Whether computing `producer` in the copies of each of its `readers`
-/// reads no more memory than writing its result once and reading it there:
-/// `readers` x its inputs against its result written and read `readers`
-/// times, plus the inputs that only it reads (one that other ops read as
-/// well, such as the scores that a softmax's reductions read, is read by
-/// the kernel that computes it with them; one that only GEMMs read as well
-/// still counts). A softmax in f16, computed from f32 scores that its
-/// reductions read and that two GEMMs read (the attention's output and its
-/// value gradient), is stored once in f16; a weight's cast read by the forward
-/// GEMM and the input gradient's is computed in both. Buffers of dynamic shape
-/// count as fused.
+/// reads no more memory than writing its result once and reading it there
+/// (isCheaperRecomputed), its inputs that other ops but GEMMs read as well
+/// shared (such as the scores that a softmax's reductions read: the kernel
+/// that computes them reads them with those). A softmax in f16, computed from
+/// f32 scores that its reductions read and that two GEMMs read (the attention's
+/// output and its value gradient), is stored once in f16; a weight's cast read
+/// by the forward GEMM and the input gradient's is computed in both. Buffers of
+/// dynamic shape count as fused.
 static bool isCheaperFused(linalg::GenericOp producer, int64_t readers) {
   std::optional<int64_t> result = getStaticBytes(producer.getDpsInits()[0]);
-  int64_t inputs = 0, ownInputs = 0;
+  int64_t inputs = 0, shared = 0;
   for (Value read : getReadBuffers(producer)) {
     std::optional<int64_t> bytes = getStaticBytes(read);
     if (!bytes || !result)
       return true;
     inputs += *bytes;
-    if (!isReadByOthers(read, producer))
-      ownInputs += *bytes;
+    if (isReadByOthers(read, producer))
+      shared += *bytes;
   }
-  return readers * inputs <= ownInputs + (readers + 1) * *result;
+  return isCheaperRecomputed(readers, inputs, *result, /*epilogue=*/0, shared);
 }
 
 DenseMap<Value, FusedProducer>
